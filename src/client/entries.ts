@@ -1,0 +1,13 @@
+/** One hydration entry per page kind; Vite builds each, the server links each page to its own. */
+export const CLIENT_ENTRIES = {
+  home: "src/client/home.tsx",
+  presentation: "src/client/presentation.tsx",
+  error: "src/client/error.tsx",
+} as const;
+
+export type ClientEntry = keyof typeof CLIENT_ENTRIES;
+
+/** The id of the <script type="application/json"> that carries a page's boot data. */
+export const BOOT_DATA_ID = "podium-boot";
+/** The id of the element React renders into. */
+export const ROOT_ID = "root";

@@ -1,0 +1,4 @@
+import { ErrorPage, type ErrorPageData } from "../ui/ErrorPage";
+import { hydratePage } from "./hydrate";
+
+hydratePage<ErrorPageData>((data) => <ErrorPage data={data} />);

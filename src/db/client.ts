@@ -1,0 +1,140 @@
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+
+/** Anything that runs SQL: the database itself or an open transaction. */
+export interface Queryable {
+  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
+}
+
+/**
+ * Podium's one database interface over both drivers. Repositories take a Queryable;
+ * only src/db and the repositories know SQL exists.
+ */
+export interface Database extends Queryable {
+  readonly kind: "pglite" | "postgres";
+  /** Runs fn in one transaction: all of its writes land, or none do. */
+  transaction<Result>(fn: (tx: Queryable) => Promise<Result>): Promise<Result>;
+  /** True when the database answers a trivial query. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Where the data lives: a PostgreSQL URL, or a PGlite directory ("memory://" for none). */
+export type DatabaseTarget = { url: string } | { dataDir: string };
+
+export class DatabaseUnavailableError extends Error {
+  override readonly name = "DatabaseUnavailableError";
+}
+
+/** "postgres://user:secret@host/db" → "postgres://user:***@host/db", for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = "***";
+    return parsed.toString();
+  } catch {
+    return "(unparseable DATABASE_URL)";
+  }
+}
+
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return "url" in target ? openPostgres(target.url) : openPglite(target.dataDir);
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const inMemory = dataDir.startsWith("memory://");
+  if (!inMemory) {
+    try {
+      mkdirSync(dataDir, { recursive: true });
+    } catch (error) {
+      throw new DatabaseUnavailableError(
+        `Cannot create the data directory ${dataDir}: ${(error as Error).message}. Set PODIUM_DATA_DIR to a writable directory.`,
+      );
+    }
+  }
+  let db: PGlite;
+  try {
+    db = inMemory ? new PGlite() : new PGlite(dataDir);
+    await db.waitReady;
+  } catch (error) {
+    throw new DatabaseUnavailableError(
+      `Cannot open the embedded database in ${dataDir}: ${(error as Error).message}. Is another Podium using it?`,
+    );
+  }
+  let closed = false;
+  const run = async <Row>(q: Pick<PGlite, "query">, sql: string, params?: readonly unknown[]) =>
+    (await q.query<Row>(sql, params ? [...params] : undefined)).rows;
+  return {
+    kind: "pglite",
+    query: (sql, params) => run(db, sql, params),
+    transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
+    async ping() {
+      if (closed) return false;
+      try {
+        await db.query("select 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  // An idle client that loses its server emits 'error'; without a listener Node exits.
+  pool.on("error", () => {});
+  try {
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new DatabaseUnavailableError(
+      `Cannot reach PostgreSQL at ${redactUrl(url)} (${reason}). Check DATABASE_URL and that the server is running.`,
+    );
+  }
+  let closed = false;
+  return {
+    kind: "postgres",
+    async query(sql, params) {
+      return (await pool.query(sql, params ? [...params] : undefined)).rows;
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("begin");
+        const result = await fn({
+          query: async (sql, params) => (await client.query(sql, params ? [...params] : undefined)).rows,
+        });
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      if (closed) return false;
+      try {
+        await pool.query("select 1");
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { type Database, openDatabase } from "./client";
+import { migrate } from "./migrate";
+
+/**
+ * Test databases: repository tests run against every target here: always embedded PGlite
+ * (in memory), and a real PostgreSQL when TEST_DATABASE_URL is set, in a fresh database
+ * with a random name that is dropped afterwards.
+ */
+export interface TestDatabaseTarget {
+  name: "pglite" | "postgres";
+  /** Opens a new, migrated, empty database; drop() closes and removes it. */
+  create(): Promise<{ db: Database; drop(): Promise<void> }>;
+}
+
+export function testDatabaseTargets(): TestDatabaseTarget[] {
+  const targets: TestDatabaseTarget[] = [{ name: "pglite", create: createPgliteDatabase }];
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) targets.push({ name: "postgres", create: () => createPostgresDatabase(url) });
+  return targets;
+}
+
+async function createPgliteDatabase() {
+  const db = await openDatabase({ dataDir: "memory://" });
+  await migrate(db);
+  return { db, drop: () => db.close() };
+}
+
+async function createPostgresDatabase(adminUrl: string) {
+  const name = `podium_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ url: url.toString() });
+  await migrate(db);
+  return {
+    db,
+    async drop() {
+      await db.close();
+      const cleanup = new pg.Client({ connectionString: adminUrl });
+      await cleanup.connect();
+      try {
+        await cleanup.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await cleanup.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import { FormattedMessage, useIntl } from "react-intl";
+import { CardList } from "../../../ui/CardList";
+import { SiteLayout } from "../../../ui/SiteLayout";
+import type { HomePageData } from "../service";
+import "./home.css";
+
+/** Podium's front door: what it is, and the presentations most recently updated. */
+export function HomePage({ data }: { data: HomePageData }) {
+  const intl = useIntl();
+  return (
+    <SiteLayout>
+      <section className="home-hero">
+        <h1>
+          <FormattedMessage id="home.title" />
+        </h1>
+        <p>
+          <FormattedMessage id="home.lead" />
+        </p>
+      </section>
+      <section aria-labelledby="home-recent">
+        <h2 id="home-recent" className="home-section-title">
+          <FormattedMessage id="home.recent" />
+        </h2>
+        {data.recent.length > 0 ? (
+          <CardList cards={data.recent} label={intl.formatMessage({ id: "home.recent" })} />
+        ) : (
+          <p>
+            <FormattedMessage id="home.empty" />
+          </p>
+        )}
+      </section>
+    </SiteLayout>
+  );
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from "fastify";
+import { createElement } from "react";
+import type { FeatureContext } from "../http";
+import { HomePage } from "./components/HomePage";
+import { getHomePage } from "./service";
+
+export function registerHomeRoutes(app: FastifyInstance, context: FeatureContext): void {
+  // Spec §2: the logo target, and the bottom band's target for logged-out visitors.
+  app.get("/", async (request, reply) => {
+    const data = await getHomePage(context.db);
+    reply.header("cache-control", "public, max-age=0, s-maxage=60, stale-while-revalidate=600");
+    return context.sendPage(request, reply, {
+      entry: "home",
+      data,
+      render: (pageData) => createElement(HomePage, { data: pageData }),
+      head: {
+        title: "Podium · Share presentations",
+        description: "Watch, like and share presentations from the Podium community.",
+        canonicalUrl: `${context.publicUrl}/`,
+      },
+    });
+  });
+}

@@ -1,0 +1,71 @@
+import type { Card } from "../../lib/card";
+import type { FeatureFlags } from "../../lib/features";
+import type { Topic } from "./document/schema";
+import type { Transcript } from "./document/transcript";
+import type { Privacy, SchemaVersion } from "./repository";
+
+/** Spec §3 Owner, as the page sees it. The email never leaves the server (it only picks the avatar colour). */
+export interface OwnerData {
+  oid: string;
+  username: string;
+  firstName: string;
+  lastName: string;
+  publicDisplayName: string | null;
+  email: null;
+  /** Spec §3 Avatar colour, picked on the server from the email. */
+  avatarColor: string;
+  /** Spec §3 Avatar initials. */
+  avatarInitials: string;
+}
+
+/** Spec §3 "Page data for a presentation": native-app prompt data. */
+export interface NativeAppData {
+  type: "ios" | "android";
+  url: string;
+  ownProtocolUrl: string;
+  openAppTimeout: number;
+}
+
+/** Spec §3 "Page data for a presentation", every field, plus Podium's own (marked). */
+export interface PresentationPageData {
+  oid: string;
+  title: string;
+  /** Sanitised HTML (spec §2: rendered as HTML). */
+  description: string;
+  owner: OwnerData;
+  /** ISO 8601 instant; the page formats it in the visitor's locale. */
+  lastModifiedDateString: string;
+  privacy: Privacy;
+  isAuthenticated: boolean;
+  isMobile: boolean;
+  isPublicView: boolean;
+  viewCount: number;
+  likesCount: number;
+  hasLikedPrezi: boolean;
+  viewLink: { link_id: string; key_type: string } | null;
+  makeACopyRedirectUrl: string | null;
+  showMakeACopyButton: boolean;
+  /** Comma-separated (spec §3). */
+  tags: string;
+  schemaVersion: SchemaVersion;
+  embedMode: boolean;
+  viewerRights: { edit: boolean; comment: boolean };
+  transcriptData: Transcript;
+  nativeApp: NativeAppData | null;
+  topPicks: Card[];
+  evaluatedFeatures: FeatureFlags;
+  shouldAutoplay: boolean;
+  forceAutoplay: boolean;
+  showWatermark: boolean;
+  teaseContent: boolean;
+  viewerEmail: string | null;
+  viewerName: string | null;
+  /** Podium: canonical path of the public view page. */
+  canonicalPath: string;
+  /** Podium: generated thumbnail of the first step. */
+  thumbnailUrl: string;
+  /** Podium: number of steps on the path. */
+  stepCount: number;
+  /** Podium: the first step's topic, server-rendered as the poster before the player loads. */
+  posterTopic: Topic | null;
+}

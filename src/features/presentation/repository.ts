@@ -1,0 +1,142 @@
+import type { Queryable } from "../../db/client";
+import type { PresentationDocument } from "./document/schema";
+
+/** The only place that knows how presentations are stored. */
+
+export type Privacy = "public" | "reusable" | "unlisted" | "private";
+export type SchemaVersion = "0" | "2";
+
+export interface OwnerRow {
+  ownerOid: string;
+  ownerUsername: string;
+  ownerFirstName: string;
+  ownerLastName: string;
+  ownerPublicDisplayName: string | null;
+  ownerEmail: string;
+}
+
+export interface PresentationRow extends OwnerRow {
+  id: string;
+  oid: string;
+  title: string;
+  descriptionHtml: string;
+  privacy: Privacy;
+  schemaVersion: SchemaVersion;
+  tags: string[];
+  document: PresentationDocument;
+  likesCount: number;
+  viewCount: number;
+  isStaffPick: boolean;
+  templateSlug: string | null;
+  templateSubTitle: string | null;
+  hidden: boolean;
+  lastModified: Date;
+}
+
+export type PresentationSummary = Omit<PresentationRow, "document" | "descriptionHtml">;
+
+const OWNER_COLUMNS = `
+  u.oid as "ownerOid", u.username as "ownerUsername", u.first_name as "ownerFirstName",
+  u.last_name as "ownerLastName", u.public_display_name as "ownerPublicDisplayName",
+  u.email as "ownerEmail"`;
+
+const SUMMARY_COLUMNS = `
+  p.id::text as id, p.oid, p.title, p.privacy, p.schema_version as "schemaVersion", p.tags,
+  p.likes_count as "likesCount", p.view_count as "viewCount", p.is_staff_pick as "isStaffPick",
+  p.template_slug as "templateSlug", p.template_sub_title as "templateSubTitle", p.hidden,
+  p.last_modified as "lastModified", ${OWNER_COLUMNS}`;
+
+/** Listed means anyone may find it: public or reusable, and not hidden by moderation. */
+const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden and p.template_slug is null`;
+
+export async function findPresentationByOid(db: Queryable, oid: string): Promise<PresentationRow | null> {
+  const rows = await db.query<PresentationRow>(
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document
+       from presentations p join users u on u.id = p.owner_id
+      where p.oid = $1`,
+    [oid],
+  );
+  return rows[0] ?? null;
+}
+
+export async function listListedPresentations(
+  db: Queryable,
+  options: { limit: number; offset?: number },
+): Promise<PresentationSummary[]> {
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where ${LISTED}
+      order by p.last_modified desc, p.id desc
+      limit $1 offset $2`,
+    [options.limit, options.offset ?? 0],
+  );
+}
+
+export async function countListedPresentations(db: Queryable): Promise<number> {
+  const rows = await db.query<{ count: number }>(`select count(*)::int as count from presentations p where ${LISTED}`);
+  return rows[0]?.count ?? 0;
+}
+
+export async function listStaffPicks(db: Queryable, limit: number): Promise<PresentationSummary[]> {
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where ${LISTED} and p.is_staff_pick
+      order by p.last_modified desc, p.id desc
+      limit $1`,
+    [limit],
+  );
+}
+
+/** Every listed presentation's oid, title and date, oldest first (sitemap). */
+export async function listSitemapEntries(db: Queryable): Promise<{ oid: string; title: string; lastModified: Date }[]> {
+  return db.query(
+    `select p.oid, p.title, p.last_modified as "lastModified"
+       from presentations p where ${LISTED} order by p.id`,
+  );
+}
+
+export interface NewPresentation {
+  oid: string;
+  ownerId: string;
+  title: string;
+  descriptionHtml: string;
+  privacy: Privacy;
+  schemaVersion: SchemaVersion;
+  tags: string[];
+  document: PresentationDocument;
+  viewCount?: number;
+  isStaffPick?: boolean;
+  templateSlug?: string | null;
+  templateSubTitle?: string | null;
+  lastModified?: Date;
+}
+
+/** Inserts a presentation unless one with its oid exists; true when it inserted. */
+export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentation): Promise<boolean> {
+  const rows = await db.query(
+    `insert into presentations
+       (oid, owner_id, title, description_html, privacy, schema_version, tags, document,
+        view_count, is_staff_pick, template_slug, template_sub_title, last_modified, created_at)
+     values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12, $13, $13)
+     on conflict (oid) do nothing
+     returning id`,
+    [
+      p.oid,
+      p.ownerId,
+      p.title,
+      p.descriptionHtml,
+      p.privacy,
+      p.schemaVersion,
+      p.tags,
+      JSON.stringify(p.document),
+      p.viewCount ?? 0,
+      p.isStaffPick ?? false,
+      p.templateSlug ?? null,
+      p.templateSubTitle ?? null,
+      p.lastModified ?? new Date(),
+    ],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,14 @@
+/** Spec §3 Card: what the sidebars and lists show for a template, video or presentation. */
+export interface Card {
+  title: string;
+  subTitle: string;
+  /** Same-origin path the card opens. */
+  path: string;
+  /** Same-origin image URL. */
+  thumbnail: string;
+  type: "TEMPLATE" | "VIDEO" | "PRESENTATION";
+  /** A video preview played on hover, when there is one. */
+  previewAnimation: string | null;
+  titleLines: number;
+  subTitleLines: number;
+}

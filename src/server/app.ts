@@ -1,0 +1,166 @@
+import compress from "@fastify/compress";
+import cookie from "@fastify/cookie";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { createElement } from "react";
+import type { Database } from "../db/client";
+import { registerHomeRoutes } from "../features/home/routes";
+import type { FeatureContext, PageSpec } from "../features/http";
+import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
+import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
+import { ErrorPage } from "../ui/ErrorPage";
+import type { Config } from "./config";
+import { loadClientAssets } from "./render/assets";
+import { renderPage } from "./render/page";
+
+/** Largest request body accepted anywhere (architecture: bodies are limited). */
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+/** The favicon: Podium's mark, drawn inline (nothing fetched from elsewhere). */
+const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"><rect width="28" height="28" rx="7" fill="#3f3cbb"/><rect x="7" y="16" width="4" height="6" rx="1" fill="#fff"/><rect x="12" y="11" width="4" height="11" rx="1" fill="#fff"/><rect x="17" y="6" width="4" height="16" rx="1" fill="#fff"/></svg>`;
+
+/**
+ * Builds Podium's HTTP application without listening (tests drive it with inject()).
+ * The database is opened, migrated and seeded by the caller, and closed with the app.
+ */
+export async function buildApp(config: Config, db: Database): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logger ? { level: "info" } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    onProtoPoisoning: "error",
+    onConstructorPoisoning: "error",
+    forceCloseConnections: "idle",
+    return503OnClosing: true,
+  });
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "media-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        // Every page refuses framing; the embed page (issue 3) sets its own.
+        "frame-ancestors": ["'none'"],
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+    strictTransportSecurity: config.publicUrl.startsWith("https:"),
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  await app.register(compress, { threshold: 1024 });
+  await app.register(cookie);
+  await app.register(rateLimit, {
+    max: config.rateLimitPerMinute,
+    timeWindow: "1 minute",
+    // Rate-limited page requests get a page that says so, in words.
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: "Too Many Requests",
+      message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+    }),
+  });
+
+  if (config.clientDir) {
+    await app.register(fastifyStatic, {
+      root: `${config.clientDir}/static`,
+      prefix: "/static/",
+      // File names carry content hashes: cache them for a year.
+      immutable: true,
+      maxAge: "365d",
+      index: false,
+      wildcard: false,
+    });
+  }
+
+  const assets = loadClientAssets(config.clientDir);
+
+  const sendPage = <Data>(request: FastifyRequest, reply: FastifyReply, page: PageSpec<Data>): FastifyReply => {
+    const locale = resolveLocale(request.cookies[LANGUAGE_COOKIE]);
+    const html = renderPage(assets, { ...page, locale });
+    return reply
+      .status(page.status ?? 200)
+      .type("text/html; charset=utf-8")
+      .send(html);
+  };
+
+  const sendErrorPage = (request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply => {
+    if (wantsJson(request)) {
+      const message = status === 404 ? "Not found." : "Something went wrong. Please try again.";
+      return reply.status(status).send({ statusCode: status, message });
+    }
+    reply.header("cache-control", "no-store");
+    return sendPage(request, reply, {
+      entry: "error",
+      status,
+      data: { status },
+      render: (data) => createElement(ErrorPage, { data }),
+      head: { title: status === 404 ? "Page not found · Podium" : "Something went wrong · Podium", noindex: true },
+    });
+  };
+
+  const context: FeatureContext = {
+    db,
+    features: config.features,
+    publicUrl: config.publicUrl,
+    sendPage,
+    sendNotFound: (request, reply) => sendErrorPage(request, reply, 404),
+  };
+
+  app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (status < 500) {
+      // Client errors (bad JSON, too large, rate limited) say what was wrong.
+      if (wantsJson(request) || status !== 404) {
+        return reply.status(status).send({ statusCode: status, error: error.name, message: error.message });
+      }
+    }
+    return sendErrorPage(request, reply, Math.min(status, 500));
+  });
+
+  app.get("/healthz", async (_request, reply) => {
+    const ok = await db.ping();
+    reply.header("cache-control", "no-store");
+    return reply
+      .status(ok ? 200 : 503)
+      .send({ status: ok ? "ok" : "unavailable", database: ok ? "ok" : "unreachable" });
+  });
+
+  app.get("/favicon.svg", (_request, reply) =>
+    reply.type("image/svg+xml").header("cache-control", "public, max-age=86400").send(FAVICON_SVG),
+  );
+  app.get("/favicon.ico", (_request, reply) => reply.redirect("/favicon.svg", 301));
+  app.get("/robots.txt", (_request, reply) =>
+    reply.type("text/plain; charset=utf-8").send(`User-agent: *\nAllow: /\nSitemap: ${config.publicUrl}/sitemap.xml\n`),
+  );
+
+  registerHomeRoutes(app, context);
+  registerPresentationRoutes(app, context);
+  registerSitemapRoute(app, context);
+
+  app.addHook("onClose", async () => {
+    await db.close();
+  });
+
+  return app;
+}
+
+function wantsJson(request: FastifyRequest): boolean {
+  if (request.url.startsWith("/api/")) return true;
+  const accept = request.headers.accept ?? "";
+  return accept.includes("application/json") && !accept.includes("text/html");
+}

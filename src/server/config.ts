@@ -1,0 +1,81 @@
+import { resolve } from "node:path";
+import type { FeatureFlags } from "../lib/features";
+
+/** Spec/brief environments: production, pre-production, local, dev, and the no-cookie test host. */
+export const ENVIRONMENTS = ["production", "preproduction", "local", "dev", "nocookie"] as const;
+export type PodiumEnv = (typeof ENVIRONMENTS)[number];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** A PostgreSQL URL; when absent, the embedded PGlite database in dataDir. */
+  databaseUrl: string | null;
+  /** Where PGlite keeps its files; "memory://" keeps nothing. */
+  dataDir: string;
+  env: PodiumEnv;
+  /** The origin Podium is reached at, for absolute URLs (sitemap, canonical links). */
+  publicUrl: string;
+  /** Built browser assets (Vite's client output with its manifest); null serves pages without scripts. */
+  clientDir: string | null;
+  /** Feature flags passed to pages (spec §3). */
+  features: FeatureFlags;
+  /** Requests per minute per address before 429 (architecture: rates are limited). */
+  rateLimitPerMinute: number;
+  /** Log requests and errors as JSON lines. */
+  logger: boolean;
+  /** Seed the demo content on start. */
+  seedDemo: boolean;
+}
+
+/** Spec §6 flags, with their defaults; PODIUM_FEATURES="name=on,other=off" overrides them. */
+export const DEFAULT_FEATURES: FeatureFlags = {
+  "allow-content-curation": true,
+  "gm-view-page-banner-human-connection": false,
+  "gm-view-page-banner-human-connection-edu": false,
+};
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export function parseFeatures(spec: string | undefined, base: FeatureFlags = DEFAULT_FEATURES): FeatureFlags {
+  const flags: Record<string, boolean> = { ...base };
+  for (const item of (spec ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const match = /^([a-z0-9-]+)=(on|off|true|false|1|0)$/.exec(item);
+    if (!match?.[1] || !match[2]) {
+      throw new ConfigError(`PODIUM_FEATURES: "${item}" is not name=on or name=off.`);
+    }
+    flags[match[1]] = ["on", "true", "1"].includes(match[2]);
+  }
+  return flags;
+}
+
+export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: string | null }): Config {
+  const port = Number(env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${env.PORT}".`);
+  }
+  const podiumEnv = env.PODIUM_ENV ?? "production";
+  if (!(ENVIRONMENTS as readonly string[]).includes(podiumEnv)) {
+    throw new ConfigError(`PODIUM_ENV must be one of ${ENVIRONMENTS.join(", ")}, not "${podiumEnv}".`);
+  }
+  const rate = Number(env.PODIUM_RATE_LIMIT ?? 600);
+  if (!Number.isInteger(rate) || rate < 1) throw new ConfigError("PODIUM_RATE_LIMIT must be a positive whole number.");
+  const dataDir = env.PODIUM_DATA_DIR ?? "./data";
+  return {
+    port,
+    host: env.HOST ?? "0.0.0.0",
+    databaseUrl: env.DATABASE_URL || null,
+    dataDir: dataDir.startsWith("memory://") ? dataDir : resolve(dataDir),
+    env: podiumEnv as PodiumEnv,
+    publicUrl: (env.PODIUM_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    clientDir: defaults.clientDir,
+    features: parseFeatures(env.PODIUM_FEATURES),
+    rateLimitPerMinute: rate,
+    logger: env.PODIUM_LOG !== "off",
+    seedDemo: env.PODIUM_SEED !== "off",
+  };
+}

@@ -1,0 +1,56 @@
+import { renderToString } from "react-dom/server";
+import { BOOT_DATA_ID, ROOT_ID } from "../../client/entries";
+import type { BootData } from "../../client/hydrate";
+import type { PageSpec } from "../../features/http";
+import { messagesFor } from "../../i18n/catalogues";
+import { createPodiumIntl, type Locale } from "../../i18n/locales";
+import { escapeHtml, jsonForScript } from "../../lib/html";
+import { PodiumApp } from "../../ui/PodiumApp";
+import type { AssetLookup } from "./assets";
+
+export interface PageRender<Data> extends PageSpec<Data> {
+  locale: Locale;
+}
+
+/**
+ * Server-side rendering of a whole HTML document: React renders the page with a fresh intl
+ * instance, the boot data goes in one escaped JSON script, and the entry hydrates it.
+ */
+export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): string {
+  const messages = messagesFor(page.locale);
+  const intl = createPodiumIntl(page.locale, messages);
+  const body = renderToString(<PodiumApp intl={intl}>{page.render(page.data)}</PodiumApp>);
+  const boot: BootData<Data> = { locale: page.locale, messages, data: page.data };
+  const entry = assets(page.entry);
+  const { head } = page;
+  const meta = [
+    `<meta charset="utf-8">`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${escapeHtml(head.title)}</title>`,
+    head.description ? `<meta name="description" content="${escapeHtml(head.description)}">` : "",
+    head.noindex ? `<meta name="robots" content="noindex">` : "",
+    head.canonicalUrl ? `<link rel="canonical" href="${escapeHtml(head.canonicalUrl)}">` : "",
+    `<meta property="og:site_name" content="Podium">`,
+    `<meta property="og:title" content="${escapeHtml(head.title)}">`,
+    head.description ? `<meta property="og:description" content="${escapeHtml(head.description)}">` : "",
+    head.canonicalUrl ? `<meta property="og:url" content="${escapeHtml(head.canonicalUrl)}">` : "",
+    head.imageUrl ? `<meta property="og:image" content="${escapeHtml(head.imageUrl)}">` : "",
+    `<meta name="twitter:card" content="${head.imageUrl ? "summary_large_image" : "summary"}">`,
+    `<link rel="icon" href="/favicon.svg" type="image/svg+xml">`,
+    ...(entry?.styles ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    ...(entry?.preloads ?? []).map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
+  ]
+    .filter(Boolean)
+    .join("\n");
+  return `<!doctype html>
+<html lang="${escapeHtml(page.locale)}">
+<head>
+${meta}
+</head>
+<body>
+<div id="${ROOT_ID}">${body}</div>
+<script type="application/json" id="${BOOT_DATA_ID}">${jsonForScript(boot)}</script>
+${entry ? `<script type="module" src="${escapeHtml(entry.script)}"></script>` : ""}
+</body>
+</html>`;
+}

@@ -1,0 +1,46 @@
+import type { ReactNode } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import "./styles/base.css";
+
+/** The frame of Podium's pages: skip link, header with the logo, main content, footer. */
+export function SiteLayout({ children, headerExtra }: { children: ReactNode; headerExtra?: ReactNode }) {
+  const intl = useIntl();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        <FormattedMessage id="app.skipToContent" />
+      </a>
+      <header className="site-header">
+        <div className="site-header__inner">
+          {/* Spec §2: the logo links to /. */}
+          <a className="site-logo" href="/" aria-label={intl.formatMessage({ id: "app.logoLabel" })}>
+            <PodiumMark />
+            <span className="site-logo__word" aria-hidden="true">
+              <FormattedMessage id="app.name" />
+            </span>
+          </a>
+          {headerExtra}
+        </div>
+      </header>
+      <main id="main" className="site-main" tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="site-footer">
+        <p>
+          <FormattedMessage id="app.footer.tagline" />
+        </p>
+      </footer>
+    </>
+  );
+}
+
+function PodiumMark() {
+  return (
+    <svg className="site-logo__mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true" focusable="false">
+      <rect width="28" height="28" rx="7" fill="currentColor" />
+      <rect x="7" y="16" width="4" height="6" rx="1" fill="#fff" />
+      <rect x="12" y="11" width="4" height="11" rx="1" fill="#fff" />
+      <rect x="17" y="6" width="4" height="16" rx="1" fill="#fff" />
+    </svg>
+  );
+}

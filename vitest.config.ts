@@ -1,0 +1,15 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    include: ["src/**/*.test.{ts,tsx}", "scripts/**/*.test.ts"],
+    environment: "node",
+    // Dates must not depend on the machine's zone: tests run far from UTC so zone bugs show.
+    env: { TZ: "Pacific/Auckland" },
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: "forks",
+  },
+});
