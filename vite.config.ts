@@ -1,6 +1,6 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
-import { CLIENT_ENTRIES } from "./src/client/entries";
+import { CLIENT_ENTRIES } from "./src/client/entries.ts";
 
 /**
  * Two builds from one config: the browser bundles (one entry per page kind, with a manifest

@@ -1,4 +1,5 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 
@@ -46,7 +47,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   if (!inMemory) {
     try {
-      mkdirSync(dataDir, { recursive: true });
+      ensureDirectory(dataDir);
     } catch (error) {
       throw new DatabaseUnavailableError(
         `Cannot create the data directory ${dataDir}: ${(error as Error).message}. Set PODIUM_DATA_DIR to a writable directory.`,
@@ -84,6 +85,17 @@ async function openPglite(dataDir: string): Promise<Database> {
       await db.close();
     },
   };
+}
+
+/**
+ * mkdir -p, one level at a time: Node's recursive mkdir can spin forever on file systems
+ * that refuse new entries (such as /proc), where this fails at once with the reason.
+ */
+function ensureDirectory(path: string): void {
+  if (existsSync(path)) return;
+  const parent = dirname(path);
+  if (parent !== path) ensureDirectory(parent);
+  mkdirSync(path);
 }
 
 async function openPostgres(url: string): Promise<Database> {

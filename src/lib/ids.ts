@@ -25,7 +25,7 @@ export function stableOid(key: string): string {
   let oid = "";
   let round = 0;
   while (oid.length < 12) {
-    let hash = 0x811c9dc5 ^ round;
+    let hash = 0x811c9dc5;
     for (const char of `${round}:${key}`) {
       hash ^= char.codePointAt(0) ?? 0;
       hash = Math.imul(hash, 0x01000193) >>> 0;

@@ -26,7 +26,14 @@ const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"
  * The database is opened, migrated and seeded by the caller, and closed with the app.
  */
 export async function buildApp(config: Config, db: Database): Promise<FastifyInstance> {
+  // Malformed URLs and bodies are rejected before routing; they get the same error pages.
+  let sendFrameworkError: (
+    error: Error & { statusCode?: number },
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) => void = (_error, _request, reply) => reply.status(400).send();
   const app = Fastify({
+    frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
     logger: config.logger ? { level: "info" } : false,
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: false,
@@ -87,7 +94,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const assets = loadClientAssets(config.clientDir);
 
   const sendPage = <Data>(request: FastifyRequest, reply: FastifyReply, page: PageSpec<Data>): FastifyReply => {
-    const locale = resolveLocale(request.cookies[LANGUAGE_COOKIE]);
+    // Errors raised before routing arrive before the cookie parser ran.
+    const cookies = request.cookies as Partial<Record<string, string>> | undefined;
+    const locale = resolveLocale(cookies?.[LANGUAGE_COOKIE]);
     const html = renderPage(assets, { ...page, locale });
     return reply
       .status(page.status ?? 200)
@@ -106,7 +115,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       status,
       data: { status },
       render: (data) => createElement(ErrorPage, { data }),
-      head: { title: status === 404 ? "Page not found · Podium" : "Something went wrong · Podium", noindex: true },
+      head: { title: `${status} · Podium`, noindex: true },
     });
   };
 
@@ -120,17 +129,18 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+  const handleError = (error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, "request failed");
-    if (status < 500) {
-      // Client errors (bad JSON, too large, rate limited) say what was wrong.
-      if (wantsJson(request) || status !== 404) {
-        return reply.status(status).send({ statusCode: status, error: error.name, message: error.message });
-      }
+    if (wantsJson(request)) {
+      // Client errors say what was wrong; server errors never leak their details.
+      const message = status >= 500 ? "Something went wrong. Please try again." : error.message;
+      return reply.status(status).send({ statusCode: status, message });
     }
     return sendErrorPage(request, reply, Math.min(status, 500));
-  });
+  };
+  app.setErrorHandler(handleError);
+  sendFrameworkError = handleError;
 
   app.get("/healthz", async (_request, reply) => {
     const ok = await db.ping();

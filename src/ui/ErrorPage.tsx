@@ -8,7 +8,7 @@ export interface ErrorPageData {
 
 /** A real error page: says what happened in words, and offers a way on. */
 export function ErrorPage({ data }: { data: ErrorPageData }) {
-  const kind = data.status === 404 ? "notFound" : "server";
+  const kind = errorKind(data.status);
   const title: MessageId = `error.${kind}.title`;
   const body: MessageId = `error.${kind}.body`;
   return (
@@ -27,4 +27,11 @@ export function ErrorPage({ data }: { data: ErrorPageData }) {
       </div>
     </SiteLayout>
   );
+}
+
+function errorKind(status: number): "notFound" | "tooManyRequests" | "badRequest" | "server" {
+  if (status === 404) return "notFound";
+  if (status === 429) return "tooManyRequests";
+  if (status >= 400 && status < 500) return "badRequest";
+  return "server";
 }

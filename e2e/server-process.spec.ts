@@ -1,0 +1,117 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+
+/**
+ * The built server as a person runs it (`node dist/server/main.js`, what `npm start` runs):
+ * start, restart on the same data, graceful stop, and clear messages for bad settings.
+ */
+
+interface Run {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(env: Record<string, string>): Run {
+  const child = spawn(process.execPath, ["dist/server/main.js"], {
+    env: { ...process.env, PODIUM_LOG: "off", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function listedCount(port: number): Promise<number> {
+  const xml = await (await fetch(`http://127.0.0.1:${port}/sitemap.xml`)).text();
+  return (xml.match(/\/p\//g) ?? []).length;
+}
+
+test.describe("the server process", () => {
+  let dataDir: string;
+  test.beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), "podium-e2e-"));
+  });
+  test.afterEach(() => {
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("serves demo data, keeps it across a restart without seeding twice, and stops on SIGTERM", async () => {
+    const port = await freePort();
+    const first = start({ PORT: String(port), PODIUM_DATA_DIR: dataDir });
+    await expect.poll(first.output, { timeout: 60_000 }).toContain("podium: serving");
+    expect(first.output()).toContain("seeded demo content");
+    const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+    expect(health.status).toBe(200);
+    const count = await listedCount(port);
+    expect(count).toBeGreaterThanOrEqual(30);
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain("podium: stopped");
+
+    const second = start({ PORT: String(port), PODIUM_DATA_DIR: dataDir });
+    await expect.poll(second.output, { timeout: 60_000 }).toContain("podium: serving");
+    expect(second.output()).toContain("demo content already present");
+    expect(second.output()).not.toContain("applied migrations");
+    expect(await listedCount(port)).toBe(count);
+    second.child.kill("SIGINT");
+    expect(await second.exited).toBe(0);
+  });
+
+  test("an unreachable DATABASE_URL is a clear message and exit 1, with the password hidden", async () => {
+    const port = await freePort();
+    const run = start({ PORT: String(port), DATABASE_URL: `postgres://root:hunter2@127.0.0.1:${port}/podium` });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain("Cannot reach PostgreSQL at postgres://root:***@127.0.0.1");
+    expect(run.output()).toContain("Check DATABASE_URL");
+    expect(run.output()).not.toContain("hunter2");
+  });
+
+  test("a data directory that can't be created is a clear message and exit 1", async () => {
+    const run = start({ PORT: "0", PODIUM_DATA_DIR: "/proc/podium-cannot-write-here" });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain("Cannot create the data directory /proc/podium-cannot-write-here");
+  });
+
+  test("a bad PORT or PODIUM_ENV is a clear message and exit 1", async () => {
+    const badPort = start({ PORT: "eighty", PODIUM_DATA_DIR: dataDir });
+    expect(await badPort.exited).toBe(1);
+    expect(badPort.output()).toContain('PORT must be a whole number from 0 to 65535, not "eighty"');
+    const badEnv = start({ PORT: "0", PODIUM_ENV: "staging", PODIUM_DATA_DIR: dataDir });
+    expect(await badEnv.exited).toBe(1);
+    expect(badEnv.output()).toContain("PODIUM_ENV must be one of production, preproduction, local, dev, nocookie");
+  });
+
+  test("a port already in use is a clear message and exit 1", async () => {
+    const server = createServer().listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : 0;
+    const run = start({ PORT: String(port), PODIUM_DATA_DIR: "memory://" });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain(`port ${port} is already in use`);
+    server.close();
+  });
+});

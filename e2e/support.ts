@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { test as base, expect, type Page } from "@playwright/test";
+
+const require = createRequire(import.meta.url);
+const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * Every page test fails on a console error, a page error or a hydration warning: a page
+ * that logs an error is broken even when it looks fine.
+ */
+export const test = base.extend<{ consoleProblems: string[] }>({
+  consoleProblems: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error" || message.type() === "warning")
+          problems.push(`${message.type()}: ${message.text()}`);
+      });
+      page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+      await use(problems);
+      expect(problems, "console errors or warnings on the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
+
+/** Waits until React has hydrated the server-rendered page. */
+export async function waitForHydration(page: Page): Promise<void> {
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}
+
+/** Runs axe-core (WCAG 2.2 A and AA rules) in the page and returns its violations. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol: Podium's CSP (rightly) refuses inline scripts.
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            ctx: Document,
+            opts: object,
+          ) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"] },
+    });
+    return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  });
+  return violations;
+}
+
+/** The public presentation URLs the sitemap lists (how crawlers, and these tests, find them). */
+export async function sitemapPresentationUrls(page: Page): Promise<string[]> {
+  const response = await page.request.get("/sitemap.xml");
+  expect(response.status()).toBe(200);
+  const xml = await response.text();
+  return [...xml.matchAll(/<loc>([^<]+\/p\/[^<]+)<\/loc>/g)].map((match) => match[1] ?? "");
+}

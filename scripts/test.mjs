@@ -1,0 +1,84 @@
+// `npm test`: every check and every test, in order, and one closing line with the totals:
+// type-check, lint, layer check, unit and route tests (Vitest, on PGlite and, when
+// TEST_DATABASE_URL is set, on that PostgreSQL too), the build, then end-to-end tests in
+// Debian's Chromium. A check counts as one test. Every step runs even when one fails.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { ensureChromium } from "./ensure-chromium.mjs";
+
+const node = process.execPath;
+mkdirSync("reports", { recursive: true });
+for (const file of ["reports/vitest.json", "reports/e2e.json"]) rmSync(file, { force: true });
+
+const results = [];
+function run(name, args, env = {}) {
+  console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
+  const status = spawnSync(node, args, { stdio: "inherit", env: { ...process.env, ...env } }).status;
+  console.log(
+    `━━ ${name}: ${status === 0 ? "ok" : `failed (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return status === 0;
+}
+function check(name, args) {
+  const ok = run(name, args);
+  results.push({ name, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+  return ok;
+}
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+check("type-check", ["node_modules/typescript/bin/tsc", "--noEmit"]);
+check("lint", ["node_modules/@biomejs/biome/bin/biome", "ci", "--colors=off", "--error-on-warnings", "."]);
+check("layer check", ["scripts/check-layers.mjs"]);
+
+run("unit and route tests (Vitest)", [
+  "node_modules/vitest/vitest.mjs",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  "--outputFile=reports/vitest.json",
+]);
+const vitest = readJson("reports/vitest.json");
+if (vitest) {
+  results.push({
+    name: "vitest",
+    passed: vitest.numPassedTests,
+    failed: vitest.numFailedTests + (vitest.numFailedTestSuites > 0 && vitest.numFailedTests === 0 ? 1 : 0),
+  });
+} else {
+  results.push({ name: "vitest", passed: 0, failed: 1 });
+}
+
+const built = check("build", ["scripts/build.mjs"]);
+
+const chromium = ensureChromium();
+if (!chromium.ok) {
+  console.error(`\npodium: ${chromium.message}`);
+  results.push({ name: "e2e (Chromium missing)", passed: 0, failed: 1 });
+} else if (!built) {
+  results.push({ name: "e2e (no build)", passed: 0, failed: 1 });
+} else {
+  run("end-to-end tests (Playwright, Chromium)", ["node_modules/@playwright/test/cli.js", "test"]);
+  const e2e = readJson("reports/e2e.json");
+  if (e2e?.stats) {
+    const { expected = 0, unexpected = 0, flaky = 0 } = e2e.stats;
+    results.push({ name: "e2e", passed: expected, failed: unexpected + flaky + (e2e.errors?.length ?? 0) });
+  } else {
+    results.push({ name: "e2e", passed: 0, failed: 1 });
+  }
+}
+
+const passed = results.reduce((sum, r) => sum + r.passed, 0);
+const failed = results.reduce((sum, r) => sum + r.failed, 0);
+console.log("\n━━ summary ━━");
+for (const r of results) console.log(`${r.failed === 0 ? "✓" : "✗"} ${r.name}: ${r.passed} passed, ${r.failed} failed`);
+const line = `${passed} passed, ${failed} failed`;
+writeFileSync("reports/summary.txt", `${line}\n`);
+console.log(line);
+process.exit(failed === 0 && existsSync("reports/summary.txt") ? 0 : 1);

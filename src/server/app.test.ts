@@ -1,0 +1,325 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../db/client";
+import { testDatabaseTargets } from "../db/testing";
+import { insertUser } from "../features/accounts/repository";
+import { sanitizeDescription } from "../features/presentation/description";
+import { importMarkdown } from "../features/presentation/document/markdown";
+import type { PresentationPageData } from "../features/presentation/page-data";
+import { insertPresentationIfAbsent, type Privacy } from "../features/presentation/repository";
+import { stableOid } from "../lib/ids";
+import { buildApp } from "./app";
+import { type Config, DEFAULT_FEATURES } from "./config";
+
+const testConfig: Config = {
+  port: 0,
+  host: "127.0.0.1",
+  databaseUrl: null,
+  dataDir: "memory://",
+  env: "production",
+  publicUrl: "https://podium.example",
+  clientDir: null,
+  features: DEFAULT_FEATURES,
+  rateLimitPerMinute: 10_000,
+  logger: false,
+  seedDemo: false,
+};
+
+const oids = {
+  public: stableOid("t:public"),
+  reusable: stableOid("t:reusable"),
+  unlisted: stableOid("t:unlisted"),
+  private: stableOid("t:private"),
+  hostile: stableOid("t:hostile"),
+  noViews: stableOid("t:noviews"),
+};
+
+const LAST_MODIFIED = new Date("2026-03-04T23:30:00Z");
+
+async function addFixtures(db: Database) {
+  const owner = await insertUser(db, {
+    oid: stableOid("t:owner"),
+    email: "grace@podium.test",
+    username: "grace.lindqvist",
+    firstName: "Grace",
+    lastName: "Lindqvist",
+    publicDisplayName: null,
+    passwordHash: "x",
+    isAdmin: false,
+    isCurator: false,
+  });
+  const named = await insertUser(db, {
+    oid: stableOid("t:named"),
+    email: "kat@podium.test",
+    username: "kat",
+    firstName: "Katherine",
+    lastName: "Ito",
+    publicDisplayName: "Dr. Katherine Ito",
+    passwordHash: "x",
+    isAdmin: false,
+    isCurator: false,
+  });
+  const add = (
+    oid: string,
+    title: string,
+    privacy: Privacy,
+    extra: Partial<{ ownerId: string; description: string; views: number }> = {},
+  ) =>
+    insertPresentationIfAbsent(db, {
+      oid,
+      ownerId: extra.ownerId ?? owner.id,
+      title,
+      descriptionHtml: sanitizeDescription(extra.description ?? "<p>A <strong>real</strong> description.</p>"),
+      privacy,
+      schemaVersion: "0",
+      tags: ["baking", "bread"],
+      document: importMarkdown(
+        `# ${title}\n## Subtitle of ${title}\n---\n# Second slide\n- point one\n- point two`,
+        "0",
+      ),
+      viewCount: extra.views ?? 1234,
+      lastModified: LAST_MODIFIED,
+    });
+  await add(oids.public, "Sourdough basics", "public");
+  await add(oids.reusable, "Reusable deck", "reusable", { ownerId: named.id });
+  await add(oids.unlisted, "Unlisted deck", "unlisted");
+  await add(oids.private, "Private deck", "private");
+  await add(oids.noViews, "Brand new deck", "public", { views: 0 });
+  await add(oids.hostile, '</script><script>alert("x")</script>', "public", {
+    description: `<p>ok</p><img src=x onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">link</a>`,
+  });
+}
+
+function pageData(html: string): PresentationPageData {
+  const match = /<script type="application\/json" id="podium-boot">([^<]*)<\/script>/.exec(html);
+  if (!match?.[1]) throw new Error("no boot data in page");
+  return JSON.parse(match[1]).data;
+}
+
+describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let drop: () => Promise<void>;
+
+  beforeAll(async () => {
+    const created = await target.create();
+    db = created.db;
+    drop = created.drop;
+    await addFixtures(db);
+    // The app closes the database with itself; drop() afterwards removes a PostgreSQL test database.
+    app = await buildApp(testConfig, db);
+  });
+  afterAll(async () => {
+    await app.close();
+    await drop();
+  });
+
+  it("R2.15 serves the public view page with title, owner, last modified and description", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.public}/` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
+    const html = response.body;
+    expect(html).toMatch(/<html lang="en">/);
+    expect(html).toContain("<h1");
+    expect(html).toContain("Sourdough basics");
+    expect(html).toContain("Grace Lindqvist");
+    expect(html).toContain('dateTime="2026-03-04T23:30:00.000Z"');
+    // Formatted in UTC, whatever the server's zone (the tests run in Pacific/Auckland).
+    expect(html).toContain("March 4, 2026");
+    expect(html).toContain("<p>A <strong>real</strong> description.</p>");
+    // The transcript's text is in the HTML for readers without JavaScript.
+    expect(html).toContain("point two");
+  });
+
+  it("R3.5 puts every field of the spec's page data into the page as JSON", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.public}/sourdough-basics/` });
+    expect(response.statusCode).toBe(200);
+    const data = pageData(response.body);
+    for (const field of [
+      "oid",
+      "title",
+      "description",
+      "owner",
+      "lastModifiedDateString",
+      "privacy",
+      "isAuthenticated",
+      "isMobile",
+      "isPublicView",
+      "viewCount",
+      "likesCount",
+      "hasLikedPrezi",
+      "viewLink",
+      "makeACopyRedirectUrl",
+      "showMakeACopyButton",
+      "tags",
+      "schemaVersion",
+      "embedMode",
+      "viewerRights",
+      "transcriptData",
+      "nativeApp",
+      "topPicks",
+      "evaluatedFeatures",
+      "shouldAutoplay",
+      "forceAutoplay",
+      "showWatermark",
+      "teaseContent",
+      "viewerEmail",
+      "viewerName",
+    ]) {
+      expect(data, field).toHaveProperty(field);
+    }
+    expect(data).toMatchObject({
+      oid: oids.public,
+      title: "Sourdough basics",
+      privacy: "public",
+      isAuthenticated: false,
+      isPublicView: true,
+      viewCount: 1234,
+      likesCount: 0,
+      tags: "baking,bread",
+      schemaVersion: "0",
+      viewerRights: { edit: false, comment: false },
+      lastModifiedDateString: "2026-03-04T23:30:00.000Z",
+    });
+    expect(data.evaluatedFeatures).toEqual(DEFAULT_FEATURES);
+    // The owner's email never reaches the page: only the avatar colour it picked.
+    expect(data.owner.email).toBeNull();
+    expect(response.body).not.toContain("grace@podium.test");
+    expect(data.transcriptData.topics.length).toBe(2);
+  });
+
+  it("R3.1 shows publicDisplayName instead of first and last name", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.reusable}/` });
+    expect(response.body).toContain(">Dr. Katherine Ito</span>");
+    expect(response.body).not.toContain(">Katherine Ito</span>");
+  });
+
+  it("R2.1 links the owner to /user/{oid}/", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.public}/` });
+    expect(response.body).toContain(`href="/user/${stableOid("t:owner")}/"`);
+  });
+
+  it("R5.5 R9.8 shows views (in locale number format) only when greater than 0", async () => {
+    const shown = await app.inject({ method: "GET", url: `/p/${oids.public}/` });
+    expect(shown.body).toContain("1,234 views");
+    const hidden = await app.inject({ method: "GET", url: `/p/${oids.noViews}/` });
+    expect(hidden.body).not.toMatch(/\d views?</);
+    const unlisted = await app.inject({ method: "GET", url: `/p/${oids.unlisted}/` });
+    expect(unlisted.body).not.toContain("1,234 views");
+  });
+
+  it("escapes page data and sanitises the description", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.hostile}/` });
+    expect(response.statusCode).toBe(200);
+    const html = response.body;
+    expect(html).not.toContain('<script>alert("x")</script>');
+    expect(html).not.toContain("onerror");
+    expect(html).not.toContain("javascript:");
+    expect(html).not.toContain("<script>alert(2)</script>");
+    // Exactly two script elements: the boot data and (with a build) the entry.
+    expect(html.match(/<script/g)?.length).toBe(1);
+    expect(pageData(html).title).toBe('</script><script>alert("x")</script>');
+  });
+
+  it("answers 404 pages for unknown, private and malformed oids, never a stack trace", async () => {
+    const urls = [
+      `/p/${stableOid("t:nobody")}/`,
+      `/p/${oids.private}/`,
+      "/p/NOT-AN-OID/",
+      "/p/%3Cscript%3E/",
+      "/p/..%2F..%2Fetc%2Fpasswd/",
+      "/p/abc/def/ghi/jkl/",
+    ];
+    for (const url of urls) {
+      const response = await app.inject({ method: "GET", url });
+      expect(response.statusCode, url).toBe(404);
+      expect(response.body, url).not.toMatch(/at .*\.(ts|js):\d+/);
+      if (response.headers["content-type"]?.toString().startsWith("text/html")) {
+        expect(response.body, url).toContain("Page not found");
+      }
+    }
+  });
+
+  it("answers a 400 page for a malformed address", async () => {
+    const response = await app.inject({ method: "GET", url: "/p/%E0%A4%A/" });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain("That request didn&#x27;t work");
+  });
+
+  it("answers 414 for an absurdly long path", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${"a".repeat(5000)}/` });
+    expect(response.statusCode).toBe(414);
+  });
+
+  it("marks unlisted presentations noindex and keeps them out of the sitemap", async () => {
+    const page = await app.inject({ method: "GET", url: `/p/${oids.unlisted}/` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<meta name="robots" content="noindex">');
+    const sitemap = await app.inject({ method: "GET", url: "/sitemap.xml" });
+    expect(sitemap.statusCode).toBe(200);
+    expect(sitemap.headers["content-type"]).toContain("application/xml");
+    const locs = [...sitemap.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    expect(locs).toContain(`https://podium.example/p/${oids.public}/sourdough-basics/`);
+    expect(locs).toContain(`https://podium.example/p/${oids.reusable}/reusable-deck/`);
+    expect(locs.some((loc) => loc?.includes(oids.unlisted))).toBe(false);
+    expect(locs.some((loc) => loc?.includes(oids.private))).toBe(false);
+  });
+
+  it("serves generated SVG thumbnails, escaped", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.hostile}/thumbnail.svg` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("image/svg+xml");
+    expect(response.body).not.toContain("<script");
+    expect((await app.inject({ method: "GET", url: `/p/${oids.private}/thumbnail.svg` })).statusCode).toBe(404);
+  });
+
+  it("lists recent public presentations on the home page", async () => {
+    const response = await app.inject({ method: "GET", url: "/" });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("Sourdough basics");
+    expect(response.body).not.toContain("Private deck");
+    expect(response.body).not.toContain("Unlisted deck");
+  });
+
+  it("sends security headers: CSP, no framing, no sniffing", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.public}/` });
+    const csp = String(response.headers["content-security-policy"]);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("answers JSON errors for API paths and refuses oversized bodies", async () => {
+    const missing = await app.inject({ method: "GET", url: "/api/v4/nothing" });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ statusCode: 404 });
+    const big = await app.inject({
+      method: "POST",
+      url: "/api/v4/nothing",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify({ x: "y".repeat(300 * 1024) }),
+    });
+    expect([404, 413]).toContain(big.statusCode);
+  });
+
+  it("reports health: 200 with the database reachable", async () => {
+    const response = await app.inject({ method: "GET", url: "/healthz" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok", database: "ok" });
+  });
+});
+
+describe("health without a database", () => {
+  it("answers 503 when the database is unreachable", async () => {
+    const [pglite] = testDatabaseTargets();
+    if (!pglite) throw new Error("no PGlite target");
+    const { db } = await pglite.create();
+    const app = await buildApp(testConfig, db);
+    await db.close();
+    const response = await app.inject({ method: "GET", url: "/healthz" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: "unavailable", database: "unreachable" });
+    await app.close();
+  });
+});
