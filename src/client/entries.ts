@@ -2,6 +2,8 @@
 export const CLIENT_ENTRIES = {
   home: "src/client/home.tsx",
   presentation: "src/client/presentation.tsx",
+  embed: "src/client/embed.tsx",
+  view: "src/client/view.tsx",
   error: "src/client/error.tsx",
 } as const;
 

@@ -33,6 +33,8 @@ export interface PageSpec<Data> {
   render: (data: Data) => ReactElement;
   head: PageHead;
   status?: number;
+  /** Other sites may show this page in a frame (the embed page only). */
+  frameable?: boolean;
 }
 
 /** Spec §2, §9: mobile is a phone or tablet user agent (the layout itself follows the 768 px breakpoint). */

@@ -45,26 +45,20 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
 
   await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        "default-src": ["'self'"],
-        "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:"],
-        "font-src": ["'self'"],
-        "connect-src": ["'self'"],
-        "media-src": ["'self'"],
-        "object-src": ["'none'"],
-        "base-uri": ["'self'"],
-        "form-action": ["'self'"],
-        // Every page refuses framing; the embed page (issue 3) sets its own.
-        "frame-ancestors": ["'none'"],
-      },
-    },
+    // The CSP and framing headers are set per response below: the embed page differs.
+    contentSecurityPolicy: false,
+    frameguard: false,
     crossOriginEmbedderPolicy: false,
+    // Thumbnails and the embed page are used by other sites; everything else stays same-site.
+    crossOriginResourcePolicy: { policy: "same-site" },
     strictTransportSecurity: config.publicUrl.startsWith("https:"),
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  });
+  app.addHook("onSend", async (_request, reply) => {
+    if (!reply.hasHeader("content-security-policy")) {
+      reply.header("content-security-policy", contentSecurityPolicy({ frameable: false }));
+      reply.header("x-frame-options", "DENY");
+    }
   });
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
@@ -98,6 +92,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     const cookies = request.cookies as Partial<Record<string, string>> | undefined;
     const locale = resolveLocale(cookies?.[LANGUAGE_COOKIE]);
     const html = renderPage(assets, { ...page, locale });
+    reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
+    if (page.frameable) reply.header("cross-origin-resource-policy", "cross-origin");
+    else reply.header("x-frame-options", "DENY");
     return reply
       .status(page.status ?? 200)
       .type("text/html; charset=utf-8")
@@ -167,6 +164,26 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
 
   return app;
+}
+
+/**
+ * Scripts only from our origin (no inline scripts: page data is a JSON script element),
+ * nothing fetched from elsewhere, and framing refused except where a page allows it.
+ */
+export function contentSecurityPolicy(options: { frameable: boolean }): string {
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "media-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    `frame-ancestors ${options.frameable ? "*" : "'none'"}`,
+  ].join("; ");
 }
 
 function wantsJson(request: FastifyRequest): boolean {

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
       const added = Object.values(seeded).reduce((sum, n) => sum + n, 0);
       console.log(
         added > 0
-          ? `podium: seeded demo content: ${seeded.users} users, ${seeded.presentations} presentations, ${seeded.templates} templates, ${seeded.videoCards} video cards`
+          ? `podium: seeded demo content: ${seeded.users} users, ${seeded.presentations} presentations, ${seeded.templates} templates, ${seeded.videoCards} video cards, ${seeded.viewLinks} view links`
           : "podium: demo content already present",
       );
     }

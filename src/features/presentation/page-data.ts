@@ -1,6 +1,5 @@
 import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
-import type { Topic } from "./document/schema";
 import type { Transcript } from "./document/transcript";
 import type { Privacy, SchemaVersion } from "./repository";
 
@@ -66,6 +65,9 @@ export interface PresentationPageData {
   thumbnailUrl: string;
   /** Podium: number of steps on the path. */
   stepCount: number;
-  /** Podium: the first step's topic, server-rendered as the poster before the player loads. */
-  posterTopic: Topic | null;
+  /** Podium: where the player fetches the document (spec §3 Presentation has url). */
+  documentUrl: string;
+  /** Spec §3 Presentation: the preview image, and a fallback when it fails (none yet). */
+  previewUrl: string;
+  fallbackPreviewUrl: string | null;
 }

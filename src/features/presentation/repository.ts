@@ -140,3 +140,43 @@ export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentati
   );
   return rows.length > 0;
 }
+
+export interface ViewLinkRow {
+  linkId: string;
+  keyType: string;
+  presentationOid: string;
+}
+
+/** A view link that has not been revoked, with the oid of its presentation. */
+export async function findLiveViewLink(db: Queryable, linkId: string): Promise<ViewLinkRow | null> {
+  const rows = await db.query<ViewLinkRow>(
+    `select v.link_id as "linkId", v.key_type as "keyType", p.oid as "presentationOid"
+       from view_links v join presentations p on p.id = v.presentation_id
+      where v.link_id = $1 and v.revoked_at is null`,
+    [linkId],
+  );
+  return rows[0] ?? null;
+}
+
+/** Inserts a view link unless one with its link id exists; true when it inserted. */
+export async function insertViewLinkIfAbsent(
+  db: Queryable,
+  link: { linkId: string; presentationOid: string },
+): Promise<boolean> {
+  const rows = await db.query(
+    `insert into view_links (link_id, presentation_id)
+     select $1, id from presentations where oid = $2
+     on conflict (link_id) do nothing returning id`,
+    [link.linkId, link.presentationOid],
+  );
+  return rows.length > 0;
+}
+
+/** Revokes a view link: it stops working at once. */
+export async function revokeViewLink(db: Queryable, linkId: string): Promise<boolean> {
+  const rows = await db.query(
+    "update view_links set revoked_at = now() where link_id = $1 and revoked_at is null returning id",
+    [linkId],
+  );
+  return rows.length > 0;
+}

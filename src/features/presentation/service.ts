@@ -1,11 +1,12 @@
 import type { Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
-import { slugify } from "../../lib/ids";
+import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { deriveTranscript } from "./document/transcript";
 import type { OwnerData, PresentationPageData } from "./page-data";
 import {
+  findLiveViewLink,
   findPresentationByOid,
   listStaffPicks,
   type OwnerRow,
@@ -69,17 +70,36 @@ export function presentationCard(p: PresentationSummary): Card {
 }
 
 export interface ViewRequest {
-  oid: string;
   viewer: Viewer;
   isMobile: boolean;
   features: FeatureFlags;
 }
 
-/** The public view page's data (spec §3 "Page data for a presentation"), or null for a 404. */
-export async function getPublicViewPage(db: Queryable, request: ViewRequest): Promise<PresentationPageData | null> {
-  const row = await findPresentationByOid(db, request.oid);
-  if (!row || !canViewPublicly(row, request.viewer)) return null;
-  const picks = await listStaffPicks(db, TOP_PICKS_COUNT + 1);
+/** View links are long random ids (a capability: whoever holds one may watch). */
+export const VIEW_LINK_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** §6 rights of a viewer on a presentation. Accounts (issue 4) add owners and collaborators. */
+export function viewerRightsOf(_row: PresentationRow, viewer: Viewer): { edit: boolean; comment: boolean } {
+  if (!viewer) return { edit: false, comment: false };
+  return { edit: false, comment: false };
+}
+
+interface PageVariant {
+  isPublicView: boolean;
+  embedMode: boolean;
+  viewLink: { link_id: string; key_type: string } | null;
+  /** Where this variant serves the document and the thumbnail from. */
+  basePath: string;
+  shouldAutoplay: boolean;
+}
+
+async function buildPageData(
+  db: Queryable,
+  row: PresentationRow,
+  request: ViewRequest,
+  variant: PageVariant,
+): Promise<PresentationPageData> {
+  const picks = variant.isPublicView ? await listStaffPicks(db, TOP_PICKS_COUNT + 1) : [];
   return {
     oid: row.oid,
     title: row.title,
@@ -89,17 +109,17 @@ export async function getPublicViewPage(db: Queryable, request: ViewRequest): Pr
     privacy: row.privacy,
     isAuthenticated: request.viewer !== null,
     isMobile: request.isMobile,
-    isPublicView: true,
+    isPublicView: variant.isPublicView,
     viewCount: row.viewCount,
     likesCount: row.likesCount,
     hasLikedPrezi: false,
-    viewLink: null,
+    viewLink: variant.viewLink,
     makeACopyRedirectUrl: null,
     showMakeACopyButton: false,
     tags: row.tags.join(","),
     schemaVersion: row.schemaVersion,
-    embedMode: false,
-    viewerRights: { edit: false, comment: false },
+    embedMode: variant.embedMode,
+    viewerRights: viewerRightsOf(row, request.viewer),
     transcriptData: deriveTranscript(row.document),
     nativeApp: null,
     topPicks: picks
@@ -107,23 +127,103 @@ export async function getPublicViewPage(db: Queryable, request: ViewRequest): Pr
       .slice(0, TOP_PICKS_COUNT)
       .map(presentationCard),
     evaluatedFeatures: request.features,
-    shouldAutoplay: false,
+    shouldAutoplay: variant.shouldAutoplay,
     forceAutoplay: false,
     showWatermark: false,
     teaseContent: false,
     viewerEmail: null,
     viewerName: null,
     canonicalPath: canonicalPathOf(row),
-    thumbnailUrl: thumbnailPathOf(row.oid),
+    thumbnailUrl: `${variant.basePath}thumbnail.svg`,
     stepCount: row.document.path.length,
-    posterTopic: posterTopicOf(row.document),
+    documentUrl: `${variant.basePath}document.json`,
+    previewUrl: `${variant.basePath}thumbnail.svg`,
+    fallbackPreviewUrl: null,
   };
 }
 
-/** The generated SVG thumbnail of a publicly viewable presentation, or null. */
-export async function getThumbnailSvg(db: Queryable, oid: string, viewer: Viewer): Promise<string | null> {
-  const row = await findPresentationByOid(db, oid);
-  if (!row || !canViewPublicly(row, viewer)) return null;
+/** The public view page's data (spec §3 "Page data for a presentation"), or null for a 404. */
+export async function getPublicViewPage(
+  db: Queryable,
+  request: ViewRequest & { oid: string },
+): Promise<PresentationPageData | null> {
+  const row = await findPresentationByOid(db, request.oid);
+  if (!row || !canViewPublicly(row, request.viewer)) return null;
+  return buildPageData(db, row, request, {
+    isPublicView: true,
+    embedMode: false,
+    viewLink: null,
+    basePath: `/p/${row.oid}/`,
+    shouldAutoplay: false,
+  });
+}
+
+/** The embed page's data: the same presentation, in embed mode. */
+export async function getEmbedPage(
+  db: Queryable,
+  request: ViewRequest & { oid: string; autoplay: boolean },
+): Promise<PresentationPageData | null> {
+  const row = await findPresentationByOid(db, request.oid);
+  if (!row || !canViewPublicly(row, request.viewer)) return null;
+  return buildPageData(db, row, request, {
+    isPublicView: false,
+    embedMode: true,
+    viewLink: null,
+    basePath: `/p/${row.oid}/`,
+    shouldAutoplay: request.autoplay,
+  });
+}
+
+/** Resolves a live view link to its presentation, or null (unknown, revoked, or hidden). */
+async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer) {
+  if (!VIEW_LINK_PATTERN.test(linkId)) return null;
+  const link = await findLiveViewLink(db, linkId);
+  if (!link) return null;
+  const row = await findPresentationByOid(db, link.presentationOid);
+  if (!row || (row.hidden && viewer?.isAdmin !== true)) return null;
+  return { link, row };
+}
+
+/** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */
+export async function getPrivateViewPage(
+  db: Queryable,
+  request: ViewRequest & { linkId: string },
+): Promise<PresentationPageData | null> {
+  const found = await presentationByLink(db, request.linkId, request.viewer);
+  if (!found) return null;
+  return buildPageData(db, found.row, request, {
+    isPublicView: false,
+    embedMode: false,
+    viewLink: { link_id: found.link.linkId, key_type: found.link.keyType },
+    basePath: `/view/${found.link.linkId}/`,
+    shouldAutoplay: false,
+  });
+}
+
+/** Who is asking for a document or thumbnail: the public route, or a view link. */
+export type PresentationAccess = { oid: string } | { linkId: string };
+
+async function accessibleRow(db: Queryable, access: PresentationAccess, viewer: Viewer) {
+  if ("linkId" in access) return (await presentationByLink(db, access.linkId, viewer))?.row ?? null;
+  if (!isOid(access.oid)) return null;
+  const row = await findPresentationByOid(db, access.oid);
+  return row && canViewPublicly(row, viewer) ? row : null;
+}
+
+/** The native document (JSON export), or null when the viewer may not see it. */
+export async function getDocument(db: Queryable, access: PresentationAccess, viewer: Viewer) {
+  const row = await accessibleRow(db, access, viewer);
+  return row ? { document: row.document, privacy: row.privacy } : null;
+}
+
+/** The generated SVG thumbnail, or null when the viewer may not see it. */
+export async function getThumbnailSvg(
+  db: Queryable,
+  access: PresentationAccess,
+  viewer: Viewer,
+): Promise<string | null> {
+  const row = await accessibleRow(db, access, viewer);
+  if (!row) return null;
   const headline = headlineOf(posterTopicOf(row.document), row.title);
   return renderThumbnailSvg({ key: row.oid, ...headline });
 }

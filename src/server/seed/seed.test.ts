@@ -30,6 +30,7 @@ describe.each(testDatabaseTargets())("demo seed on $name", (target) => {
     expect(report.presentations).toBe(demoDecks.length);
     expect(report.templates).toBe(15);
     expect(report.videoCards).toBe(10);
+    expect(report.viewLinks).toBe(2);
     expect(await countListedPresentations(db)).toBeGreaterThanOrEqual(30);
     const [first] = await db.query<{ is_admin: boolean; is_curator: boolean }>(
       "select is_admin, is_curator from users order by id limit 1",
@@ -50,7 +51,7 @@ describe.each(testDatabaseTargets())("demo seed on $name", (target) => {
   it("is idempotent: a second run inserts nothing and changes nothing", async () => {
     const before = await snapshot(db);
     const report = await seedDemoContent(db, new Date(Date.now() + 86_400_000));
-    expect(report).toEqual({ users: 0, presentations: 0, templates: 0, videoCards: 0 });
+    expect(report).toEqual({ users: 0, presentations: 0, templates: 0, videoCards: 0, viewLinks: 0 });
     expect(await snapshot(db)).toEqual(before);
   });
 });

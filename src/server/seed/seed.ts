@@ -3,11 +3,20 @@ import { hashPassword } from "../../features/accounts/password";
 import { findUserByEmail, insertUser, type UserRow } from "../../features/accounts/repository";
 import { sanitizeDescription } from "../../features/presentation/description";
 import { importMarkdown } from "../../features/presentation/document/markdown";
-import { insertPresentationIfAbsent } from "../../features/presentation/repository";
+import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../../features/presentation/repository";
 import { insertVideoCardIfAbsent } from "../../features/sidebar/repository";
 import { stableOid } from "../../lib/ids";
 import { demoDecks, demoTemplates, demoUsers, demoVideoCards } from "./content/catalogue";
 import type { DemoUserKey } from "./content/types";
+
+/**
+ * Demo view links (README lists them): the private deck, and an unlisted pitch deck, each
+ * watchable by anyone holding the link.
+ */
+export const DEMO_VIEW_LINKS = [
+  { linkId: "demo-view-link-kitchen-renovation", deckSlug: "kitchen-renovation-plan" },
+  { linkId: "demo-view-link-lumenly-board-update", deckSlug: "lumenly-board-update-draft" },
+] as const;
 
 /** Every demo account's password (README lists the accounts). */
 export const DEMO_PASSWORD = "podium-demo";
@@ -32,6 +41,7 @@ export interface SeedReport {
   presentations: number;
   templates: number;
   videoCards: number;
+  viewLinks: number;
 }
 
 /**
@@ -40,7 +50,7 @@ export interface SeedReport {
  * a failure leaves no half-seeded database.
  */
 export async function seedDemoContent(db: Database, now = new Date()): Promise<SeedReport> {
-  const report: SeedReport = { users: 0, presentations: 0, templates: 0, videoCards: 0 };
+  const report: SeedReport = { users: 0, presentations: 0, templates: 0, videoCards: 0, viewLinks: 0 };
   // Hash outside the transaction: scrypt is slow on purpose, and only new users need it.
   const passwordHashes = new Map<string, string>();
   for (const user of demoUsers) {
@@ -116,6 +126,13 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
         position,
       });
       if (inserted) report.videoCards += 1;
+    }
+    for (const link of DEMO_VIEW_LINKS) {
+      const inserted = await insertViewLinkIfAbsent(tx, {
+        linkId: link.linkId,
+        presentationOid: stableOid(`deck:${link.deckSlug}`),
+      });
+      if (inserted) report.viewLinks += 1;
     }
   });
   return report;

@@ -3,7 +3,8 @@ import { ownerDisplayName } from "../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import type { PresentationPageData } from "../page-data";
-import { SlidePoster } from "./SlidePoster";
+import { Player } from "./player/Player";
+import { playerPropsOf } from "./player/player-props";
 import { TranscriptText } from "./TranscriptText";
 import "./presentation.css";
 
@@ -20,16 +21,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
   return (
     <SiteLayout>
       <div className="view-page">
-        <section
-          className="stage"
-          aria-label={intl.formatMessage({ id: "presentation.previewLabel" }, { title: data.title })}
-        >
-          {data.posterTopic ? (
-            <SlidePoster
-              topic={data.posterTopic}
-              label={intl.formatMessage({ id: "presentation.slideLabel" }, { current: 1, total: data.stepCount })}
-            />
-          ) : null}
+        <section className="stage" aria-label={intl.formatMessage({ id: "player.region" }, { title: data.title })}>
+          <Player {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false })} />
         </section>
 
         <section className="toolbar-card" aria-labelledby="presentation-title">

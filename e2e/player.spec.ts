@@ -1,0 +1,198 @@
+import { createServer } from "node:http";
+import type { Page } from "@playwright/test";
+import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+
+async function openDeck(page: Page, slugPart: string, hash = "") {
+  const urls = await sitemapPresentationUrls(page);
+  const url = urls.find((u) => u.includes(slugPart));
+  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
+  await page.goto(`${url}${hash}`);
+  await waitForHydration(page);
+  return url;
+}
+
+const player = (page: Page) => page.locator(".player").first();
+const currentStep = (page: Page) => page.locator(".viewer").getAttribute("data-current-step");
+
+test.describe("the player", () => {
+  test("R2.27 R2.28 R2.29 Present → loading → steps by keyboard, button, click and swipe → restart → step 1", async ({
+    page,
+  }) => {
+    await openDeck(page, "sourdough-basics");
+    // Start overlay (R2.27): title, owner, last modified and a large Present button.
+    const overlay = page.locator(".overlay");
+    await expect(overlay.getByText("Sourdough Basics")).toBeVisible();
+    await expect(overlay.getByText("Tim from Brandt Studio")).toBeVisible();
+    await expect(overlay.getByText(/^Last modified /)).toBeVisible();
+    await expect(player(page)).toHaveAttribute("data-preview-state", "show");
+    await page.screenshot({ path: "e2e/screenshots/player-start.png" });
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Loading (R2.28): hold the chunk until the loading overlay has been seen.
+    let releaseChunk: () => void = () => {};
+    const chunkHeld = new Promise<void>((resolve) => {
+      releaseChunk = resolve;
+    });
+    await page.route("**/static/present-viewer-*.js", async (route) => {
+      await chunkHeld;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Present" }).click();
+    await expect(player(page)).toHaveAttribute("data-player-state", "loading");
+    await expect(page.getByRole("progressbar", { name: "Loading…" })).toBeVisible();
+    await expect(page.getByText("Loading…", { exact: true })).toBeVisible();
+    releaseChunk();
+    await expect(player(page)).toHaveAttribute("data-player-state", "playing");
+    await expect(page.getByRole("group", { name: "Presentation: Sourdough Basics" })).toBeFocused();
+    expect(await currentStep(page)).toBe("1");
+
+    // Keyboard: → and space move on, ← back; Home and End jump.
+    await page.keyboard.press("ArrowRight");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "2");
+    await page.keyboard.press(" ");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "3");
+    await page.keyboard.press("ArrowLeft");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "2");
+    await expect(page).toHaveURL(/#step=2$/);
+    // The next button.
+    await page.getByRole("button", { name: "Next step" }).click();
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "3");
+    // A click on the canvas advances.
+    await page.locator(".viewer__stage").click({ position: { x: 40, y: 40 } });
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "4");
+    await page.screenshot({ path: "e2e/screenshots/player-mid-play.png" });
+    // A swipe left advances; a swipe right goes back (touch pointers).
+    const stage = page.locator(".viewer__stage");
+    const box = await stage.boundingBox();
+    if (!box) throw new Error("no stage");
+    const y = box.y + box.height / 2;
+    const swipe = async (fromX: number, toX: number) => {
+      await stage.dispatchEvent("pointerdown", { clientX: fromX, clientY: y, pointerType: "touch", isPrimary: true });
+      await stage.dispatchEvent("pointerup", { clientX: toX, clientY: y, pointerType: "touch", isPrimary: true });
+      await stage.dispatchEvent("click", { clientX: toX, clientY: y });
+    };
+    await swipe(box.x + box.width * 0.8, box.x + box.width * 0.2);
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "5");
+    await swipe(box.x + box.width * 0.2, box.x + box.width * 0.8);
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "4");
+    expect(await axeViolations(page)).toEqual([]);
+
+    // End, then past the end: the restart overlay (R2.29); Restart returns to step 1.
+    await page.keyboard.press("End");
+    const total = await page.locator(".viewer").getAttribute("data-step-count");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", total ?? "");
+    await page.keyboard.press("ArrowRight");
+    await expect(player(page)).toHaveAttribute("data-player-state", "restart");
+    const restart = page.getByRole("button", { name: "Restart" });
+    await expect(restart).toBeFocused();
+    await page.screenshot({ path: "e2e/screenshots/player-restart.png" });
+    await restart.click();
+    await expect(player(page)).toHaveAttribute("data-player-state", "playing");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "1");
+    await page.keyboard.press("End");
+    await page.keyboard.press("Home");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "1");
+  });
+
+  test("a #step=N deep link plays from that step and survives a reload", async ({ page }) => {
+    await openDeck(page, "the-water-cycle", "#step=3");
+    await expect(player(page)).toHaveAttribute("data-player-state", "playing");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "3");
+    await page.keyboard.press("ArrowRight");
+    await expect(page).toHaveURL(/#step=4$/);
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "4");
+  });
+
+  test("R8.3 a failed chunk load shows a clear error and a retry that works", async ({ page, consoleProblems }) => {
+    await openDeck(page, "typography-101");
+    await page.route("**/static/present-viewer-*.js", (route) => route.fulfill({ status: 404, body: "gone" }));
+    await page.getByRole("button", { name: "Present" }).click();
+    const alert = page.getByRole("alert");
+    await expect(alert).toContainText("The player couldn't load");
+    await expect(alert).toHaveAttribute("data-chunk-error-type", "missing");
+    await expect(player(page)).toHaveAttribute("data-load-status", "error");
+    await page.unroute("**/static/present-viewer-*.js");
+    await page.getByRole("button", { name: "Try again" }).click();
+    await expect(player(page)).toHaveAttribute("data-player-state", "playing");
+    // The browser reports the refused chunk on the console; those lines are expected here.
+    const unexpected = consoleProblems.filter((p) => !/404|present-viewer|dynamically imported module/i.test(p));
+    consoleProblems.splice(0, consoleProblems.length, ...unexpected);
+  });
+
+  test("R2.32 small players use the small overlay mode", async ({ page }) => {
+    await page.setViewportSize({ width: 400, height: 800 });
+    await openDeck(page, "sourdough-basics");
+    await expect(player(page)).toHaveClass(/player--small/);
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await expect(player(page)).toHaveClass(/player--large/);
+  });
+});
+
+test.describe("the embed page", () => {
+  test("R2.2 plays inside an iframe on another origin with ?autoplay=1", async ({ page, baseURL }) => {
+    const urls = await sitemapPresentationUrls(page);
+    const oid = /\/p\/([a-z0-9]{12})\//.exec(urls.find((u) => u.includes("crispr")) ?? "")?.[1];
+    expect(oid).toBeTruthy();
+    // Another origin that embeds Podium: a page on another port of this machine.
+    const embedder = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+      response.end(`<!doctype html><html lang="en"><title>Embedder</title><h1>A blog post</h1>
+        <iframe title="Podium presentation" width="560" height="315" src="${baseURL}/p/embed/${oid}/?autoplay=1"
+          allow="autoplay; fullscreen"></iframe>`);
+    });
+    await new Promise<void>((resolve) => embedder.listen(0, "127.0.0.1", resolve));
+    const address = embedder.address();
+    const embedderUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/post`;
+    expect(new URL(embedderUrl).origin).not.toBe(new URL(baseURL ?? "").origin);
+    await page.goto(embedderUrl);
+    const frame = page.frameLocator("iframe");
+    await expect(frame.locator(".player")).toHaveAttribute("data-player-state", "playing");
+    await expect(frame.locator(".viewer")).toHaveAttribute("data-current-step", "1");
+    await frame.getByRole("button", { name: "Next step" }).click();
+    await expect(frame.locator(".viewer")).toHaveAttribute("data-current-step", "2");
+    await page.screenshot({ path: "e2e/screenshots/embed-in-iframe.png" });
+    embedder.close();
+  });
+
+  test("without autoplay it shows the start overlay with a View on Podium link", async ({ page }) => {
+    const urls = await sitemapPresentationUrls(page);
+    const url = urls.find((u) => u.includes("crispr")) ?? "";
+    const oid = /\/p\/([a-z0-9]{12})\//.exec(url)?.[1];
+    const response = await page.goto(`/p/embed/${oid}/`);
+    expect(response?.headers()["content-security-policy"]).toContain("frame-ancestors *");
+    expect(response?.headers()["x-frame-options"]).toBeUndefined();
+    await waitForHydration(page);
+    await expect(page.getByRole("heading", { level: 1, name: "CRISPR Basics" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "View on Podium" })).toHaveAttribute("href", new URL(url).pathname);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+test.describe("the private view page", () => {
+  test("R2.20 R6.2 a view link opens the full-screen player; no header for a viewer without rights", async ({
+    page,
+  }) => {
+    const response = await page.goto("/view/demo-view-link-lumenly-board-update/");
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()["referrer-policy"]).toBe("no-referrer");
+    await waitForHydration(page);
+    await expect(page.locator(".private-header")).toHaveCount(0);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await page.getByRole("button", { name: "Present" }).click();
+    await expect(player(page)).toHaveAttribute("data-player-state", "playing");
+    const box = await player(page).boundingBox();
+    const viewport = page.viewportSize();
+    expect(box?.height).toBe(viewport?.height);
+    await page.screenshot({ path: "e2e/screenshots/private-view.png" });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test("an unknown view link is a 404 page", async ({ page, consoleProblems }) => {
+    const response = await page.goto("/view/no-such-view-link-at-all/");
+    expect(response?.status()).toBe(404);
+    const expected = consoleProblems.findIndex((p) => p.includes("status of 404"));
+    if (expected >= 0) consoleProblems.splice(expected, 1);
+  });
+});

@@ -1,0 +1,38 @@
+import { FormattedMessage } from "react-intl";
+import { commentUrl, editorUrl, privateHeaderAction, privateHeaderVisible } from "../editor-links";
+import type { PresentationPageData } from "../page-data";
+import { Player } from "./player/Player";
+import { playerPropsOf } from "./player/player-props";
+import "../../../ui/styles/base.css";
+import "./fullscreen-page.css";
+
+/**
+ * The private view page (spec §2): a full-screen player, with a header bar holding the title
+ * and Edit or Comment only for pitch presentations, to viewers with those rights (§6).
+ */
+export function PrivateViewPage({ data }: { data: PresentationPageData }) {
+  const showHeader = privateHeaderVisible(data);
+  const action = privateHeaderAction(data.viewerRights);
+  return (
+    <div className="fullscreen-page">
+      {showHeader ? (
+        <header className="private-header">
+          <h1 className="private-header__title">{data.title}</h1>
+          {action === "edit" ? (
+            <a className="button button--primary" href={editorUrl(data.oid, data.schemaVersion)}>
+              <FormattedMessage id="private.edit" />
+            </a>
+          ) : null}
+          {action === "comment" ? (
+            <a className="button button--primary" href={commentUrl(data.oid)}>
+              <FormattedMessage id="private.comment" />
+            </a>
+          ) : null}
+        </header>
+      ) : null}
+      <main className="fullscreen-page__player">
+        <Player {...playerPropsOf(data, { titleIsHeading: !showHeader, viewOnPodium: false })} />
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,266 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { ownerDisplayName } from "../../../../lib/owner";
+import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
+import type { PresentationDocument } from "../../document/schema";
+import type { OwnerData } from "../../page-data";
+import {
+  ChunkLoadError,
+  clampProgress,
+  type LoadStatus,
+  METADATA_MARGIN,
+  OVERLAY_TRANSITION_MS,
+  type OverlayMode,
+  type OverlayState,
+  overlayModeFor,
+  PROGRESS_SIZE,
+  type PreviewState,
+  stepFromHash,
+  visiblePreview,
+} from "../../player-rules";
+import { CircularProgress } from "./CircularProgress";
+import { loadPresentation } from "./load-presentation";
+import { loadPresentViewer, type PresentViewerChunk } from "./load-viewer";
+import "./player.css";
+
+export interface PlayerProps {
+  oid: string;
+  title: string;
+  owner: OwnerData;
+  lastModified: string;
+  schemaVersion: "0" | "2";
+  documentUrl: string;
+  previewUrl: string;
+  fallbackPreviewUrl: string | null;
+  stepCount: number;
+  /** Start without the Present click (page data shouldAutoplay/forceAutoplay, embed ?autoplay=1). */
+  autoplay: boolean;
+  /** Embed page: a link to the presentation on Podium, on the start overlay. */
+  viewOnPodiumUrl: string | null;
+  /** An optional learn-more-about-Podium link on the restart overlay. */
+  learnMoreUrl: string | null;
+  /** The title is the page's main heading (embed and private pages). */
+  titleIsHeading: boolean;
+}
+
+type Failure = { kind: "chunk"; error: ChunkLoadError } | { kind: "document" };
+
+/**
+ * The player: the overlays of spec §2/§4 (start, loading, restart) around the viewer, which
+ * loads on demand as the present-viewer chunk together with the document and its images.
+ */
+export function Player(props: PlayerProps) {
+  const intl = useIntl();
+  const rootRef = useRef<HTMLDivElement>(null);
+  const previewRef = useRef<HTMLImageElement>(null);
+  const [overlay, setOverlay] = useState<OverlayState | null>("start");
+  const [mode, setMode] = useState<OverlayMode>("large");
+  const [previewState, setPreviewState] = useState<PreviewState>("loading");
+  const [loadStatus, setLoadStatus] = useState<LoadStatus>("none");
+  const [progress, setProgress] = useState(0);
+  const [failure, setFailure] = useState<Failure | null>(null);
+  const [viewer, setViewer] = useState<{ chunk: PresentViewerChunk; document: PresentationDocument } | null>(null);
+  const [step, setStep] = useState(0);
+  const startStep = useRef(0);
+
+  // §2 Responsive modes follow the player's own size.
+  useEffect(() => {
+    const root = rootRef.current;
+    if (!root) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setMode(overlayModeFor(entry.contentRect.width, entry.contentRect.height));
+    });
+    observer.observe(root);
+    return () => observer.disconnect();
+  }, []);
+
+  // The preview may have loaded (or failed) before hydration attached its handlers.
+  useEffect(() => {
+    const image = previewRef.current;
+    if (image?.complete) setPreviewState(image.naturalWidth > 0 ? "show" : "fallback");
+  }, []);
+
+  const present = useCallback(async () => {
+    setOverlay("loading");
+    setLoadStatus("loading");
+    setFailure(null);
+    setProgress(0);
+    // Progress counts real items: the viewer chunk, the document, then each of its images.
+    let chunkDone = 0;
+    let documentProgress = { done: 0, total: 1 };
+    const report = () =>
+      setProgress(clampProgress(((documentProgress.done + chunkDone) / (documentProgress.total + 1)) * 100));
+    try {
+      const [chunk, document] = await Promise.all([
+        loadPresentViewer().then((loaded) => {
+          chunkDone = 1;
+          report();
+          return loaded;
+        }),
+        loadPresentation(props.documentUrl, (done, total) => {
+          documentProgress = { done, total };
+          report();
+        }),
+      ]);
+      setProgress(100);
+      setStep(Math.min(startStep.current, document.path.length - 1));
+      setViewer({ chunk, document });
+      setLoadStatus("success");
+      setOverlay(null);
+    } catch (error) {
+      setLoadStatus("error");
+      setFailure(error instanceof ChunkLoadError ? { kind: "chunk", error } : { kind: "document" });
+    }
+  }, [props.documentUrl]);
+
+  // A #step=N deep link (or autoplay) starts playing at once.
+  useEffect(() => {
+    const linked = stepFromHash(window.location.hash, props.stepCount);
+    if (linked !== null) startStep.current = linked - 1;
+    if (linked !== null || props.autoplay) void present();
+  }, [present, props.autoplay, props.stepCount]);
+
+  const changeStep = useCallback((next: number) => {
+    setStep(next);
+    window.history.replaceState(window.history.state, "", `#step=${next + 1}`);
+  }, []);
+
+  const restart = () => {
+    changeStep(0);
+    setOverlay(null);
+    rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus();
+  };
+
+  // Focus follows what the visitor can act on: the viewer when it opens, Restart at the end.
+  useEffect(() => {
+    if (overlay === null && viewer) rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus();
+    if (overlay === "restart") rootRef.current?.querySelector<HTMLElement>(".overlay__restart")?.focus();
+  }, [overlay, viewer]);
+
+  const preview = visiblePreview(previewState, props);
+  const ownerName = ownerDisplayName(props.owner);
+  const TitleTag = props.titleIsHeading ? "h1" : "p";
+  const Viewer = viewer?.chunk.PresentViewer;
+
+  return (
+    <div
+      ref={rootRef}
+      className={`player player--${mode}`}
+      data-player-state={overlay ?? "playing"}
+      data-load-status={loadStatus}
+      data-preview-state={previewState}
+      style={{
+        ["--metadata-margin" as string]: `${METADATA_MARGIN[mode]}px`,
+        ["--overlay-transition" as string]: `${OVERLAY_TRANSITION_MS}ms`,
+      }}
+    >
+      {Viewer && viewer ? (
+        <Viewer
+          document={viewer.document}
+          title={props.title}
+          step={step}
+          onStep={changeStep}
+          onEnd={() => setOverlay("restart")}
+          hidden={overlay !== null}
+        />
+      ) : null}
+
+      <div
+        className={`overlay${overlay ? " overlay--visible" : ""}${preview ? " overlay--preview" : ""}`}
+        hidden={overlay === null}
+      >
+        <img
+          ref={previewRef}
+          className="overlay__preview"
+          src={props.previewUrl}
+          alt=""
+          hidden={preview === null}
+          onLoad={() => setPreviewState("show")}
+          onError={() => setPreviewState("fallback")}
+        />
+        {overlay === "start" ? (
+          <div className="overlay__content overlay__content--start">
+            <div className="overlay__meta">
+              <TitleTag className="overlay__title">{props.title}</TitleTag>
+              <p className="overlay__owner">
+                <Avatar
+                  initials={props.owner.avatarInitials}
+                  color={props.owner.avatarColor}
+                  size={AVATAR_SIZE.overlay}
+                />
+                <span>{ownerName}</span>
+              </p>
+              <p className="overlay__date">
+                <FormattedMessage
+                  id="presentation.lastModified"
+                  values={{
+                    date: (
+                      <time dateTime={props.lastModified}>
+                        <FormattedDate value={props.lastModified} dateStyle="long" timeZone="UTC" />
+                      </time>
+                    ),
+                  }}
+                />
+              </p>
+            </div>
+            <button type="button" className="overlay__present" onClick={() => void present()}>
+              <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path d="M8 5v14l11-7z" fill="currentColor" />
+              </svg>
+              <FormattedMessage id="player.present" />
+            </button>
+            {props.viewOnPodiumUrl ? (
+              <a className="overlay__link" href={props.viewOnPodiumUrl} target="_blank" rel="noopener">
+                <FormattedMessage id="player.viewOnPodium" />
+              </a>
+            ) : null}
+          </div>
+        ) : null}
+
+        {overlay === "loading" && !failure ? (
+          <div className="overlay__content overlay__content--loading">
+            <CircularProgress
+              percent={progress}
+              size={PROGRESS_SIZE[mode]}
+              label={intl.formatMessage({ id: "player.loading" })}
+            />
+            <p className="overlay__loading-text" aria-live="polite">
+              <FormattedMessage id="player.loading" />
+            </p>
+          </div>
+        ) : null}
+
+        {overlay === "loading" && failure ? (
+          <div
+            className="overlay__content overlay__content--error"
+            role="alert"
+            data-chunk-error-type={failure.kind === "chunk" ? failure.error.type : undefined}
+          >
+            <p className="overlay__error-title">
+              <FormattedMessage id={failure.kind === "chunk" ? "player.chunkError" : "player.documentError"} />
+            </p>
+            <button type="button" className="overlay__present overlay__present--small" onClick={() => void present()}>
+              <FormattedMessage id="player.retry" />
+            </button>
+          </div>
+        ) : null}
+
+        {overlay === "restart" ? (
+          <div className="overlay__content overlay__content--restart">
+            <button type="button" className="overlay__present overlay__restart" onClick={restart}>
+              <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path d="M12 5V2L7 6l5 4V7a5 5 0 1 1-5 5H5a7 7 0 1 0 7-7z" fill="currentColor" />
+              </svg>
+              <FormattedMessage id="player.restart" />
+            </button>
+            {props.learnMoreUrl ? (
+              <a className="overlay__link" href={props.learnMoreUrl}>
+                <FormattedMessage id="player.learnMore" />
+              </a>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { PresentationPageData } from "../../page-data";
+import type { PlayerProps } from "./Player";
+
+/** The player's props from a page's data (the view, embed and private pages all play the same way). */
+export function playerPropsOf(
+  data: PresentationPageData,
+  options: { titleIsHeading: boolean; viewOnPodium: boolean },
+): PlayerProps {
+  return {
+    oid: data.oid,
+    title: data.title,
+    owner: data.owner,
+    lastModified: data.lastModifiedDateString,
+    schemaVersion: data.schemaVersion,
+    documentUrl: data.documentUrl,
+    previewUrl: data.previewUrl,
+    fallbackPreviewUrl: data.fallbackPreviewUrl,
+    stepCount: data.stepCount,
+    autoplay: data.shouldAutoplay || data.forceAutoplay,
+    viewOnPodiumUrl: options.viewOnPodium ? data.canonicalPath : null,
+    learnMoreUrl: data.embedMode ? "/product/" : null,
+    titleIsHeading: options.titleIsHeading,
+  };
+}

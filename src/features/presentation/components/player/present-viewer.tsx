@@ -1,0 +1,275 @@
+import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import { KEY_CODES } from "../../../../lib/constants";
+import { cameraTransform, topicRects } from "../../document/camera";
+import type { PresentationDocument, Text, Topic } from "../../document/schema";
+import { STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
+
+/**
+ * The present-viewer chunk (spec §2 lazy chunks): the canvas drawn with the browser's own
+ * layout (real, selectable text) and a camera that moves between the path's steps.
+ */
+export interface PresentViewerProps {
+  document: PresentationDocument;
+  title: string;
+  step: number;
+  onStep: (step: number) => void;
+  /** Asked to go past the last step: the player shows its restart overlay. */
+  onEnd: () => void;
+  /** Covered by an overlay: not reachable by keyboard or screen reader. */
+  hidden: boolean;
+}
+
+type Command = "next" | "previous" | "first" | "last" | "exitFullscreen" | null;
+
+/** Spec §9 key codes, read together with KeyboardEvent.key. */
+export function commandForKey(event: { key: string; keyCode?: number }): Command {
+  if (event.key === "ArrowRight" || event.key === "PageDown" || event.key === " " || event.keyCode === KEY_CODES.space)
+    return "next";
+  if (event.key === "ArrowLeft" || event.key === "PageUp") return "previous";
+  if (event.key === "Home") return "first";
+  if (event.key === "End") return "last";
+  if (event.key === "Escape" || event.keyCode === KEY_CODES.escape) return "exitFullscreen";
+  return null;
+}
+
+export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: PresentViewerProps) {
+  const intl = useIntl();
+  const viewerRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState({ width: 0, height: 0 });
+  const [fullscreen, setFullscreen] = useState(false);
+  const swipeStart = useRef<{ x: number; y: number } | null>(null);
+  const swiped = useRef(false);
+  const rects = useMemo(() => topicRects(document), [document]);
+  const total = document.path.length;
+  const current = rects.get(document.path[step] ?? "");
+  const transitionMs = document.schemaVersion === "0" ? STEP_TRANSITION_MS.classic : STEP_TRANSITION_MS.pitch;
+
+  useEffect(() => {
+    const stage = stageRef.current;
+    if (!stage) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setSize({ width: entry.contentRect.width, height: entry.contentRect.height });
+    });
+    observer.observe(stage);
+    return () => observer.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const onChange = () => setFullscreen(globalThis.document.fullscreenElement !== null);
+    globalThis.document.addEventListener("fullscreenchange", onChange);
+    return () => globalThis.document.removeEventListener("fullscreenchange", onChange);
+  }, []);
+
+  const go = (command: Command) => {
+    if (command === "next") {
+      if (step + 1 < total) onStep(step + 1);
+      else onEnd();
+    } else if (command === "previous") {
+      if (step > 0) onStep(step - 1);
+    } else if (command === "first") onStep(0);
+    else if (command === "last") onStep(total - 1);
+    else if (command === "exitFullscreen" && globalThis.document.fullscreenElement) {
+      void globalThis.document.exitFullscreen();
+    }
+  };
+
+  // Keys work wherever focus is inside the viewer (the stage or a control).
+  const goRef = useRef(go);
+  goRef.current = go;
+  useEffect(() => {
+    const viewer = viewerRef.current;
+    if (!viewer) return;
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.altKey || event.ctrlKey || event.metaKey) return;
+      const target = event.target as HTMLElement;
+      // Space and Enter on a button press that button; arrows still move.
+      if ((event.key === " " || event.key === "Enter") && target.closest("button, a")) return;
+      const command = commandForKey(event);
+      if (!command) return;
+      event.preventDefault();
+      goRef.current(command);
+    };
+    viewer.addEventListener("keydown", onKeyDown);
+    return () => viewer.removeEventListener("keydown", onKeyDown);
+  }, []);
+
+  const toggleFullscreen = () => {
+    const player = stageRef.current?.closest<HTMLElement>(".player");
+    if (globalThis.document.fullscreenElement) void globalThis.document.exitFullscreen();
+    else void player?.requestFullscreen?.();
+  };
+
+  const onPointerDown = (event: PointerEvent<HTMLDivElement>) => {
+    swipeStart.current = { x: event.clientX, y: event.clientY };
+    swiped.current = false;
+  };
+  const onPointerUp = (event: PointerEvent<HTMLDivElement>) => {
+    const start = swipeStart.current;
+    swipeStart.current = null;
+    if (!start) return;
+    const dx = event.clientX - start.x;
+    const dy = event.clientY - start.y;
+    if (Math.abs(dx) >= SWIPE_MIN_DISTANCE && Math.abs(dx) > Math.abs(dy)) {
+      swiped.current = true;
+      go(dx < 0 ? "next" : "previous");
+    }
+  };
+  const onClick = () => {
+    // A swipe also ends in a click; it has already moved.
+    if (swiped.current) {
+      swiped.current = false;
+      return;
+    }
+    go("next");
+  };
+
+  const transform = current && size.width > 0 ? cameraTransform(current, size) : undefined;
+  const stepLabel = intl.formatMessage({ id: "player.stepStatus" }, { current: step + 1, total });
+
+  return (
+    <div ref={viewerRef} className="viewer" hidden={hidden} data-current-step={step + 1} data-step-count={total}>
+      {/* The stage takes focus, clicks and swipes; the keys are read for the whole viewer (an
+          effect above) and every action also has a button below. */}
+      {/* biome-ignore lint/a11y/useSemanticElements: a focusable stage region, not a form group */}
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: keys are handled for the whole viewer */}
+      <div
+        ref={stageRef}
+        className="viewer__stage"
+        role="group"
+        aria-roledescription={intl.formatMessage({ id: "player.roleDescription" })}
+        aria-label={intl.formatMessage({ id: "player.region" }, { title })}
+        aria-describedby="viewer-keyboard-hint"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the stage takes focus so arrow keys move the presentation
+        tabIndex={0}
+        onClick={onClick}
+        onPointerDown={onPointerDown}
+        onPointerUp={onPointerUp}
+      >
+        <div
+          className="viewer__canvas"
+          style={{ transform, transitionDuration: `${transitionMs}ms`, visibility: transform ? "visible" : "hidden" }}
+        >
+          {document.topics.map((topic) => (
+            <TopicView key={topic.id} topic={topic} />
+          ))}
+        </div>
+      </div>
+      <p id="viewer-keyboard-hint" className="visually-hidden">
+        <FormattedMessage id="player.keyboardHint" />
+      </p>
+      <div className="viewer__controls">
+        <button
+          type="button"
+          className="viewer__button"
+          onClick={() => go("previous")}
+          disabled={step === 0}
+          aria-label={intl.formatMessage({ id: "player.previous" })}
+        >
+          <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z" fill="currentColor" />
+          </svg>
+        </button>
+        <span className="viewer__counter" aria-live="polite" aria-atomic="true">
+          <span className="visually-hidden">{stepLabel}</span>
+          <span aria-hidden="true">
+            <FormattedMessage id="player.stepCounter" values={{ current: step + 1, total }} />
+          </span>
+        </span>
+        <button
+          type="button"
+          className="viewer__button"
+          onClick={() => go("next")}
+          aria-label={intl.formatMessage({ id: "player.next" })}
+        >
+          <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path d="M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z" fill="currentColor" />
+          </svg>
+        </button>
+        <button
+          type="button"
+          className="viewer__button viewer__button--fullscreen"
+          onClick={toggleFullscreen}
+          aria-label={intl.formatMessage({ id: fullscreen ? "player.exitFullscreen" : "player.fullscreen" })}
+          aria-pressed={fullscreen}
+        >
+          <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path
+              d={
+                fullscreen
+                  ? "M5 16h3v3h2v-5H5zm3-8H5v2h5V5H8zm6 11h2v-3h3v-2h-5zm2-11V5h-2v5h5V8z"
+                  : "M7 14H5v5h5v-2H7zm-2-4h2V7h3V5H5zm12 7h-3v2h5v-5h-2zM14 5v2h3v3h2V5z"
+              }
+              fill="currentColor"
+            />
+          </svg>
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function TopicView({ topic }: { topic: Topic }) {
+  const isFrame = topic.texts.length > 0 || topic.images.length > 0;
+  return (
+    <div
+      className={`topic${isFrame ? " topic--frame" : ""}`}
+      style={{
+        left: topic.x,
+        top: topic.y,
+        width: topic.width,
+        height: topic.height,
+        transform: topic.rotation ? `rotate(${topic.rotation}deg)` : undefined,
+        background: topic.background?.color,
+      }}
+    >
+      {isFrame ? (
+        <div className="topic__texts" style={{ padding: `${topic.height * 0.08}px ${topic.width * 0.07}px` }}>
+          {topic.texts.map((text) => (
+            <TextView key={text.id} text={text} />
+          ))}
+        </div>
+      ) : null}
+      {topic.images.map((image) => (
+        <img
+          key={image.id}
+          className="topic__image"
+          src={image.src}
+          alt={image.alt}
+          style={{ left: image.x, top: image.y, width: image.width, height: image.height }}
+        />
+      ))}
+      {topic.topics.map((child) => (
+        <TopicView key={child.id} topic={child} />
+      ))}
+    </div>
+  );
+}
+
+function TextView({ text }: { text: Text }) {
+  const style = text.styleClasses[0] ?? "body";
+  const className = `slide__text slide__text--${style}`;
+  if (text.paragraphs.length > 0 && text.paragraphs.every((p) => p.listType === "BULLET")) {
+    return (
+      <ul className={className}>
+        {text.paragraphs.map((p, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: static content, never reordered
+          <li key={index} style={{ fontSize: p.biggestFontSize }}>
+            {p.text}
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <div className={className}>
+      {text.paragraphs.map((p, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static content, never reordered
+        <p key={index} style={{ fontSize: p.biggestFontSize }}>
+          {p.text}
+        </p>
+      ))}
+    </div>
+  );
+}

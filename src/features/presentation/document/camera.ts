@@ -1,0 +1,50 @@
+import type { PresentationDocument, Topic } from "./schema";
+
+/** A topic's rectangle on the canvas (topic x/y are relative to the parent topic). */
+export interface CanvasRect {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  rotation: number;
+}
+
+/** Absolute canvas rectangles of every topic, by id. */
+export function topicRects(document: PresentationDocument): Map<string, CanvasRect> {
+  const rects = new Map<string, CanvasRect>();
+  const visit = (topics: Topic[], originX: number, originY: number) => {
+    for (const topic of topics) {
+      const x = originX + topic.x;
+      const y = originY + topic.y;
+      rects.set(topic.id, { x, y, width: topic.width, height: topic.height, rotation: topic.rotation });
+      visit(topic.topics, x, y);
+    }
+  };
+  visit(document.topics, 0, 0);
+  return rects;
+}
+
+/**
+ * The CSS transform (origin 0 0) that fits a canvas rectangle in a viewport, centred, with
+ * a little breathing room, and turns the canvas so a rotated topic reads upright.
+ */
+export function cameraTransform(rect: CanvasRect, viewport: { width: number; height: number }, padding = 0.04): string {
+  const scale = Math.min(viewport.width / rect.width, viewport.height / rect.height) * (1 - padding * 2);
+  const centreX = rect.x + rect.width / 2;
+  const centreY = rect.y + rect.height / 2;
+  const safe = (n: number) => Number(n.toFixed(4));
+  return `translate(${safe(viewport.width / 2)}px, ${safe(viewport.height / 2)}px) scale(${safe(scale)}) rotate(${safe(-rect.rotation)}deg) translate(${safe(-centreX)}px, ${safe(-centreY)}px)`;
+}
+
+/** Same-origin image URLs the document needs (the loading phase fetches them all). */
+export function documentImageUrls(document: PresentationDocument): string[] {
+  const urls = new Set<string>();
+  const visit = (topics: Topic[]) => {
+    for (const topic of topics) {
+      for (const image of topic.images) urls.add(image.src);
+      visit(topic.topics);
+    }
+  };
+  visit(document.topics);
+  return [...urls];
+}
