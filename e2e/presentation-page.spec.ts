@@ -17,7 +17,7 @@ test.describe("public view page", () => {
       "href",
       /^\/user\/[a-z0-9]{12}\/$/,
     );
-    await expect(page.getByText(/^Last modified /)).toBeVisible();
+    await expect(page.locator(".toolbar-card").getByText(/^Last modified /)).toBeVisible();
     await expect(page.getByRole("heading", { level: 2, name: "Transcript" })).toBeVisible();
     await expect(page).toHaveTitle("Sourdough Basics · Podium");
 
@@ -80,5 +80,18 @@ test.describe("public view page", () => {
     await expect(page.getByRole("link", { name: "Go to the Podium home page" })).toBeVisible();
     await page.screenshot({ path: "e2e/screenshots/not-found.png" });
     expect(await axeViolations(page)).toEqual([]);
+  });
+});
+
+test.describe("without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("the view page still shows the title and the presentation's text", async ({ page }) => {
+    const urls = await sitemapPresentationUrls(page);
+    await page.goto(urls.find((url) => url.includes("the-water-cycle")) ?? "");
+    await expect(page.getByRole("heading", { level: 1, name: "The Water Cycle" })).toBeVisible();
+    const transcript = page.locator(".transcript");
+    await expect(transcript).toContainText("Evaporation");
+    expect((await transcript.innerText()).length).toBeGreaterThan(500);
   });
 });

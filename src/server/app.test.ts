@@ -5,8 +5,15 @@ import { testDatabaseTargets } from "../db/testing";
 import { insertUser } from "../features/accounts/repository";
 import { sanitizeDescription } from "../features/presentation/description";
 import { importMarkdown } from "../features/presentation/document/markdown";
+import { parseDocument } from "../features/presentation/document/schema";
 import type { PresentationPageData } from "../features/presentation/page-data";
-import { insertPresentationIfAbsent, type Privacy } from "../features/presentation/repository";
+import {
+  findPresentationByOid,
+  insertPresentationIfAbsent,
+  insertViewLinkIfAbsent,
+  type Privacy,
+  revokeViewLink,
+} from "../features/presentation/repository";
 import { stableOid } from "../lib/ids";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_FEATURES } from "./config";
@@ -85,6 +92,8 @@ async function addFixtures(db: Database) {
   await add(oids.unlisted, "Unlisted deck", "unlisted");
   await add(oids.private, "Private deck", "private");
   await add(oids.noViews, "Brand new deck", "public", { views: 0 });
+  await insertViewLinkIfAbsent(db, { linkId: "private-deck-view-link-1", presentationOid: oids.private });
+  await insertViewLinkIfAbsent(db, { linkId: "private-deck-view-link-2", presentationOid: oids.private });
   await add(oids.hostile, '</script><script>alert("x")</script>', "public", {
     description: `<p>ok</p><img src=x onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">link</a>`,
   });
@@ -301,6 +310,61 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
       payload: JSON.stringify({ x: "y".repeat(300 * 1024) }),
     });
     expect([404, 413]).toContain(big.statusCode);
+  });
+
+  it("exports the document as JSON that imports back equal (JSON export/import round trip)", async () => {
+    const response = await app.inject({ method: "GET", url: `/p/${oids.public}/document.json` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("application/json");
+    const stored = await findPresentationByOid(db, oids.public);
+    expect(parseDocument(response.json())).toEqual(stored?.document);
+    expect((await app.inject({ method: "GET", url: `/p/${oids.private}/document.json` })).statusCode).toBe(404);
+    expect((await app.inject({ method: "GET", url: "/p/not-an-oid/document.json" })).statusCode).toBe(404);
+  });
+
+  it("R2.2 the embed page may be framed by any site; every other page refuses framing", async () => {
+    const embed = await app.inject({ method: "GET", url: `/p/embed/${oids.public}/?autoplay=1` });
+    expect(embed.statusCode).toBe(200);
+    expect(String(embed.headers["content-security-policy"])).toContain("frame-ancestors *");
+    expect(embed.headers["x-frame-options"]).toBeUndefined();
+    expect(pageData(embed.body)).toMatchObject({ embedMode: true, shouldAutoplay: true, isPublicView: false });
+    const still = await app.inject({ method: "GET", url: `/p/embed/${oids.public}/` });
+    expect(pageData(still.body).shouldAutoplay).toBe(false);
+    for (const url of [`/p/${oids.public}/`, "/", "/sitemap.xml", "/p/zzzzzzzzzzzz/"]) {
+      const response = await app.inject({ method: "GET", url });
+      expect(String(response.headers["content-security-policy"]), url).toContain("frame-ancestors 'none'");
+      expect(response.headers["x-frame-options"], url).toBe("DENY");
+    }
+    expect((await app.inject({ method: "GET", url: `/p/embed/${oids.private}/` })).statusCode).toBe(404);
+  });
+
+  it("R2.20 a view link opens a private presentation; revoking it makes it 404 at once", async () => {
+    const page = await app.inject({ method: "GET", url: "/view/private-deck-view-link-1/" });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["cache-control"]).toBe("private, no-store");
+    expect(page.body).toContain('<meta name="robots" content="noindex">');
+    const data = pageData(page.body);
+    expect(data).toMatchObject({
+      oid: oids.private,
+      isPublicView: false,
+      viewLink: { link_id: "private-deck-view-link-1", key_type: "view_link" },
+      documentUrl: "/view/private-deck-view-link-1/document.json",
+    });
+    const document = await app.inject({ method: "GET", url: "/view/private-deck-view-link-1/document.json" });
+    expect(document.statusCode).toBe(200);
+    expect((await app.inject({ method: "GET", url: "/view/private-deck-view-link-1/thumbnail.svg" })).statusCode).toBe(
+      200,
+    );
+
+    expect(await revokeViewLink(db, "private-deck-view-link-1")).toBe(true);
+    for (const url of ["/view/private-deck-view-link-1/", "/view/private-deck-view-link-1/document.json"]) {
+      expect((await app.inject({ method: "GET", url })).statusCode, url).toBe(404);
+    }
+    // Another link to the same presentation still works.
+    expect((await app.inject({ method: "GET", url: "/view/private-deck-view-link-2/" })).statusCode).toBe(200);
+    for (const url of ["/view/unknown-link-unknown-link/", "/view/short/", "/view/<script>/"]) {
+      expect((await app.inject({ method: "GET", url })).statusCode, url).toBe(404);
+    }
   });
 
   it("reports health: 200 with the database reachable", async () => {

@@ -126,10 +126,33 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
   };
 
   const transform = current && size.width > 0 ? cameraTransform(current, size) : undefined;
+  // The first placement is instant; later steps glide. "settled" marks a step fully shown.
+  const placed = useRef(false);
+  const [camera, setCamera] = useState<"moving" | "settled">("settled");
+  const lastTransform = useRef(transform);
+  useEffect(() => {
+    if (transform && !placed.current) {
+      placed.current = true;
+      lastTransform.current = transform;
+      return;
+    }
+    // Only a real camera move ends in a transitionend; the same place is settled at once.
+    if (transform !== lastTransform.current) {
+      lastTransform.current = transform;
+      setCamera("moving");
+    }
+  }, [transform]);
   const stepLabel = intl.formatMessage({ id: "player.stepStatus" }, { current: step + 1, total });
 
   return (
-    <div ref={viewerRef} className="viewer" hidden={hidden} data-current-step={step + 1} data-step-count={total}>
+    <div
+      ref={viewerRef}
+      className="viewer"
+      hidden={hidden}
+      data-current-step={step + 1}
+      data-step-count={total}
+      data-camera={transform ? camera : "placing"}
+    >
       {/* The stage takes focus, clicks and swipes; the keys are read for the whole viewer (an
           effect above) and every action also has a button below. */}
       {/* biome-ignore lint/a11y/useSemanticElements: a focusable stage region, not a form group */}
@@ -149,7 +172,14 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
       >
         <div
           className="viewer__canvas"
-          style={{ transform, transitionDuration: `${transitionMs}ms`, visibility: transform ? "visible" : "hidden" }}
+          style={{
+            transform,
+            transitionDuration: placed.current ? `${transitionMs}ms` : "0ms",
+            visibility: transform ? "visible" : "hidden",
+          }}
+          onTransitionEnd={(event) => {
+            if (event.target === event.currentTarget) setCamera("settled");
+          }}
         >
           {document.topics.map((topic) => (
             <TopicView key={topic.id} topic={topic} />

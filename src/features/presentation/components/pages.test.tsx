@@ -1,0 +1,146 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import type { ReactElement } from "react";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { messagesFor } from "../../../i18n/catalogues";
+import { createPodiumIntl } from "../../../i18n/locales";
+import { PodiumApp } from "../../../ui/PodiumApp";
+import type { PresentationPageData } from "../page-data";
+import { PrivateViewPage } from "./PrivateViewPage";
+import { CircularProgress } from "./player/CircularProgress";
+
+beforeAll(() => {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+});
+afterEach(cleanup);
+
+function renderWithIntl(element: ReactElement) {
+  return render(<PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>{element}</PodiumApp>);
+}
+
+function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPageData {
+  return {
+    oid: "abcdefghijkl",
+    title: "Board update",
+    description: "",
+    owner: {
+      oid: "ownerownerow",
+      username: "ada",
+      firstName: "Ada",
+      lastName: "Okafor",
+      publicDisplayName: null,
+      email: null,
+      avatarColor: "#1f5fbf",
+      avatarInitials: "AO",
+    },
+    lastModifiedDateString: "2026-03-04T10:00:00.000Z",
+    privacy: "private",
+    isAuthenticated: true,
+    isMobile: false,
+    isPublicView: false,
+    viewCount: 0,
+    likesCount: 0,
+    hasLikedPrezi: false,
+    viewLink: { link_id: "link-link-link-link", key_type: "view_link" },
+    makeACopyRedirectUrl: null,
+    showMakeACopyButton: false,
+    tags: "",
+    schemaVersion: "2",
+    embedMode: false,
+    viewerRights: { edit: false, comment: false },
+    transcriptData: { topics: [] },
+    nativeApp: null,
+    topPicks: [],
+    evaluatedFeatures: {},
+    shouldAutoplay: false,
+    forceAutoplay: false,
+    showWatermark: false,
+    teaseContent: false,
+    viewerEmail: null,
+    viewerName: null,
+    canonicalPath: "/p/abcdefghijkl/board-update/",
+    thumbnailUrl: "/view/link-link-link-link/thumbnail.svg",
+    stepCount: 5,
+    documentUrl: "/view/link-link-link-link/document.json",
+    previewUrl: "/view/link-link-link-link/thumbnail.svg",
+    fallbackPreviewUrl: null,
+    ...overrides,
+  };
+}
+
+describe("private view page", () => {
+  it("R2.20 R6.1 shows the header with Edit for a viewer with the edit right", () => {
+    renderWithIntl(<PrivateViewPage data={pageData({ viewerRights: { edit: true, comment: true } })} />);
+    expect(screen.getByRole("heading", { level: 1, name: "Board update" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Edit" }).getAttribute("href")).toBe("/p/edit/abcdefghijkl/");
+    expect(screen.queryByRole("link", { name: "Comment" })).toBeNull();
+  });
+
+  it("R6.1 shows Comment (opening commenting mode) for a commenter without the edit right", () => {
+    renderWithIntl(<PrivateViewPage data={pageData({ viewerRights: { edit: false, comment: true } })} />);
+    expect(screen.getByRole("link", { name: "Comment" }).getAttribute("href")).toBe("/p/edit/abcdefghijkl/#present");
+    expect(screen.queryByRole("link", { name: "Edit" })).toBeNull();
+  });
+
+  it("R6.2 shows no header without rights, for classic presentations, or in embed mode", () => {
+    for (const data of [
+      pageData(),
+      pageData({ schemaVersion: "0", viewerRights: { edit: true, comment: true } }),
+      pageData({ embedMode: true, viewerRights: { edit: true, comment: true } }),
+    ]) {
+      const { container, unmount } = renderWithIntl(<PrivateViewPage data={data} />);
+      expect(container.querySelector(".private-header")).toBeNull();
+      // Without the header, the player's title is the page's heading.
+      expect(screen.getByRole("heading", { level: 1, name: "Board update" })).toBeTruthy();
+      unmount();
+    }
+  });
+});
+
+describe("start overlay and preview", () => {
+  it("R2.27 shows title, owner, last modified and a Present button", () => {
+    renderWithIntl(<PrivateViewPage data={pageData()} />);
+    expect(screen.getByText("Ada Okafor")).toBeTruthy();
+    expect(screen.getByText("March 4, 2026")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Present" })).toBeTruthy();
+  });
+
+  it("R4.1 R4.2 the blurred preview and the gradient show once the preview loads; solid dark before and on failure", () => {
+    const { container } = renderWithIntl(<PrivateViewPage data={pageData()} />);
+    const overlay = container.querySelector(".overlay");
+    const preview = container.querySelector<HTMLImageElement>(".overlay__preview");
+    if (!overlay || !preview) throw new Error("no overlay");
+    expect(preview.hidden).toBe(true);
+    expect(overlay.classList.contains("overlay--preview")).toBe(false);
+    act(() => {
+      fireEvent.load(preview);
+    });
+    expect(preview.hidden).toBe(false);
+    expect(overlay.classList.contains("overlay--preview")).toBe(true);
+    act(() => {
+      fireEvent.error(preview);
+    });
+    // Fallback without a fallback URL: no preview, solid background.
+    expect(preview.hidden).toBe(true);
+    expect(overlay.classList.contains("overlay--preview")).toBe(false);
+  });
+});
+
+describe("circular progress", () => {
+  it("R5.3 R2.28 reports the clamped percentage", () => {
+    const { rerender } = renderWithIntl(<CircularProgress percent={150} size={168} label="Loading…" />);
+    expect(screen.getByRole("progressbar", { name: "Loading…" }).getAttribute("aria-valuenow")).toBe("100");
+    rerender(
+      <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
+        <CircularProgress percent={-20} size={80} label="Loading…" />
+      </PodiumApp>,
+    );
+    const bar = screen.getByRole("progressbar", { name: "Loading…" });
+    expect(bar.getAttribute("aria-valuenow")).toBe("0");
+    expect(bar.style.width).toBe("80px");
+  });
+});
