@@ -14,6 +14,18 @@ export interface FeatureContext {
   sendPage<Data>(request: FastifyRequest, reply: FastifyReply, page: PageSpec<Data>): FastifyReply;
   /** Sends the 404 page (or a JSON 404 for API requests). */
   sendNotFound(request: FastifyRequest, reply: FastifyReply): FastifyReply;
+  /** Sends an error page (or JSON) with a status and a message id. */
+  sendError(request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply;
+  /** The CSRF token for forms on this response (sets the cookies it needs). */
+  csrfToken(request: FastifyRequest, reply: FastifyReply): string;
+  /** Starts a fresh session for the user (new session id, cookies set). */
+  signIn(request: FastifyRequest, reply: FastifyReply, userId: string): Promise<void>;
+  /** Ends the session server-side and clears its cookies. */
+  signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  /** Podium's environment (spec §7 host rules). */
+  environment: string;
+  /** Requests per minute per signed-in person on the like API. */
+  likeRateLimitPerMinute: number;
 }
 
 export interface PageHead {
@@ -35,6 +47,8 @@ export interface PageSpec<Data> {
   status?: number;
   /** Other sites may show this page in a frame (the embed page only). */
   frameable?: boolean;
+  /** The page has forms: anonymous visitors get a CSRF token too (and the page isn't cached). */
+  forms?: boolean;
 }
 
 /** Spec §2, §9: mobile is a phone or tablet user agent (the layout itself follows the 768 px breakpoint). */

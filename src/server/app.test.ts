@@ -30,6 +30,8 @@ const testConfig: Config = {
   rateLimitPerMinute: 10_000,
   logger: false,
   seedDemo: false,
+  secret: "test-secret-test-secret-test-secret-0123",
+  likeRateLimitPerMinute: 1000,
 };
 
 const oids = {

@@ -1,22 +1,31 @@
+import { randomBytes } from "node:crypto";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
+import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
+import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { createElement } from "react";
 import type { Database } from "../db/client";
+import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PageSpec } from "../features/http";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
+import { ownerDisplayName } from "../lib/owner";
 import { ErrorPage } from "../ui/ErrorPage";
+import type { SessionInfo } from "../ui/session";
 import type { Config } from "./config";
+import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
 
 /** Largest request body accepted anywhere (architecture: bodies are limited). */
 export const BODY_LIMIT_BYTES = 256 * 1024;
+/** Largest presentation file accepted by an import (Markdown or JSON). */
+export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
 /** The favicon: Podium's mark, drawn inline (nothing fetched from elsewhere). */
 const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 28 28"><rect width="28" height="28" rx="7" fill="#3f3cbb"/><rect x="7" y="16" width="4" height="6" rx="1" fill="#fff"/><rect x="12" y="11" width="4" height="11" rx="1" fill="#fff"/><rect x="17" y="6" width="4" height="16" rx="1" fill="#fff"/></svg>`;
@@ -62,6 +71,19 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
+  await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
+  await app.register(multipart, {
+    // Files come into the body with the other fields, so the CSRF check sees the form's token.
+    attachFieldsToBody: true,
+    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 },
+  });
+  const secret = config.secret ?? (await getOrCreateSecret(db, "csrf", randomBytes(32).toString("base64url")));
+  const sessions = registerSessions(app, {
+    db,
+    secret,
+    secureCookies: config.publicUrl.startsWith("https:"),
+    publicOrigin: new URL(config.publicUrl).origin,
+  });
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: "1 minute",
@@ -90,8 +112,17 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const sendPage = <Data>(request: FastifyRequest, reply: FastifyReply, page: PageSpec<Data>): FastifyReply => {
     // Errors raised before routing arrive before the cookie parser ran.
     const cookies = request.cookies as Partial<Record<string, string>> | undefined;
-    const locale = resolveLocale(cookies?.[LANGUAGE_COOKIE]);
-    const html = renderPage(assets, { ...page, locale });
+    const viewer = request.viewer ?? null;
+    const locale = resolveLocale(cookies?.[LANGUAGE_COOKIE] ?? viewer?.language ?? undefined);
+    const csrfToken = cookies && (viewer || page.forms) ? sessions.csrfToken(request, reply) : null;
+    if (page.forms) reply.header("cache-control", "private, no-store");
+    const session: SessionInfo = {
+      isAuthenticated: viewer !== null,
+      viewerName: viewer ? ownerDisplayName(viewer) || viewer.email : null,
+      viewerOid: viewer?.oid ?? null,
+      csrfToken,
+    };
+    const html = renderPage(assets, { ...page, locale, session });
     reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
     if (page.frameable) reply.header("cross-origin-resource-policy", "cross-origin");
     else reply.header("x-frame-options", "DENY");
@@ -122,6 +153,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     publicUrl: config.publicUrl,
     sendPage,
     sendNotFound: (request, reply) => sendErrorPage(request, reply, 404),
+    sendError: sendErrorPage,
+    csrfToken: sessions.csrfToken,
+    signIn: sessions.signIn,
+    signOut: sessions.signOut,
+    environment: config.env,
+    likeRateLimitPerMinute: config.likeRateLimitPerMinute,
   };
 
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));

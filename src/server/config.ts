@@ -25,6 +25,10 @@ export interface Config {
   logger: boolean;
   /** Seed the demo content on start. */
   seedDemo: boolean;
+  /** Signs CSRF tokens; when absent, a secret generated once and kept in the database. */
+  secret: string | null;
+  /** Like and unlike calls per minute per signed-in person (spec §7; 429 beyond). */
+  likeRateLimitPerMinute: number;
 }
 
 /** Spec §6 flags, with their defaults; PODIUM_FEATURES="name=on,other=off" overrides them. */
@@ -64,6 +68,12 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
   }
   const rate = Number(env.PODIUM_RATE_LIMIT ?? 600);
   if (!Number.isInteger(rate) || rate < 1) throw new ConfigError("PODIUM_RATE_LIMIT must be a positive whole number.");
+  const likeRate = Number(env.PODIUM_LIKE_RATE_LIMIT ?? 120);
+  if (!Number.isInteger(likeRate) || likeRate < 1) {
+    throw new ConfigError("PODIUM_LIKE_RATE_LIMIT must be a positive whole number.");
+  }
+  const secret = env.PODIUM_SECRET || null;
+  if (secret !== null && secret.length < 32) throw new ConfigError("PODIUM_SECRET must be at least 32 characters.");
   const dataDir = env.PODIUM_DATA_DIR ?? "./data";
   return {
     port,
@@ -77,5 +87,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     rateLimitPerMinute: rate,
     logger: env.PODIUM_LOG !== "off",
     seedDemo: env.PODIUM_SEED !== "off",
+    secret,
+    likeRateLimitPerMinute: likeRate,
   };
 }

@@ -1,16 +1,27 @@
 import { type ReactNode, StrictMode, useEffect } from "react";
 import { type IntlShape, RawIntlProvider } from "react-intl";
+import { ANONYMOUS_SESSION, SessionContext, type SessionInfo } from "./session";
 
 /**
  * The root of every page, identical on the server and in the browser (hydration needs
  * the same tree): the request's own intl instance, and a mark once hydrated.
  */
-export function PodiumApp({ intl, children }: { intl: IntlShape; children: ReactNode }) {
+export function PodiumApp({
+  intl,
+  session = ANONYMOUS_SESSION,
+  children,
+}: {
+  intl: IntlShape;
+  session?: SessionInfo;
+  children: ReactNode;
+}) {
   return (
     <StrictMode>
       <RawIntlProvider value={intl}>
-        <HydrationMark />
-        {children}
+        <SessionContext.Provider value={session}>
+          <HydrationMark />
+          {children}
+        </SessionContext.Provider>
       </RawIntlProvider>
     </StrictMode>
   );

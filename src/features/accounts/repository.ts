@@ -12,8 +12,14 @@ export interface UserRow {
   isCurator: boolean;
 }
 
-const USER_COLUMNS = `id::text as id, oid, email, username, first_name as "firstName", last_name as "lastName",
-  public_display_name as "publicDisplayName", is_admin as "isAdmin", is_curator as "isCurator"`;
+/** The user columns, optionally of a table alias ("u" gives u.id, u.oid, …). */
+function userColumns(alias = ""): string {
+  const t = alias ? `${alias}.` : "";
+  return `${t}id::text as id, ${t}oid, ${t}email, ${t}username, ${t}first_name as "firstName",
+    ${t}last_name as "lastName", ${t}public_display_name as "publicDisplayName", ${t}is_admin as "isAdmin",
+    ${t}is_curator as "isCurator"`;
+}
+const USER_COLUMNS = userColumns();
 
 export interface NewUser {
   oid: string;
@@ -52,4 +58,96 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<UserRow>
   const row = rows[0];
   if (!row) throw new Error("insert into users returned no row");
   return row;
+}
+
+export interface UserWithSecrets extends UserRow {
+  passwordHash: string | null;
+  language: string | null;
+}
+
+export async function findUserForLogin(db: Queryable, email: string): Promise<UserWithSecrets | null> {
+  const rows = await db.query<UserWithSecrets>(
+    `select ${USER_COLUMNS}, password_hash as "passwordHash", language from users where lower(email) = lower($1)`,
+    [email],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findUserById(db: Queryable, id: string): Promise<UserWithSecrets | null> {
+  const rows = await db.query<UserWithSecrets>(
+    `select ${USER_COLUMNS}, password_hash as "passwordHash", language from users where id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+export async function findUserByOid(db: Queryable, oid: string): Promise<UserRow | null> {
+  const rows = await db.query<UserRow>(`select ${USER_COLUMNS} from users where oid = $1`, [oid]);
+  return rows[0] ?? null;
+}
+
+export async function usernameTaken(db: Queryable, username: string): Promise<boolean> {
+  return (await db.query("select 1 from users where username = $1", [username])).length > 0;
+}
+
+export async function updateUserProfile(
+  db: Queryable,
+  id: string,
+  profile: { firstName: string; lastName: string; publicDisplayName: string | null; language: string | null },
+): Promise<void> {
+  await db.query(
+    `update users set first_name = $2, last_name = $3, public_display_name = $4, language = $5 where id = $1`,
+    [id, profile.firstName, profile.lastName, profile.publicDisplayName, profile.language],
+  );
+}
+
+export async function updatePasswordHash(db: Queryable, id: string, passwordHash: string): Promise<void> {
+  await db.query("update users set password_hash = $2 where id = $1", [id, passwordHash]);
+}
+
+/** A session's user, when the session exists and has not expired. */
+export async function findSessionUser(db: Queryable, sessionId: string): Promise<UserWithSecrets | null> {
+  const rows = await db.query<UserWithSecrets>(
+    `select ${userColumns("u")}, u.password_hash as "passwordHash", u.language
+       from sessions s join users u on u.id = s.user_id
+      where s.id = $1 and s.expires_at > now()`,
+    [sessionId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function insertSession(
+  db: Queryable,
+  session: { id: string; userId: string; expiresAt: Date },
+): Promise<void> {
+  await db.query("insert into sessions (id, user_id, expires_at) values ($1, $2, $3)", [
+    session.id,
+    session.userId,
+    session.expiresAt,
+  ]);
+}
+
+export async function deleteSession(db: Queryable, sessionId: string): Promise<void> {
+  await db.query("delete from sessions where id = $1", [sessionId]);
+}
+
+/** Ends every other session of a user (after a password change). */
+export async function deleteOtherSessions(db: Queryable, userId: string, keepSessionId: string): Promise<void> {
+  await db.query("delete from sessions where user_id = $1 and id <> $2", [userId, keepSessionId]);
+}
+
+export async function deleteExpiredSessions(db: Queryable): Promise<number> {
+  return (await db.query("delete from sessions where expires_at <= now() returning 1")).length;
+}
+
+/** A named secret of this installation, created once (the first process to ask wins). */
+export async function getOrCreateSecret(db: Queryable, name: string, candidate: string): Promise<string> {
+  await db.query("insert into app_secrets (name, value) values ($1, $2) on conflict (name) do nothing", [
+    name,
+    candidate,
+  ]);
+  const rows = await db.query<{ value: string }>("select value from app_secrets where name = $1", [name]);
+  const value = rows[0]?.value;
+  if (!value) throw new Error(`the secret ${name} could not be stored`);
+  return value;
 }

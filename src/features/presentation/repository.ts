@@ -17,6 +17,7 @@ export interface OwnerRow {
 
 export interface PresentationRow extends OwnerRow {
   id: string;
+  ownerId: string;
   oid: string;
   title: string;
   descriptionHtml: string;
@@ -41,7 +42,7 @@ const OWNER_COLUMNS = `
   u.email as "ownerEmail"`;
 
 const SUMMARY_COLUMNS = `
-  p.id::text as id, p.oid, p.title, p.privacy, p.schema_version as "schemaVersion", p.tags,
+  p.id::text as id, p.owner_id::text as "ownerId", p.oid, p.title, p.privacy, p.schema_version as "schemaVersion", p.tags,
   p.likes_count as "likesCount", p.view_count as "viewCount", p.is_staff_pick as "isStaffPick",
   p.template_slug as "templateSlug", p.template_sub_title as "templateSubTitle", p.hidden,
   p.last_modified as "lastModified", ${OWNER_COLUMNS}`;
@@ -178,5 +179,26 @@ export async function revokeViewLink(db: Queryable, linkId: string): Promise<boo
     "update view_links set revoked_at = now() where link_id = $1 and revoked_at is null returning id",
     [linkId],
   );
+  return rows.length > 0;
+}
+
+/** The collaborator right a user holds on a presentation, if any. */
+export async function findCollaboratorRight(
+  db: Queryable,
+  presentationId: string,
+  userId: string,
+): Promise<"edit" | "comment" | null> {
+  const rows = await db.query<{ right: "edit" | "comment" }>(
+    `select access_right as "right" from collaborators where presentation_id = $1 and user_id = $2`,
+    [presentationId, userId],
+  );
+  return rows[0]?.right ?? null;
+}
+
+export async function hasLiked(db: Queryable, userId: string, presentationId: string): Promise<boolean> {
+  const rows = await db.query("select 1 from likes where user_id = $1 and presentation_id = $2", [
+    userId,
+    presentationId,
+  ]);
   return rows.length > 0;
 }

@@ -16,7 +16,7 @@ import {
   getPrivateViewPage,
   getPublicViewPage,
   getThumbnailSvg,
-  type PresentationAccess,
+  type PresentationRoute,
   type ViewRequest,
 } from "./service";
 
@@ -31,7 +31,7 @@ type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
 export function registerPresentationRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
   const viewRequest = (request: FastifyRequest): ViewRequest => ({
-    viewer: null,
+    viewer: request.viewer,
     isMobile: isMobileUserAgent(request.headers["user-agent"]),
     features: context.features,
   });
@@ -102,8 +102,8 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
     });
   });
 
-  const sendDocument = async (access: PresentationAccess, request: FastifyRequest, reply: FastifyReply) => {
-    const found = await getDocument(db, access, null);
+  const sendDocument = async (access: PresentationRoute, request: FastifyRequest, reply: FastifyReply) => {
+    const found = await getDocument(db, access, request.viewer);
     if (!found) return context.sendNotFound(request, reply);
     const listed = "oid" in access && (found.privacy === "public" || found.privacy === "reusable");
     return reply
@@ -111,8 +111,8 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
       .type("application/json; charset=utf-8")
       .send(found.document);
   };
-  const sendThumbnail = async (access: PresentationAccess, request: FastifyRequest, reply: FastifyReply) => {
-    const svg = await getThumbnailSvg(db, access, null);
+  const sendThumbnail = async (access: PresentationRoute, request: FastifyRequest, reply: FastifyReply) => {
+    const svg = await getThumbnailSvg(db, access, request.viewer);
     if (svg === null) return context.sendNotFound(request, reply);
     return reply
       .type("image/svg+xml; charset=utf-8")

@@ -3,11 +3,15 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import type { Viewer } from "../viewer";
 import { deriveTranscript } from "./document/transcript";
 import type { OwnerData, PresentationPageData } from "./page-data";
+import { accessOf, type PresentationAccess } from "./policy";
 import {
+  findCollaboratorRight,
   findLiveViewLink,
   findPresentationByOid,
+  hasLiked,
   listStaffPicks,
   type OwnerRow,
   type PresentationRow,
@@ -18,9 +22,6 @@ import { headlineOf, posterTopicOf, renderThumbnailSvg } from "./thumbnail";
 /** How many staff picks the view page's sidebar carries (spec §2 topPicks). */
 export const TOP_PICKS_COUNT = 6;
 
-/** Who is looking. Accounts (issue 4) fill this in; until then every visitor is anonymous. */
-export type Viewer = { userId: string; isAdmin: boolean } | null;
-
 export function canonicalPathOf(p: { oid: string; title: string }): string {
   return `/p/${p.oid}/${slugify(p.title)}/`;
 }
@@ -29,10 +30,19 @@ export function thumbnailPathOf(oid: string): string {
   return `/p/${oid}/thumbnail.svg`;
 }
 
-/** May this viewer open the presentation's public view page? Hidden and private ones are 404 to others. */
-export function canViewPublicly(presentation: Pick<PresentationRow, "privacy" | "hidden">, viewer: Viewer): boolean {
-  if (presentation.hidden) return viewer?.isAdmin === true;
-  return presentation.privacy !== "private";
+/** What this viewer may do with this presentation (the policy decides; this gathers its facts). */
+export async function accessTo(
+  db: Queryable,
+  row: Pick<PresentationRow, "id" | "ownerId" | "privacy" | "hidden">,
+  viewer: Viewer,
+  options: { viaLiveLink?: boolean } = {},
+): Promise<PresentationAccess> {
+  const collaboratorRight = viewer ? await findCollaboratorRight(db, row.id, viewer.userId) : null;
+  return accessOf(
+    { ownerId: row.ownerId, privacy: row.privacy, hidden: row.hidden, collaboratorRight },
+    viewer,
+    options,
+  );
 }
 
 export function ownerDataOf(row: OwnerRow): OwnerData {
@@ -78,13 +88,8 @@ export interface ViewRequest {
 /** View links are long random ids (a capability: whoever holds one may watch). */
 export const VIEW_LINK_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** §6 rights of a viewer on a presentation. Accounts (issue 4) add owners and collaborators. */
-export function viewerRightsOf(_row: PresentationRow, viewer: Viewer): { edit: boolean; comment: boolean } {
-  if (!viewer) return { edit: false, comment: false };
-  return { edit: false, comment: false };
-}
-
 interface PageVariant {
+  access: PresentationAccess;
   isPublicView: boolean;
   embedMode: boolean;
   viewLink: { link_id: string; key_type: string } | null;
@@ -100,6 +105,7 @@ async function buildPageData(
   variant: PageVariant,
 ): Promise<PresentationPageData> {
   const picks = variant.isPublicView ? await listStaffPicks(db, TOP_PICKS_COUNT + 1) : [];
+  const liked = request.viewer ? await hasLiked(db, request.viewer.userId, row.id) : false;
   return {
     oid: row.oid,
     title: row.title,
@@ -112,14 +118,14 @@ async function buildPageData(
     isPublicView: variant.isPublicView,
     viewCount: row.viewCount,
     likesCount: row.likesCount,
-    hasLikedPrezi: false,
+    hasLikedPrezi: liked,
     viewLink: variant.viewLink,
     makeACopyRedirectUrl: null,
     showMakeACopyButton: false,
     tags: row.tags.join(","),
     schemaVersion: row.schemaVersion,
     embedMode: variant.embedMode,
-    viewerRights: viewerRightsOf(row, request.viewer),
+    viewerRights: { edit: variant.access.edit, comment: variant.access.comment },
     transcriptData: deriveTranscript(row.document),
     nativeApp: null,
     topPicks: picks
@@ -131,8 +137,8 @@ async function buildPageData(
     forceAutoplay: false,
     showWatermark: false,
     teaseContent: false,
-    viewerEmail: null,
-    viewerName: null,
+    viewerEmail: request.viewer?.email ?? null,
+    viewerName: request.viewer ? ownerDisplayName(request.viewer) : null,
     canonicalPath: canonicalPathOf(row),
     thumbnailUrl: `${variant.basePath}thumbnail.svg`,
     stepCount: row.document.path.length,
@@ -148,8 +154,11 @@ export async function getPublicViewPage(
   request: ViewRequest & { oid: string },
 ): Promise<PresentationPageData | null> {
   const row = await findPresentationByOid(db, request.oid);
-  if (!row || !canViewPublicly(row, request.viewer)) return null;
+  if (!row) return null;
+  const access = await accessTo(db, row, request.viewer);
+  if (!access.view) return null;
   return buildPageData(db, row, request, {
+    access,
     isPublicView: true,
     embedMode: false,
     viewLink: null,
@@ -164,8 +173,11 @@ export async function getEmbedPage(
   request: ViewRequest & { oid: string; autoplay: boolean },
 ): Promise<PresentationPageData | null> {
   const row = await findPresentationByOid(db, request.oid);
-  if (!row || !canViewPublicly(row, request.viewer)) return null;
+  if (!row) return null;
+  const access = await accessTo(db, row, request.viewer);
+  if (!access.view) return null;
   return buildPageData(db, row, request, {
+    access,
     isPublicView: false,
     embedMode: true,
     viewLink: null,
@@ -180,8 +192,9 @@ async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer)
   const link = await findLiveViewLink(db, linkId);
   if (!link) return null;
   const row = await findPresentationByOid(db, link.presentationOid);
-  if (!row || (row.hidden && viewer?.isAdmin !== true)) return null;
-  return { link, row };
+  if (!row) return null;
+  const access = await accessTo(db, row, viewer, { viaLiveLink: true });
+  return access.view ? { link, row, access } : null;
 }
 
 /** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */
@@ -192,6 +205,7 @@ export async function getPrivateViewPage(
   const found = await presentationByLink(db, request.linkId, request.viewer);
   if (!found) return null;
   return buildPageData(db, found.row, request, {
+    access: found.access,
     isPublicView: false,
     embedMode: false,
     viewLink: { link_id: found.link.linkId, key_type: found.link.keyType },
@@ -200,18 +214,18 @@ export async function getPrivateViewPage(
   });
 }
 
-/** Who is asking for a document or thumbnail: the public route, or a view link. */
-export type PresentationAccess = { oid: string } | { linkId: string };
+/** How a document or thumbnail is asked for: by the public route, or through a view link. */
+export type PresentationRoute = { oid: string } | { linkId: string };
 
-async function accessibleRow(db: Queryable, access: PresentationAccess, viewer: Viewer) {
+async function accessibleRow(db: Queryable, access: PresentationRoute, viewer: Viewer) {
   if ("linkId" in access) return (await presentationByLink(db, access.linkId, viewer))?.row ?? null;
   if (!isOid(access.oid)) return null;
   const row = await findPresentationByOid(db, access.oid);
-  return row && canViewPublicly(row, viewer) ? row : null;
+  return row && (await accessTo(db, row, viewer)).view ? row : null;
 }
 
 /** The native document (JSON export), or null when the viewer may not see it. */
-export async function getDocument(db: Queryable, access: PresentationAccess, viewer: Viewer) {
+export async function getDocument(db: Queryable, access: PresentationRoute, viewer: Viewer) {
   const row = await accessibleRow(db, access, viewer);
   return row ? { document: row.document, privacy: row.privacy } : null;
 }
@@ -219,7 +233,7 @@ export async function getDocument(db: Queryable, access: PresentationAccess, vie
 /** The generated SVG thumbnail, or null when the viewer may not see it. */
 export async function getThumbnailSvg(
   db: Queryable,
-  access: PresentationAccess,
+  access: PresentationRoute,
   viewer: Viewer,
 ): Promise<string | null> {
   const row = await accessibleRow(db, access, viewer);

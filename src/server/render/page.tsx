@@ -6,10 +6,12 @@ import { messagesFor } from "../../i18n/catalogues";
 import { createPodiumIntl, type Locale } from "../../i18n/locales";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { PodiumApp } from "../../ui/PodiumApp";
+import type { SessionInfo } from "../../ui/session";
 import type { AssetLookup } from "./assets";
 
 export interface PageRender<Data> extends PageSpec<Data> {
   locale: Locale;
+  session: SessionInfo;
 }
 
 /**
@@ -19,8 +21,12 @@ export interface PageRender<Data> extends PageSpec<Data> {
 export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): string {
   const messages = messagesFor(page.locale);
   const intl = createPodiumIntl(page.locale, messages);
-  const body = renderToString(<PodiumApp intl={intl}>{page.render(page.data)}</PodiumApp>);
-  const boot: BootData<Data> = { locale: page.locale, messages, data: page.data };
+  const body = renderToString(
+    <PodiumApp intl={intl} session={page.session}>
+      {page.render(page.data)}
+    </PodiumApp>,
+  );
+  const boot: BootData<Data> = { locale: page.locale, messages, session: page.session, data: page.data };
   const entry = assets(page.entry);
   const { head } = page;
   const meta = [

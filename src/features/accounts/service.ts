@@ -1,0 +1,196 @@
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Database, Queryable } from "../../db/client";
+import { isLocale } from "../../i18n/locales";
+import { newOid } from "../../lib/ids";
+import type { Viewer } from "../viewer";
+import { hashPassword, verifyPassword } from "./password";
+import {
+  deleteOtherSessions,
+  deleteSession,
+  findSessionUser,
+  findUserById,
+  findUserForLogin,
+  insertSession,
+  insertUser,
+  type UserWithSecrets,
+  updatePasswordHash,
+  updateUserProfile,
+  usernameTaken,
+} from "./repository";
+
+/** How long a session lasts without signing in again. */
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 200;
+
+/** A problem with what a person typed, named by field, worded by a message id. */
+export class AccountError extends Error {
+  override readonly name = "AccountError";
+  constructor(
+    readonly field:
+      | "email"
+      | "password"
+      | "firstName"
+      | "lastName"
+      | "publicDisplayName"
+      | "currentPassword"
+      | "language"
+      | "form",
+    readonly messageId: string,
+  ) {
+    super(messageId);
+  }
+}
+
+const name = z.string().trim().max(100);
+const signupSchema = z.object({
+  email: z.string().trim().toLowerCase().max(254).pipe(z.email()),
+  password: z.string().min(PASSWORD_MIN_LENGTH).max(PASSWORD_MAX_LENGTH),
+  firstName: name.min(1),
+  lastName: name,
+  publicDisplayName: name,
+});
+
+export type SignupInput = z.input<typeof signupSchema>;
+
+function firstProblem(error: z.ZodError): AccountError {
+  const issue = error.issues[0];
+  const field = String(issue?.path[0] ?? "form") as AccountError["field"];
+  return new AccountError(field, `accounts.error.${field}`);
+}
+
+/** The session id stored in the database: a hash, so a leaked table can't be replayed. */
+export function sessionIdOf(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function viewerOf(user: UserWithSecrets): NonNullable<Viewer> {
+  return {
+    userId: user.id,
+    oid: user.oid,
+    email: user.email,
+    firstName: user.firstName,
+    lastName: user.lastName,
+    publicDisplayName: user.publicDisplayName,
+    language: user.language,
+    isAdmin: user.isAdmin,
+    isCurator: user.isCurator,
+  };
+}
+
+async function uniqueUsername(db: Queryable, email: string): Promise<string> {
+  const base =
+    (email.split("@")[0] ?? "user")
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, "")
+      .slice(0, 40) || "user";
+  if (!(await usernameTaken(db, base))) return base;
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    const candidate = `${base}.${randomBytes(3).toString("hex")}`;
+    if (!(await usernameTaken(db, candidate))) return candidate;
+  }
+  throw new AccountError("form", "accounts.error.form");
+}
+
+export async function signUp(db: Database, input: SignupInput): Promise<UserWithSecrets> {
+  const parsed = signupSchema.safeParse(input);
+  if (!parsed.success) throw firstProblem(parsed.error);
+  const { email, password, firstName, lastName, publicDisplayName } = parsed.data;
+  if (await findUserForLogin(db, email)) throw new AccountError("email", "accounts.error.emailTaken");
+  const passwordHash = await hashPassword(password);
+  const created = await db.transaction(async (tx) => {
+    if (await findUserForLogin(tx, email)) throw new AccountError("email", "accounts.error.emailTaken");
+    return insertUser(tx, {
+      oid: newOid(),
+      email,
+      username: await uniqueUsername(tx, email),
+      firstName,
+      lastName,
+      publicDisplayName: publicDisplayName || null,
+      passwordHash,
+      isAdmin: false,
+      isCurator: false,
+    });
+  });
+  const user = await findUserById(db, created.id);
+  if (!user) throw new Error("the new user vanished");
+  return user;
+}
+
+/** A hash of nothing in particular: verifying against it keeps a wrong email as slow as a wrong password. */
+let decoyHash: Promise<string> | null = null;
+
+/** The user whose email and password match, or null (one answer for both mistakes). */
+export async function logIn(db: Queryable, email: string, password: string): Promise<UserWithSecrets | null> {
+  const user = await findUserForLogin(db, email.trim());
+  if (!user?.passwordHash) {
+    decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
+    await verifyPassword(password, await decoyHash);
+    return null;
+  }
+  return (await verifyPassword(password, user.passwordHash)) ? user : null;
+}
+
+/** Starts a session; returns the token for the cookie (only its hash is stored). */
+export async function startSession(db: Queryable, userId: string, now = new Date()): Promise<string> {
+  const token = randomBytes(32).toString("base64url");
+  await insertSession(db, {
+    id: sessionIdOf(token),
+    userId,
+    expiresAt: new Date(now.getTime() + SESSION_LIFETIME_MS),
+  });
+  return token;
+}
+
+export async function resolveSession(db: Queryable, token: string | undefined): Promise<Viewer> {
+  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+  const user = await findSessionUser(db, sessionIdOf(token));
+  return user ? viewerOf(user) : null;
+}
+
+export async function endSession(db: Queryable, token: string | undefined): Promise<void> {
+  if (token) await deleteSession(db, sessionIdOf(token));
+}
+
+const settingsSchema = z.object({
+  firstName: name.min(1),
+  lastName: name,
+  publicDisplayName: name,
+  language: z.string().refine((value) => value === "" || isLocale(value)),
+});
+
+export type SettingsInput = z.input<typeof settingsSchema>;
+
+export async function updateSettings(db: Queryable, userId: string, input: SettingsInput): Promise<void> {
+  const parsed = settingsSchema.safeParse(input);
+  if (!parsed.success) throw firstProblem(parsed.error);
+  const { firstName, lastName, publicDisplayName, language } = parsed.data;
+  await updateUserProfile(db, userId, {
+    firstName,
+    lastName,
+    publicDisplayName: publicDisplayName || null,
+    language: language || null,
+  });
+}
+
+/** Changes the password after checking the current one; other sessions end. */
+export async function changePassword(
+  db: Database,
+  userId: string,
+  sessionToken: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<void> {
+  const user = await findUserById(db, userId);
+  if (!user?.passwordHash || !(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new AccountError("currentPassword", "accounts.error.currentPassword");
+  }
+  if (input.newPassword.length < PASSWORD_MIN_LENGTH || input.newPassword.length > PASSWORD_MAX_LENGTH) {
+    throw new AccountError("password", "accounts.error.password");
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.transaction(async (tx) => {
+    await updatePasswordHash(tx, userId, passwordHash);
+    await deleteOtherSessions(tx, userId, sessionIdOf(sessionToken));
+  });
+}

@@ -1,0 +1,29 @@
+import { createContext, useContext } from "react";
+
+/** What every page knows about the visitor (boot data), for the header and forms. */
+export interface SessionInfo {
+  isAuthenticated: boolean;
+  viewerName: string | null;
+  viewerOid: string | null;
+  /** The CSRF token for forms on this page (signed-in pages, and pages with forms). */
+  csrfToken: string | null;
+}
+
+export const ANONYMOUS_SESSION: SessionInfo = {
+  isAuthenticated: false,
+  viewerName: null,
+  viewerOid: null,
+  csrfToken: null,
+};
+
+export const SessionContext = createContext<SessionInfo>(ANONYMOUS_SESSION);
+
+export function useSession(): SessionInfo {
+  return useContext(SessionContext);
+}
+
+/** The hidden form field that carries the CSRF token in plain HTML forms. */
+export function CsrfField() {
+  const { csrfToken } = useSession();
+  return csrfToken ? <input type="hidden" name="_csrf" value={csrfToken} /> : null;
+}
