@@ -6,14 +6,14 @@
 export function safeNextPath(next: unknown, fallback = "/"): string {
   if (typeof next !== "string" || next.length === 0 || next.length > 2000) return fallback;
   // Browsers drop tabs and newlines in URLs and treat backslashes as slashes.
-  if (/[\u0000-\u001f\u007f\\]/.test(next)) return fallback;
+  if (hasControlOrBackslash(next)) return fallback;
   let decoded = next;
   try {
     decoded = decodeURIComponent(next);
   } catch {
     return fallback;
   }
-  if (/[\u0000-\u001f\u007f\\]/.test(decoded)) return fallback;
+  if (hasControlOrBackslash(decoded)) return fallback;
   if (!next.startsWith("/") || next.startsWith("//") || decoded.startsWith("//")) return fallback;
   // The final say: resolved against a dummy origin, it must stay on that origin.
   try {
@@ -23,4 +23,12 @@ export function safeNextPath(next: unknown, fallback = "/"): string {
   } catch {
     return fallback;
   }
+}
+
+function hasControlOrBackslash(text: string): boolean {
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x20 || code === 0x7f || char === "\\") return true;
+  }
+  return false;
 }
