@@ -4,6 +4,7 @@ export const CLIENT_ENTRIES = {
   presentation: "src/client/presentation.tsx",
   embed: "src/client/embed.tsx",
   view: "src/client/view.tsx",
+  accounts: "src/client/accounts.tsx",
   error: "src/client/error.tsx",
 } as const;
 

@@ -26,6 +26,8 @@ export interface FeatureContext {
   environment: string;
   /** Requests per minute per signed-in person on the like API. */
   likeRateLimitPerMinute: number;
+  /** Login and signup throttling. */
+  accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
 }
 
 export interface PageHead {

@@ -16,7 +16,7 @@ import {
 } from "../features/presentation/repository";
 import { stableOid } from "../lib/ids";
 import { buildApp } from "./app";
-import { type Config, DEFAULT_FEATURES } from "./config";
+import { type Config, DEFAULT_ACCOUNT_LIMITS, DEFAULT_FEATURES } from "./config";
 
 const testConfig: Config = {
   port: 0,
@@ -32,6 +32,7 @@ const testConfig: Config = {
   seedDemo: false,
   secret: "test-secret-test-secret-test-secret-0123",
   likeRateLimitPerMinute: 1000,
+  accountLimits: DEFAULT_ACCOUNT_LIMITS,
 };
 
 const oids = {

@@ -10,8 +10,10 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { createElement } from "react";
 import type { Database } from "../db/client";
 import { getOrCreateSecret } from "../features/accounts/repository";
+import { registerAccountRoutes } from "../features/accounts/routes";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PageSpec } from "../features/http";
+import { registerLikeRoutes } from "../features/likes/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
@@ -121,6 +123,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       viewerName: viewer ? ownerDisplayName(viewer) || viewer.email : null,
       viewerOid: viewer?.oid ?? null,
       csrfToken,
+      environment: config.env,
     };
     const html = renderPage(assets, { ...page, locale, session });
     reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
@@ -159,6 +162,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     signOut: sessions.signOut,
     environment: config.env,
     likeRateLimitPerMinute: config.likeRateLimitPerMinute,
+    accountLimits: config.accountLimits,
   };
 
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));
@@ -192,7 +196,17 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     reply.type("text/plain; charset=utf-8").send(`User-agent: *\nAllow: /\nSitemap: ${config.publicUrl}/sitemap.xml\n`),
   );
 
+  // Spec §7: like calls carry a JSON content type and no body; an empty body is no body.
+  const defaultJsonParser = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    if (body === "") done(null, undefined);
+    else defaultJsonParser(request, body.toString(), done);
+  });
+
   registerHomeRoutes(app, context);
+  registerAccountRoutes(app, context);
+  registerLikeRoutes(app, context);
   registerPresentationRoutes(app, context);
   registerSitemapRoute(app, context);
 

@@ -29,7 +29,24 @@ export interface Config {
   secret: string | null;
   /** Like and unlike calls per minute per signed-in person (spec §7; 429 beyond). */
   likeRateLimitPerMinute: number;
+  /** Login and signup throttling (429 with Retry-After beyond). */
+  accountLimits: AccountLimits;
 }
+
+export interface AccountLimits {
+  /** Login attempts per address in 15 minutes. */
+  loginPerAddress: number;
+  /** Failed logins per account in 15 minutes. */
+  loginFailuresPerAccount: number;
+  /** Signups per address in an hour. */
+  signupsPerAddress: number;
+}
+
+export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = {
+  loginPerAddress: 20,
+  loginFailuresPerAccount: 8,
+  signupsPerAddress: 10,
+};
 
 /** Spec §6 flags, with their defaults; PODIUM_FEATURES="name=on,other=off" overrides them. */
 export const DEFAULT_FEATURES: FeatureFlags = {
@@ -89,5 +106,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     seedDemo: env.PODIUM_SEED !== "off",
     secret,
     likeRateLimitPerMinute: likeRate,
+    accountLimits: DEFAULT_ACCOUNT_LIMITS,
   };
 }

@@ -1,5 +1,7 @@
 import type { ReactNode } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
+import { PostForm } from "./Form";
+import { useSession } from "./session";
 import "./styles/base.css";
 
 /** The frame of Podium's pages: skip link, header with the logo, main content, footer. */
@@ -20,6 +22,7 @@ export function SiteLayout({ children, headerExtra }: { children: ReactNode; hea
             </span>
           </a>
           {headerExtra}
+          <SiteNav />
         </div>
       </header>
       <main id="main" className="site-main" tabIndex={-1}>
@@ -42,5 +45,39 @@ function PodiumMark() {
       <rect x="12" y="11" width="4" height="11" rx="1" fill="#fff" />
       <rect x="17" y="6" width="4" height="16" rx="1" fill="#fff" />
     </svg>
+  );
+}
+
+/** Spec §2 header: Log in and Get started for anonymous visitors; the account's links for signed-in ones. */
+function SiteNav() {
+  const session = useSession();
+  const intl = useIntl();
+  if (!session.isAuthenticated) {
+    return (
+      <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.label" })}>
+        <a className="site-nav__link" href="/login/">
+          <FormattedMessage id="nav.logIn" />
+        </a>
+        <a className="button button--primary" href="/signup/">
+          <FormattedMessage id="nav.getStarted" />
+        </a>
+      </nav>
+    );
+  }
+  return (
+    <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.label" })}>
+      <span className="site-nav__user">{session.viewerName}</span>
+      <a className="site-nav__link" href="/dashboard/next/">
+        <FormattedMessage id="nav.dashboard" />
+      </a>
+      <a className="site-nav__link" href="/settings/">
+        <FormattedMessage id="nav.settings" />
+      </a>
+      <PostForm action="/logout" className="site-nav__logout">
+        <button type="submit" className="button--link">
+          <FormattedMessage id="nav.logOut" />
+        </button>
+      </PostForm>
+    </nav>
   );
 }

@@ -7,6 +7,8 @@ export interface SessionInfo {
   viewerOid: string | null;
   /** The CSRF token for forms on this page (signed-in pages, and pages with forms). */
   csrfToken: string | null;
+  /** Podium's environment (spec §7 host rules: production, preproduction, local, dev, nocookie). */
+  environment: string;
 }
 
 export const ANONYMOUS_SESSION: SessionInfo = {
@@ -14,6 +16,7 @@ export const ANONYMOUS_SESSION: SessionInfo = {
   viewerName: null,
   viewerOid: null,
   csrfToken: null,
+  environment: "production",
 };
 
 export const SessionContext = createContext<SessionInfo>(ANONYMOUS_SESSION);

@@ -202,3 +202,19 @@ export async function hasLiked(db: Queryable, userId: string, presentationId: st
   ]);
   return rows.length > 0;
 }
+
+/** One person's listed presentations, newest first (their public profile). */
+export async function listListedPresentationsOf(
+  db: Queryable,
+  ownerId: string,
+  limit: number,
+): Promise<PresentationSummary[]> {
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where ${LISTED} and p.owner_id = $1
+      order by p.last_modified desc, p.id desc
+      limit $2`,
+    [ownerId, limit],
+  );
+}

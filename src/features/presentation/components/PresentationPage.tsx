@@ -2,6 +2,9 @@ import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { ownerDisplayName } from "../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
+import { useSession } from "../../../ui/session";
+import { LikeButton } from "../../likes/components/LikeButton";
+import { sendLike } from "../../likes/like-client";
 import type { PresentationPageData } from "../page-data";
 import { Player } from "./player/Player";
 import { playerPropsOf } from "./player/player-props";
@@ -16,6 +19,7 @@ export function showsViewCount(data: Pick<PresentationPageData, "viewCount" | "p
 /** The public view page (spec §2): the viewer, the toolbar card and the transcript. */
 export function PresentationPage({ data }: { data: PresentationPageData }) {
   const intl = useIntl();
+  const session = useSession();
   const ownerName = ownerDisplayName(data.owner);
   const tags = data.tags ? data.tags.split(",") : [];
   return (
@@ -51,6 +55,16 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             <span className="toolbar-card__steps">
               <FormattedMessage id="presentation.slideCount" values={{ count: data.stepCount }} />
             </span>
+            <LikeButton
+              oid={data.oid}
+              likesCount={data.likesCount}
+              hasLiked={data.hasLikedPrezi}
+              isAuthenticated={data.isAuthenticated}
+              onLoggedOutLike={goToSignup}
+              sendLike={(liked) =>
+                sendLike({ oid: data.oid }, liked, { preproduction: session.environment === "preproduction" })
+              }
+            />
           </div>
           {data.description ? (
             <div
@@ -80,6 +94,15 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
       </div>
     </SiteLayout>
   );
+}
+
+/** Spec §4, §6: a logged-out like on the view page sends the visitor to sign up, then back (R2.7). */
+export function signupPathFor(currentPath: string): string {
+  return `/signup/?next=${encodeURIComponent(currentPath)}`;
+}
+
+function goToSignup(): void {
+  window.location.assign(signupPathFor(window.location.pathname));
 }
 
 /** Spec §2: the owner links to /user/{oid}/ only when the oid is non-empty. */

@@ -1,0 +1,233 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { createTestApp, TestAgent } from "../../server/testing";
+
+describe.each(testDatabaseTargets())("accounts on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+  });
+  afterAll(() => close());
+
+  it("signs up with a hashed password, an HttpOnly SameSite=Lax session and a readable XSRF-TOKEN", async () => {
+    const agent = new TestAgent(app);
+    const page = await agent.get("/signup/?next=%2Fp%2Fabcdefghijkl%2F");
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["cache-control"]).toBe("private, no-store");
+    const response = await agent.signUp("new.person@podium.test");
+    const session = response.cookies.find((c) => c.name === "podium_session");
+    expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
+    const xsrf = response.cookies.find((c) => c.name === "XSRF-TOKEN");
+    expect(xsrf?.httpOnly).toBeFalsy();
+    const [row] = await db.query<{ password_hash: string }>("select password_hash from users where email = $1", [
+      "new.person@podium.test",
+    ]);
+    expect(row?.password_hash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(row?.password_hash).not.toContain("correct horse battery");
+    const settings = await agent.get("/settings/");
+    expect(settings.statusCode).toBe(200);
+    expect(settings.body).toContain("new.person@podium.test");
+  });
+
+  it("R2.7 returns to the same-origin next path after signing up", async () => {
+    const agent = new TestAgent(app);
+    await agent.get("/signup/");
+    const response = await agent.postForm("/signup/", {
+      firstName: "Nia",
+      lastName: "Park",
+      publicDisplayName: "",
+      email: "nia@podium.test",
+      password: "a long enough password",
+      next: "/p/abcdefghijkl/some-deck/",
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe("/p/abcdefghijkl/some-deck/");
+  });
+
+  it("refuses bad signups with the field and a clear message; a taken email is 409", async () => {
+    const agent = new TestAgent(app);
+    await agent.get("/signup/");
+    const short = await agent.postForm("/signup/", {
+      firstName: "A",
+      lastName: "",
+      publicDisplayName: "",
+      email: "a@podium.test",
+      password: "short",
+    });
+    expect(short.statusCode).toBe(400);
+    expect(short.body).toContain("Use a password of 10 to 200 characters.");
+    const email = await agent.postForm("/signup/", {
+      firstName: "A",
+      lastName: "",
+      publicDisplayName: "",
+      email: "not-an-email",
+      password: "long enough password",
+    });
+    expect(email.statusCode).toBe(400);
+    expect(email.body).toContain("Enter a valid email address.");
+    await new TestAgent(app).signUp("taken@podium.test");
+    const taken = await agent.postForm("/signup/", {
+      firstName: "A",
+      lastName: "",
+      publicDisplayName: "",
+      email: "TAKEN@podium.test",
+      password: "long enough password",
+    });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.body).toContain("An account with this email already exists.");
+  });
+
+  it("logs in with a new session id each time; wrong credentials get one generic message", async () => {
+    await new TestAgent(app).signUp("login.me@podium.test", "the right password");
+    const agent = new TestAgent(app);
+    await agent.get("/login/");
+    const wrongPassword = await agent.postForm("/login/", {
+      email: "login.me@podium.test",
+      password: "the wrong password",
+    });
+    const wrongEmail = await agent.postForm("/login/", { email: "nobody@podium.test", password: "the right password" });
+    expect(wrongPassword.statusCode).toBe(401);
+    expect(wrongEmail.statusCode).toBe(401);
+    const message = "That email and password don&#x27;t match an account.";
+    expect(wrongPassword.body).toContain(message);
+    expect(wrongEmail.body).toContain(message);
+    const first = await agent.postForm("/login/", { email: "login.me@podium.test", password: "the right password" });
+    expect(first.statusCode).toBe(303);
+    expect(first.headers.location).toBe("/dashboard/next/");
+    const firstSession = agent.cookies.get("podium_session");
+    await agent.get("/login/");
+    const again = new TestAgent(app);
+    await again.get("/login/");
+    await again.postForm("/login/", { email: "login.me@podium.test", password: "the right password" });
+    expect(again.cookies.get("podium_session")).not.toBe(firstSession);
+  });
+
+  it("logout ends the session on the server: the old cookie no longer works", async () => {
+    const agent = new TestAgent(app);
+    await agent.signUp("leaving@podium.test");
+    const stolen = agent.cookies.get("podium_session");
+    const confirm = await agent.get("/logout");
+    expect(confirm.statusCode).toBe(200);
+    expect(confirm.body).toContain("Log out of Podium?");
+    const out = await agent.postForm("/logout", {});
+    expect(out.statusCode).toBe(303);
+    expect(agent.cookies.has("podium_session")).toBe(false);
+    const replay = await app.inject({
+      method: "GET",
+      url: "/settings/",
+      headers: { cookie: `podium_session=${stolen}` },
+    });
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toBe("/login/?next=%2Fsettings%2F");
+  });
+
+  it("a GET never changes state: GET /logout keeps the session", async () => {
+    const agent = new TestAgent(app);
+    await agent.signUp("still.here@podium.test");
+    await agent.get("/logout");
+    expect((await agent.get("/settings/")).statusCode).toBe(200);
+  });
+
+  it("settings: names, display name and language are saved; the password change needs the current one", async () => {
+    const agent = new TestAgent(app);
+    await agent.signUp("settle@podium.test", "first password here");
+    await agent.get("/settings/");
+    const saved = await agent.postForm("/settings/", {
+      firstName: "Sett",
+      lastName: "Le",
+      publicDisplayName: "S. Le",
+      language: "de",
+    });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe("/settings/?saved=profile");
+    expect(agent.cookies.get("language")).toBe("de");
+    const page = await agent.get("/settings/?saved=profile");
+    expect(page.body).toContain('value="S. Le"');
+    const wrong = await agent.postForm("/settings/password", {
+      currentPassword: "not it at all",
+      newPassword: "second password here",
+    });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain("Your current password isn&#x27;t right.");
+    const other = new TestAgent(app);
+    await other.get("/login/");
+    await other.postForm("/login/", { email: "settle@podium.test", password: "first password here" });
+    const changed = await agent.postForm("/settings/password", {
+      currentPassword: "first password here",
+      newPassword: "second password here",
+    });
+    expect(changed.headers.location).toBe("/settings/?saved=password");
+    // Other sessions end with a password change; this one stays.
+    expect((await other.get("/settings/")).statusCode).toBe(303);
+    expect((await agent.get("/settings/")).statusCode).toBe(200);
+    const login = new TestAgent(app);
+    await login.get("/login/");
+    expect(
+      (await login.postForm("/login/", { email: "settle@podium.test", password: "second password here" })).statusCode,
+    ).toBe(303);
+  });
+
+  it("sends open redirects home: next must be a same-origin path", async () => {
+    for (const next of ["//evil.com", "/\\evil.com", "https://evil.com", "javascript:alert(1)", "/%09/evil.com"]) {
+      const agent = new TestAgent(app);
+      await agent.get("/signup/");
+      const email = `redirect.${Math.random().toString(36).slice(2)}@podium.test`;
+      const response = await agent.postForm("/signup/", {
+        firstName: "R",
+        lastName: "",
+        publicDisplayName: "",
+        email,
+        password: "long enough password",
+        next,
+      });
+      expect(response.statusCode, next).toBe(303);
+      expect(response.headers.location, next).toBe("/dashboard/next/");
+      const login = new TestAgent(app);
+      const page = await login.get(`/login/?next=${encodeURIComponent(next)}`);
+      expect(page.body, next).toContain('name="next" value="/"');
+    }
+  });
+
+  it("shows an owner's profile with their listed presentations; unknown people are 404", async () => {
+    const agent = new TestAgent(app);
+    await agent.signUp("profiled@podium.test", "long enough password", { firstName: "Pro", lastName: "Filed" });
+    const [user] = await db.query<{ oid: string }>("select oid from users where email = 'profiled@podium.test'");
+    const page = await agent.get(`/user/${user?.oid}/`);
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("Pro Filed");
+    expect((await agent.get("/user/zzzzzzzzzzzz/")).statusCode).toBe(404);
+    expect((await agent.get("/user/<script>/")).statusCode).toBe(404);
+  });
+});
+
+describe.each(testDatabaseTargets().slice(0, 1))("login throttling on $name", (target) => {
+  it("answers 429 with Retry-After after too many failed logins for one account", async () => {
+    const { app, close } = await createTestApp(target);
+    try {
+      await new TestAgent(app).signUp("target@podium.test", "the real password!");
+      let last = 0;
+      let retryAfter: string | undefined;
+      for (let attempt = 0; attempt < 10; attempt += 1) {
+        const agent = new TestAgent(app);
+        await agent.get("/login/");
+        const response = await agent.postForm("/login/", { email: "target@podium.test", password: `guess ${attempt}` });
+        last = response.statusCode;
+        retryAfter = response.headers["retry-after"] as string | undefined;
+      }
+      expect(last).toBe(429);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+      // Even the right password waits until the window passes.
+      const agent = new TestAgent(app);
+      await agent.get("/login/");
+      expect(
+        (await agent.postForm("/login/", { email: "target@podium.test", password: "the real password!" })).statusCode,
+      ).toBe(429);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,229 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createElement } from "react";
+import { LANGUAGE_COOKIE } from "../../i18n/locales";
+import { AttemptLimiter } from "../../lib/attempt-limiter";
+import { isOid } from "../../lib/ids";
+import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import { safeNextPath } from "../../lib/safe-redirect";
+import type { FeatureContext } from "../http";
+import { listListedPresentationsOf } from "../presentation/repository";
+import { presentationCard } from "../presentation/service";
+import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
+import { findUserById, findUserByOid } from "./repository";
+import { AccountError, changePassword, logIn, signUp, updateSettings } from "./service";
+
+/** Windows of the login and signup throttles (the counts are configured). */
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
+/** Where people land after logging in or signing up without a `next`. */
+const AFTER_SIGN_IN = "/dashboard/next/";
+
+type Form = Record<string, unknown>;
+const text = (form: Form | undefined, key: string): string => {
+  const value = form?.[key];
+  return typeof value === "string" ? value : "";
+};
+
+export function registerAccountRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const { db } = context;
+  const limits = context.accountLimits;
+  const loginByAddress = new AttemptLimiter(limits.loginPerAddress, LOGIN_WINDOW_MS);
+  const loginByAccount = new AttemptLimiter(limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
+  const signupByAddress = new AttemptLimiter(limits.signupsPerAddress, SIGNUP_WINDOW_MS);
+
+  const sendAccountPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    data: AccountPageData,
+    title: string,
+    status = 200,
+  ) =>
+    context.sendPage(request, reply, {
+      entry: "accounts",
+      data,
+      status,
+      forms: true,
+      render: (pageData) => createElement(AccountPage, { data: pageData }),
+      head: { title: `${title} · Podium`, noindex: data.page !== "profile" },
+    });
+
+  const tooMany = (reply: FastifyReply, seconds: number): FormProblem => {
+    reply.header("retry-after", String(seconds));
+    return { field: "form", messageId: "accounts.error.tooMany", values: { seconds } };
+  };
+
+  // Log in (spec §2 /login/; `next` honoured only for same-origin paths).
+  app.get("/login/", (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
+    if (request.viewer) return reply.redirect(safeNextPath(request.query.next, AFTER_SIGN_IN), 303);
+    return sendAccountPage(
+      request,
+      reply,
+      { page: "login", next: safeNextPath(request.query.next), email: "", problem: null },
+      "Log in",
+    );
+  });
+
+  app.post("/login/", async (request, reply) => {
+    const form = request.body as Form | undefined;
+    const email = text(form, "email").trim().toLowerCase();
+    const next = safeNextPath(text(form, "next"));
+    const page = (problem: FormProblem, status: number) =>
+      sendAccountPage(request, reply, { page: "login", next, email, problem }, "Log in", status);
+    const byAddress = loginByAddress.hit(request.ip);
+    const byAccount = loginByAccount.blocked(email);
+    if (!byAddress.allowed || byAccount.blocked) {
+      return page(tooMany(reply, Math.max(byAddress.retryAfterSeconds, byAccount.retryAfterSeconds)), 429);
+    }
+    const user = await logIn(db, email, text(form, "password"));
+    if (!user) {
+      loginByAccount.hit(email);
+      // One message for a wrong email and a wrong password alike.
+      return page({ field: "form", messageId: "accounts.error.login" }, 401);
+    }
+    loginByAccount.reset(email);
+    await context.signIn(request, reply, user.id);
+    return reply.redirect(safeNextPath(next === "/" ? AFTER_SIGN_IN : next, AFTER_SIGN_IN), 303);
+  });
+
+  app.get("/signup/", (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
+    if (request.viewer) return reply.redirect(safeNextPath(request.query.next, AFTER_SIGN_IN), 303);
+    return sendAccountPage(
+      request,
+      reply,
+      { page: "signup", next: safeNextPath(request.query.next), values: {}, problem: null },
+      "Sign up",
+    );
+  });
+
+  app.post("/signup/", async (request, reply) => {
+    const form = request.body as Form | undefined;
+    const values = {
+      firstName: text(form, "firstName"),
+      lastName: text(form, "lastName"),
+      publicDisplayName: text(form, "publicDisplayName"),
+      email: text(form, "email"),
+    };
+    const next = safeNextPath(text(form, "next"));
+    const page = (problem: FormProblem, status: number) =>
+      sendAccountPage(request, reply, { page: "signup", next, values, problem }, "Sign up", status);
+    const limit = signupByAddress.hit(request.ip);
+    if (!limit.allowed) return page(tooMany(reply, limit.retryAfterSeconds), 429);
+    try {
+      const user = await signUp(db, { ...values, password: text(form, "password") });
+      await context.signIn(request, reply, user.id);
+      return reply.redirect(next === "/" ? AFTER_SIGN_IN : next, 303);
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      return page(
+        { field: error.field, messageId: error.messageId },
+        error.messageId === "accounts.error.emailTaken" ? 409 : 400,
+      );
+    }
+  });
+
+  // Spec §2 "/logout": a GET shows the question (a GET never changes state); the POST logs out.
+  app.get("/logout", (request, reply) => {
+    if (!request.viewer) return reply.redirect("/", 303);
+    return sendAccountPage(request, reply, { page: "logout", name: ownerDisplayName(request.viewer) }, "Log out");
+  });
+  app.post("/logout", async (request, reply) => {
+    await context.signOut(request, reply);
+    return reply.redirect("/", 303);
+  });
+
+  const settingsPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    saved: "profile" | "password" | null,
+    problem: FormProblem | null,
+    status = 200,
+  ) => {
+    const viewer = request.viewer;
+    if (!viewer) return reply.redirect(`/login/?next=${encodeURIComponent("/settings/")}`, 303);
+    const user = await findUserById(db, viewer.userId);
+    if (!user) return reply.redirect("/login/", 303);
+    return sendAccountPage(
+      request,
+      reply,
+      {
+        page: "settings",
+        profile: {
+          firstName: user.firstName,
+          lastName: user.lastName,
+          publicDisplayName: user.publicDisplayName ?? "",
+          language: user.language ?? "",
+          email: user.email,
+        },
+        saved,
+        problem,
+      },
+      "Account settings",
+      status,
+    );
+  };
+
+  app.get("/settings/", (request: FastifyRequest<{ Querystring: { saved?: string } }>, reply) => {
+    const saved = request.query.saved === "profile" || request.query.saved === "password" ? request.query.saved : null;
+    return settingsPage(request, reply, saved, null);
+  });
+
+  app.post("/settings/", async (request, reply) => {
+    const viewer = request.viewer;
+    if (!viewer) return reply.redirect("/login/?next=%2Fsettings%2F", 303);
+    const form = request.body as Form | undefined;
+    try {
+      await updateSettings(db, viewer.userId, {
+        firstName: text(form, "firstName"),
+        lastName: text(form, "lastName"),
+        publicDisplayName: text(form, "publicDisplayName"),
+        language: text(form, "language"),
+      });
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      return settingsPage(request, reply, null, { field: error.field, messageId: error.messageId }, 400);
+    }
+    const language = text(form, "language");
+    if (language) reply.setCookie(LANGUAGE_COOKIE, language, { path: "/", sameSite: "lax", maxAge: 365 * 24 * 3600 });
+    else reply.clearCookie(LANGUAGE_COOKIE, { path: "/" });
+    return reply.redirect("/settings/?saved=profile", 303);
+  });
+
+  app.post("/settings/password", async (request, reply) => {
+    const viewer = request.viewer;
+    if (!viewer || !request.sessionToken) return reply.redirect("/login/?next=%2Fsettings%2F", 303);
+    const form = request.body as Form | undefined;
+    try {
+      await changePassword(context.db, viewer.userId, request.sessionToken, {
+        currentPassword: text(form, "currentPassword"),
+        newPassword: text(form, "newPassword"),
+      });
+    } catch (error) {
+      if (!(error instanceof AccountError)) throw error;
+      return settingsPage(request, reply, null, { field: error.field, messageId: error.messageId }, 400);
+    }
+    return reply.redirect("/settings/?saved=password", 303);
+  });
+
+  // Spec §2 /user/{oid}/: the owner's profile with their listed presentations.
+  app.get("/user/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
+    const { oid } = request.params;
+    const user = isOid(oid) ? await findUserByOid(db, oid) : null;
+    if (!user) return context.sendNotFound(request, reply);
+    const presentations = await listListedPresentationsOf(db, user.id, 200);
+    const name = ownerDisplayName(user);
+    return context.sendPage(request, reply, {
+      entry: "accounts",
+      data: {
+        page: "profile",
+        owner: {
+          name,
+          initials: avatarInitials(user),
+          color: avatarColor({ email: user.email, username: user.username }),
+        },
+        presentations: presentations.map(presentationCard),
+      } satisfies AccountPageData,
+      render: (pageData) => createElement(AccountPage, { data: pageData }),
+      head: { title: `${name} · Podium`, canonicalUrl: `${context.publicUrl}/user/${oid}/` },
+    });
+  });
+}

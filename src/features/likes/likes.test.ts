@@ -1,0 +1,211 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { stableOid } from "../../lib/ids";
+import { createTestApp, TestAgent } from "../../server/testing";
+import { insertUser } from "../accounts/repository";
+import { startSession } from "../accounts/service";
+import { importMarkdown } from "../presentation/document/markdown";
+import { insertPresentationIfAbsent, insertViewLinkIfAbsent, revokeViewLink } from "../presentation/repository";
+
+const publicOid = stableOid("likes:public");
+const privateOid = stableOid("likes:private");
+
+async function seedPresentations(db: Database) {
+  const owner = await insertUser(db, {
+    oid: stableOid("likes:owner"),
+    email: "owner@likes.test",
+    username: "likes-owner",
+    firstName: "Owen",
+    lastName: "Er",
+    publicDisplayName: null,
+    passwordHash: "x",
+    isAdmin: false,
+    isCurator: false,
+  });
+  for (const [oid, privacy] of [
+    [publicOid, "public"],
+    [privateOid, "private"],
+  ] as const) {
+    await insertPresentationIfAbsent(db, {
+      oid,
+      ownerId: owner.id,
+      title: `A ${privacy} deck`,
+      descriptionHtml: "",
+      privacy,
+      schemaVersion: "2",
+      tags: [],
+      document: importMarkdown("# One\n---\n# Two", "2"),
+    });
+  }
+  await insertViewLinkIfAbsent(db, { linkId: "likes-view-link-0001", presentationOid: privateOid });
+}
+
+/** A signed-in agent without going through scrypt: a user row, a session, and a page to get the token. */
+async function signedInAgent(app: FastifyInstance, db: Database, key: string): Promise<TestAgent> {
+  const user = await insertUser(db, {
+    oid: stableOid(`likes:user:${key}`),
+    email: `${key}@likes.test`,
+    username: `likes-${key}`,
+    firstName: "Like",
+    lastName: key,
+    publicDisplayName: null,
+    passwordHash: "x",
+    isAdmin: false,
+    isCurator: false,
+  });
+  const agent = new TestAgent(app);
+  agent.cookies.set("podium_session", await startSession(db, user.id));
+  await agent.get("/settings/");
+  if (!agent.cookies.get("XSRF-TOKEN")) throw new Error("no XSRF-TOKEN after a signed-in page");
+  return agent;
+}
+
+async function likeRows(db: Database, oid: string) {
+  const [row] = await db.query<{ rows: number; stored: number }>(
+    `select (select count(*)::int from likes l where l.presentation_id = p.id) as rows, p.likes_count as stored
+       from presentations p where p.oid = $1`,
+    [oid],
+  );
+  return row;
+}
+
+describe.each(testDatabaseTargets())("the like API on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+    await seedPresentations(db);
+  });
+  afterAll(() => close());
+  const url = (oid: string) => `/api/v4/presentation/${oid}/like/`;
+
+  it("R7.1 PUT likes and DELETE unlikes, idempotently, with the exact count", async () => {
+    const agent = await signedInAgent(app, db, "idem");
+    const first = await agent.api("PUT", url(publicOid));
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ liked: true, likesCount: 1 });
+    expect((await agent.api("PUT", url(publicOid))).json()).toEqual({ liked: true, likesCount: 1 });
+    expect(await likeRows(db, publicOid)).toEqual({ rows: 1, stored: 1 });
+    expect((await agent.api("DELETE", url(publicOid))).json()).toEqual({ liked: false, likesCount: 0 });
+    expect((await agent.api("DELETE", url(publicOid))).json()).toEqual({ liked: false, likesCount: 0 });
+    expect(await likeRows(db, publicOid)).toEqual({ rows: 0, stored: 0 });
+  });
+
+  it("R4.3 the page tells a liker they have liked (hasLikedPrezi)", async () => {
+    const agent = await signedInAgent(app, db, "page");
+    await agent.api("PUT", url(publicOid));
+    const page = await agent.get(`/p/${publicOid}/`);
+    const boot = JSON.parse(/id="podium-boot">([^<]*)</.exec(page.body)?.[1] ?? "{}");
+    expect(boot.data).toMatchObject({ hasLikedPrezi: true, likesCount: 1, isAuthenticated: true });
+    expect(page.headers["cache-control"]).toBe("private, no-store");
+    await agent.api("DELETE", url(publicOid));
+  });
+
+  it("401 when not signed in, always with a JSON message", async () => {
+    const agent = new TestAgent(app);
+    await agent.get("/login/");
+    const response = await agent.api("PUT", url(publicOid));
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ statusCode: 401, message: "Sign in to like presentations." });
+  });
+
+  it("R5.2 403 for every CSRF failure: missing header, header ≠ cookie, another session's token, another site", async () => {
+    const agent = await signedInAgent(app, db, "csrf");
+    const other = await signedInAgent(app, db, "csrf-other");
+    const cases: [string, Record<string, string>][] = [
+      ["missing header", { "x-xsrf-token": "" }],
+      ["header ≠ cookie", { "x-xsrf-token": "not-the-token" }],
+      ["another session's token", { "x-xsrf-token": other.cookies.get("XSRF-TOKEN") ?? "" }],
+      ["cross-site origin", { origin: "https://evil.example" }],
+      ["cross-site fetch", { "sec-fetch-site": "cross-site" }],
+    ];
+    for (const [name, headers] of cases) {
+      const response = await agent.api("PUT", url(publicOid), headers);
+      expect(response.statusCode, name).toBe(403);
+      expect(response.json().message, name).toMatch(/CSRF token|Cross-site/);
+    }
+    expect(await likeRows(db, publicOid)).toEqual({ rows: 0, stored: 0 });
+    // Our own origin is fine.
+    expect((await agent.api("PUT", url(publicOid), { origin: "https://podium.example" })).statusCode).toBe(200);
+    await agent.api("DELETE", url(publicOid));
+  });
+
+  it("R5.2 forms are protected too: a signup or logout without the token is refused", async () => {
+    const agent = await signedInAgent(app, db, "forms");
+    const logout = await agent.postForm("/logout", {}, { csrf: null });
+    expect(logout.statusCode).toBe(403);
+    expect((await agent.get("/settings/")).statusCode).toBe(200);
+    const anonymous = new TestAgent(app);
+    const signup = await anonymous.postForm(
+      "/signup/",
+      { firstName: "X", lastName: "", publicDisplayName: "", email: "x@likes.test", password: "long enough password" },
+      { csrf: null },
+    );
+    expect(signup.statusCode).toBe(403);
+  });
+
+  it("404 for unknown or malformed oids; 403 for a presentation the viewer may not see", async () => {
+    const agent = await signedInAgent(app, db, "status");
+    expect((await agent.api("PUT", url(stableOid("likes:nothing")))).statusCode).toBe(404);
+    expect((await agent.api("PUT", url("BAD-OID"))).statusCode).toBe(404);
+    const denied = await agent.api("PUT", url(privateOid));
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().message).toBe("You don't have access to this presentation.");
+  });
+
+  it("R7.2 likes through a view link; a revoked link is 404; a wrong key type is 400", async () => {
+    const agent = await signedInAgent(app, db, "link");
+    const byLink = "/api/v4/presentation/like/?auth_key=likes-view-link-0001&key_type=view_link";
+    expect((await agent.api("PUT", byLink)).json()).toEqual({ liked: true, likesCount: 1 });
+    expect((await agent.api("DELETE", byLink)).json()).toEqual({ liked: false, likesCount: 0 });
+    expect(
+      (await agent.api("PUT", "/api/v4/presentation/like/?auth_key=likes-view-link-0001&key_type=other")).statusCode,
+    ).toBe(400);
+    await insertViewLinkIfAbsent(db, { linkId: "likes-view-link-0002", presentationOid: privateOid });
+    await revokeViewLink(db, "likes-view-link-0002");
+    expect(
+      (await agent.api("PUT", "/api/v4/presentation/like/?auth_key=likes-view-link-0002&key_type=view_link"))
+        .statusCode,
+    ).toBe(404);
+    expect((await agent.api("PUT", "/api/v4/presentation/like/")).statusCode).toBe(400);
+  });
+
+  it("keeps the count equal to the rows under 200 parallel likes and unlikes from 50 people", async () => {
+    const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => signedInAgent(app, db, `crowd${i}`)));
+    const calls = Array.from({ length: 200 }, (_, i) => {
+      const agent = agents[i % agents.length];
+      if (!agent) throw new Error("no agent");
+      return agent.api(i % 3 === 2 ? "DELETE" : "PUT", url(publicOid));
+    });
+    const responses = await Promise.all(calls);
+    expect(responses.every((r) => r.statusCode === 200)).toBe(true);
+    const counts = await likeRows(db, publicOid);
+    expect(counts?.stored).toBe(counts?.rows);
+    expect(counts?.rows).toBeGreaterThan(0);
+  });
+});
+
+describe.each(testDatabaseTargets().slice(0, 1))("like rate limit on $name", (target) => {
+  it("answers 429 with Retry-After and a JSON message beyond the per-person limit", async () => {
+    const { app, db, close } = await createTestApp(target, { likeRateLimitPerMinute: 3 });
+    try {
+      await seedPresentations(db);
+      const agent = await signedInAgent(app, db, "fast");
+      const statuses: number[] = [];
+      let last = await agent.api("PUT", `/api/v4/presentation/${publicOid}/like/`);
+      statuses.push(last.statusCode);
+      for (let i = 0; i < 4; i += 1) {
+        last = await agent.api("PUT", `/api/v4/presentation/${publicOid}/like/`);
+        statuses.push(last.statusCode);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429, 429]);
+      expect(Number(last.headers["retry-after"])).toBeGreaterThan(0);
+      expect(last.json().message).toMatch(/Too many requests/);
+    } finally {
+      await close();
+    }
+  });
+});

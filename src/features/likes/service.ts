@@ -1,0 +1,52 @@
+import type { Database } from "../../db/client";
+import { isOid } from "../../lib/ids";
+import { findLiveViewLink, findPresentationByOid } from "../presentation/repository";
+import { accessTo, VIEW_LINK_PATTERN } from "../presentation/service";
+import type { Viewer } from "../viewer";
+import { addLike, removeLike } from "./repository";
+
+/** The view-link key type of spec §7 (`key_type`). */
+export const VIEW_LINK_KEY_TYPE = "view_link";
+
+/** A like that can't be done, with the HTTP status that says why. */
+export class LikeError extends Error {
+  override readonly name = "LikeError";
+  constructor(
+    readonly statusCode: 400 | 401 | 403 | 404,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export type LikeTarget = { oid: string } | { viewLinkId: string; keyType: string };
+
+/** Likes or unlikes; idempotent (a second like leaves one like). Returns the exact count. */
+export async function setLiked(
+  db: Database,
+  viewer: Viewer,
+  target: LikeTarget,
+  liked: boolean,
+): Promise<{ liked: boolean; likesCount: number }> {
+  if (!viewer) throw new LikeError(401, "Sign in to like presentations.");
+  let oid: string;
+  let viaLiveLink = false;
+  if ("oid" in target) {
+    if (!isOid(target.oid)) throw new LikeError(404, "This presentation doesn't exist.");
+    oid = target.oid;
+  } else {
+    if (target.keyType !== VIEW_LINK_KEY_TYPE) throw new LikeError(400, `key_type must be "${VIEW_LINK_KEY_TYPE}".`);
+    const link = VIEW_LINK_PATTERN.test(target.viewLinkId) ? await findLiveViewLink(db, target.viewLinkId) : null;
+    if (!link) throw new LikeError(404, "This view link doesn't exist or was revoked.");
+    oid = link.presentationOid;
+    viaLiveLink = true;
+  }
+  const presentation = await findPresentationByOid(db, oid);
+  if (!presentation) throw new LikeError(404, "This presentation doesn't exist.");
+  const access = await accessTo(db, presentation, viewer, { viaLiveLink });
+  if (!access.view) throw new LikeError(403, "You don't have access to this presentation.");
+  const likesCount = liked
+    ? await addLike(db, viewer.userId, presentation.id)
+    : await removeLike(db, viewer.userId, presentation.id);
+  return { liked, likesCount };
+}
