@@ -5,6 +5,7 @@ export const CLIENT_ENTRIES = {
   embed: "src/client/embed.tsx",
   view: "src/client/view.tsx",
   accounts: "src/client/accounts.tsx",
+  dashboard: "src/client/dashboard.tsx",
   error: "src/client/error.tsx",
 } as const;
 

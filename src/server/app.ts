@@ -11,6 +11,7 @@ import { createElement } from "react";
 import type { Database } from "../db/client";
 import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerAccountRoutes } from "../features/accounts/routes";
+import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PageSpec } from "../features/http";
 import { registerLikeRoutes } from "../features/likes/routes";
@@ -77,6 +78,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   await app.register(multipart, {
     // Files come into the body with the other fields, so the CSRF check sees the form's token.
     attachFieldsToBody: true,
+    // An oversized file is cut and flagged; the import then says so in words.
+    throwFileSizeLimit: false,
     limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 },
   });
   const secret = config.secret ?? (await getOrCreateSecret(db, "csrf", randomBytes(32).toString("base64url")));
@@ -206,6 +209,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 
   registerHomeRoutes(app, context);
   registerAccountRoutes(app, context);
+  registerDashboardRoutes(app, context);
   registerLikeRoutes(app, context);
   registerPresentationRoutes(app, context);
   registerSitemapRoute(app, context);

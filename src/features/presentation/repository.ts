@@ -218,3 +218,119 @@ export async function listListedPresentationsOf(
     [ownerId, limit],
   );
 }
+
+/** A person's own presentations, newest first (their dashboard). */
+export async function listOwnedPresentations(
+  db: Queryable,
+  ownerId: string,
+  options: { limit: number; offset: number },
+): Promise<PresentationSummary[]> {
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where p.owner_id = $1 and p.template_slug is null
+      order by p.last_modified desc, p.id desc
+      limit $2 offset $3`,
+    [ownerId, options.limit, options.offset],
+  );
+}
+
+export async function countOwnedPresentations(db: Queryable, ownerId: string): Promise<number> {
+  const rows = await db.query<{ count: number }>(
+    "select count(*)::int as count from presentations where owner_id = $1 and template_slug is null",
+    [ownerId],
+  );
+  return rows[0]?.count ?? 0;
+}
+
+export interface PresentationDetails {
+  title: string;
+  descriptionHtml: string;
+  tags: string[];
+  privacy: Privacy;
+}
+
+export async function updatePresentationDetails(
+  db: Queryable,
+  oid: string,
+  details: PresentationDetails,
+): Promise<void> {
+  await db.query(
+    `update presentations
+        set title = $2, description_html = $3, tags = $4::text[], privacy = $5, last_modified = now()
+      where oid = $1`,
+    [oid, details.title, details.descriptionHtml, details.tags, details.privacy],
+  );
+}
+
+/** Deletes a presentation; its likes, view links and collaborator rights go with it (cascade). */
+export async function deletePresentation(db: Queryable, oid: string): Promise<boolean> {
+  return (await db.query("delete from presentations where oid = $1 returning 1", [oid])).length > 0;
+}
+
+export interface ViewLinkListing {
+  linkId: string;
+  keyType: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+}
+
+export async function listViewLinks(db: Queryable, presentationId: string): Promise<ViewLinkListing[]> {
+  return db.query<ViewLinkListing>(
+    `select link_id as "linkId", key_type as "keyType", created_at as "createdAt", revoked_at as "revokedAt"
+       from view_links where presentation_id = $1 order by created_at desc, id desc`,
+    [presentationId],
+  );
+}
+
+export async function insertViewLink(db: Queryable, presentationId: string, linkId: string): Promise<void> {
+  await db.query("insert into view_links (link_id, presentation_id) values ($1, $2)", [linkId, presentationId]);
+}
+
+/** Revokes one of this presentation's links; false when it has no such live link. */
+export async function revokeViewLinkOf(db: Queryable, presentationId: string, linkId: string): Promise<boolean> {
+  const rows = await db.query(
+    "update view_links set revoked_at = now() where link_id = $1 and presentation_id = $2 and revoked_at is null returning 1",
+    [linkId, presentationId],
+  );
+  return rows.length > 0;
+}
+
+export interface CollaboratorListing {
+  userOid: string;
+  email: string;
+  name: string;
+  right: "edit" | "comment";
+}
+
+export async function listCollaborators(db: Queryable, presentationId: string): Promise<CollaboratorListing[]> {
+  return db.query<CollaboratorListing>(
+    `select u.oid as "userOid", u.email,
+            coalesce(nullif(u.public_display_name, ''), trim(u.first_name || ' ' || u.last_name)) as name,
+            c.access_right as "right"
+       from collaborators c join users u on u.id = c.user_id
+      where c.presentation_id = $1 order by c.created_at, u.id`,
+    [presentationId],
+  );
+}
+
+export async function upsertCollaborator(
+  db: Queryable,
+  presentationId: string,
+  userId: string,
+  right: "edit" | "comment",
+): Promise<void> {
+  await db.query(
+    `insert into collaborators (presentation_id, user_id, access_right) values ($1, $2, $3)
+     on conflict (presentation_id, user_id) do update set access_right = excluded.access_right`,
+    [presentationId, userId, right],
+  );
+}
+
+export async function removeCollaborator(db: Queryable, presentationId: string, userOid: string): Promise<boolean> {
+  const rows = await db.query(
+    "delete from collaborators c using users u where c.user_id = u.id and c.presentation_id = $1 and u.oid = $2 returning 1",
+    [presentationId, userOid],
+  );
+  return rows.length > 0;
+}

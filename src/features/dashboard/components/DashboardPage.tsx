@@ -1,0 +1,415 @@
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import type { MessageId } from "../../../i18n/locales";
+import { FormNotice, PostForm } from "../../../ui/Form";
+import { SiteLayout } from "../../../ui/SiteLayout";
+import type { DashboardRow, ManageData } from "../service";
+import "./dashboard.css";
+
+export interface Notice {
+  kind: "success" | "error";
+  messageId: string;
+  values?: Record<string, string | number>;
+}
+
+export type DashboardPageData =
+  | {
+      view: "list";
+      presentations: DashboardRow[];
+      page: number;
+      pageCount: number;
+      total: number;
+      notice: Notice | null;
+    }
+  | ({ view: "manage"; notice: Notice | null } & ManageData)
+  | { view: "delete"; oid: string; title: string };
+
+const BASE = "/dashboard/next/";
+
+/** The dashboard (spec §2 "My dashboard"): my presentations, import, and sharing of each. */
+export function DashboardPage({ data }: { data: DashboardPageData }) {
+  return (
+    <SiteLayout>
+      {data.view === "list" ? <PresentationList data={data} /> : null}
+      {data.view === "manage" ? <ManagePresentation data={data} /> : null}
+      {data.view === "delete" ? <DeleteConfirmation oid={data.oid} title={data.title} /> : null}
+    </SiteLayout>
+  );
+}
+
+function NoticeBanner({ notice }: { notice: Notice | null }) {
+  if (!notice) return null;
+  return (
+    <FormNotice kind={notice.kind}>
+      <FormattedMessage id={notice.messageId as MessageId} values={notice.values} />
+    </FormNotice>
+  );
+}
+
+function PrivacyLabel({ privacy }: { privacy: string }) {
+  return (
+    <span className={`privacy privacy--${privacy}`}>
+      <FormattedMessage id={`privacy.${privacy}` as MessageId} />
+    </span>
+  );
+}
+
+function PrivacyOptions() {
+  const intl = useIntl();
+  return (
+    <>
+      {(["public", "reusable", "unlisted", "private"] as const).map((privacy) => (
+        <option key={privacy} value={privacy}>
+          {intl.formatMessage({ id: `privacy.${privacy}` as MessageId })} —{" "}
+          {intl.formatMessage({ id: `privacy.${privacy}.hint` as MessageId })}
+        </option>
+      ))}
+    </>
+  );
+}
+
+function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "list" }> }) {
+  const intl = useIntl();
+  return (
+    <div className="dashboard">
+      <div className="dashboard__head">
+        <h1>
+          <FormattedMessage id="dashboard.title" />
+        </h1>
+        <p>
+          <FormattedMessage id="dashboard.count" values={{ count: data.total }} />
+        </p>
+      </div>
+      <NoticeBanner notice={data.notice} />
+
+      <section className="panel" aria-labelledby="import-title">
+        <h2 id="import-title">
+          <FormattedMessage id="dashboard.import.title" />
+        </h2>
+        <p className="dashboard__lead">
+          <FormattedMessage id="dashboard.import.lead" />
+        </p>
+        <PostForm action={`${BASE}import`} encType="multipart/form-data" className="form import-form">
+          <div className="field">
+            <label htmlFor="import-file">
+              <FormattedMessage id="dashboard.import.file" />
+            </label>
+            <input
+              id="import-file"
+              name="file"
+              type="file"
+              accept=".md,.markdown,.txt,.json,text/markdown,application/json"
+              required
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="import-title-field">
+              <FormattedMessage id="dashboard.import.titleField" />
+            </label>
+            <input id="import-title-field" name="title" type="text" maxLength={200} />
+          </div>
+          <div className="field">
+            <label htmlFor="import-privacy">
+              <FormattedMessage id="dashboard.privacy" />
+            </label>
+            <select id="import-privacy" name="privacy" defaultValue="public">
+              <PrivacyOptions />
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="import-schema">
+              <FormattedMessage id="dashboard.import.style" />
+            </label>
+            <select id="import-schema" name="schemaVersion" defaultValue="2">
+              <option value="2">{intl.formatMessage({ id: "dashboard.import.stylePitch" })}</option>
+              <option value="0">{intl.formatMessage({ id: "dashboard.import.styleClassic" })}</option>
+            </select>
+          </div>
+          <button type="submit" className="button button--primary">
+            <FormattedMessage id="dashboard.import.submit" />
+          </button>
+        </PostForm>
+      </section>
+
+      <section aria-labelledby="mine-title">
+        <h2 id="mine-title" className="home-section-title">
+          <FormattedMessage id="dashboard.mine" />
+        </h2>
+        {data.presentations.length === 0 ? (
+          <p>
+            <FormattedMessage id="dashboard.empty" />
+          </p>
+        ) : (
+          <ul className="dashboard__list">
+            {data.presentations.map((p) => (
+              <li key={p.oid} className="dashboard__item">
+                <img src={p.thumbnailUrl} alt="" width={160} height={90} loading="lazy" />
+                <div className="dashboard__item-body">
+                  <h3>
+                    <a href={p.viewUrl}>{p.title}</a>
+                  </h3>
+                  <p className="dashboard__meta">
+                    <PrivacyLabel privacy={p.privacy} />
+                    <span>
+                      <FormattedMessage id="presentation.views" values={{ count: p.viewCount }} />
+                    </span>
+                    <span>
+                      <FormattedMessage id="presentation.likes" values={{ count: p.likesCount }} />
+                    </span>
+                    <span>
+                      <FormattedMessage
+                        id="presentation.lastModified"
+                        values={{ date: <FormattedDate value={p.lastModified} dateStyle="medium" timeZone="UTC" /> }}
+                      />
+                    </span>
+                  </p>
+                </div>
+                <a
+                  className="button"
+                  href={`${BASE}presentations/${p.oid}/`}
+                  aria-label={intl.formatMessage({ id: "dashboard.manageLabel" }, { title: p.title })}
+                >
+                  <FormattedMessage id="dashboard.manage" />
+                </a>
+              </li>
+            ))}
+          </ul>
+        )}
+        {data.pageCount > 1 ? (
+          <nav className="pagination" aria-label={intl.formatMessage({ id: "dashboard.pages" })}>
+            {data.page > 1 ? (
+              <a className="button" href={`${BASE}?page=${data.page - 1}`} rel="prev">
+                <FormattedMessage id="dashboard.previousPage" />
+              </a>
+            ) : null}
+            <span aria-current="page">
+              <FormattedMessage id="dashboard.pageOf" values={{ page: data.page, pages: data.pageCount }} />
+            </span>
+            {data.page < data.pageCount ? (
+              <a className="button" href={`${BASE}?page=${data.page + 1}`} rel="next">
+                <FormattedMessage id="dashboard.nextPage" />
+              </a>
+            ) : null}
+          </nav>
+        ) : null}
+      </section>
+    </div>
+  );
+}
+
+function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view: "manage" }> }) {
+  const intl = useIntl();
+  const p = data.presentation;
+  const path = `${BASE}presentations/${p.oid}`;
+  const live = data.viewLinks.filter((link) => link.revokedAt === null);
+  const revoked = data.viewLinks.filter((link) => link.revokedAt !== null);
+  return (
+    <div className="dashboard">
+      <p className="dashboard__back">
+        <a href={BASE}>
+          <FormattedMessage id="dashboard.back" />
+        </a>
+      </p>
+      <div className="dashboard__head">
+        <h1>{p.title}</h1>
+        <p className="dashboard__meta">
+          <PrivacyLabel privacy={p.privacy} />
+          <a href={p.viewUrl}>
+            <FormattedMessage id="dashboard.open" />
+          </a>
+        </p>
+      </div>
+      <NoticeBanner notice={data.notice} />
+
+      <section className="panel" aria-labelledby="details-title">
+        <h2 id="details-title">
+          <FormattedMessage id="dashboard.details" />
+        </h2>
+        <PostForm action={`${path}/details`}>
+          <div className="field">
+            <label htmlFor="details-title-field">
+              <FormattedMessage id="dashboard.field.title" />
+            </label>
+            <input id="details-title-field" name="title" type="text" defaultValue={p.title} required maxLength={200} />
+          </div>
+          <div className="field">
+            <label htmlFor="details-description">
+              <FormattedMessage id="dashboard.field.description" />
+            </label>
+            <p id="details-description-hint" className="field__hint">
+              <FormattedMessage id="dashboard.field.descriptionHint" />
+            </p>
+            <textarea
+              id="details-description"
+              name="description"
+              defaultValue={p.descriptionHtml}
+              aria-describedby="details-description-hint"
+              maxLength={20000}
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="details-tags">
+              <FormattedMessage id="dashboard.field.tags" />
+            </label>
+            <p id="details-tags-hint" className="field__hint">
+              <FormattedMessage id="dashboard.field.tagsHint" />
+            </p>
+            <input
+              id="details-tags"
+              name="tags"
+              type="text"
+              defaultValue={p.tags.join(", ")}
+              aria-describedby="details-tags-hint"
+            />
+          </div>
+          <div className="field">
+            <label htmlFor="details-privacy">
+              <FormattedMessage id="dashboard.privacy" />
+            </label>
+            <select id="details-privacy" name="privacy" defaultValue={p.privacy}>
+              <PrivacyOptions />
+            </select>
+          </div>
+          <button type="submit" className="button button--primary">
+            <FormattedMessage id="dashboard.save" />
+          </button>
+        </PostForm>
+      </section>
+
+      <section className="panel" aria-labelledby="links-title">
+        <h2 id="links-title">
+          <FormattedMessage id="dashboard.links" />
+        </h2>
+        <p className="dashboard__lead">
+          <FormattedMessage id="dashboard.links.lead" />
+        </p>
+        {live.length > 0 ? (
+          <ul className="link-list">
+            {live.map((link) => (
+              <li key={link.linkId}>
+                <a className="link-list__url" href={link.url}>
+                  {link.url}
+                </a>
+                <span className="link-list__date">
+                  <FormattedMessage
+                    id="dashboard.links.created"
+                    values={{ date: <FormattedDate value={link.createdAt} dateStyle="medium" timeZone="UTC" /> }}
+                  />
+                </span>
+                <PostForm action={`${path}/view-links/${link.linkId}/revoke`} className="inline-form">
+                  <button
+                    type="submit"
+                    className="button"
+                    aria-label={intl.formatMessage({ id: "dashboard.links.revokeLabel" }, { url: link.url })}
+                  >
+                    <FormattedMessage id="dashboard.links.revoke" />
+                  </button>
+                </PostForm>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p>
+            <FormattedMessage id="dashboard.links.none" />
+          </p>
+        )}
+        {revoked.length > 0 ? (
+          <p className="field__hint">
+            <FormattedMessage id="dashboard.links.revokedCount" values={{ count: revoked.length }} />
+          </p>
+        ) : null}
+        <PostForm action={`${path}/view-links`} className="inline-form">
+          <button type="submit" className="button button--primary">
+            <FormattedMessage id="dashboard.links.create" />
+          </button>
+        </PostForm>
+      </section>
+
+      <section className="panel" aria-labelledby="people-title">
+        <h2 id="people-title">
+          <FormattedMessage id="dashboard.people" />
+        </h2>
+        <p className="dashboard__lead">
+          <FormattedMessage id="dashboard.people.lead" />
+        </p>
+        {data.collaborators.length > 0 ? (
+          <ul className="link-list">
+            {data.collaborators.map((person) => (
+              <li key={person.userOid}>
+                <span className="link-list__url">
+                  {person.name} ({person.email})
+                </span>
+                <span className="link-list__date">
+                  <FormattedMessage
+                    id={person.right === "edit" ? "dashboard.people.canEdit" : "dashboard.people.canComment"}
+                  />
+                </span>
+                <PostForm action={`${path}/collaborators/${person.userOid}/remove`} className="inline-form">
+                  <button
+                    type="submit"
+                    className="button"
+                    aria-label={intl.formatMessage({ id: "dashboard.people.removeLabel" }, { name: person.name })}
+                  >
+                    <FormattedMessage id="dashboard.people.remove" />
+                  </button>
+                </PostForm>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <PostForm action={`${path}/collaborators`} className="form people-form">
+          <div className="field">
+            <label htmlFor="people-email">
+              <FormattedMessage id="accounts.field.email" />
+            </label>
+            <input id="people-email" name="email" type="email" required autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor="people-right">
+              <FormattedMessage id="dashboard.people.right" />
+            </label>
+            <select id="people-right" name="right" defaultValue="comment">
+              <option value="comment">{intl.formatMessage({ id: "dashboard.people.canComment" })}</option>
+              <option value="edit">{intl.formatMessage({ id: "dashboard.people.canEdit" })}</option>
+            </select>
+          </div>
+          <button type="submit" className="button button--primary">
+            <FormattedMessage id="dashboard.people.add" />
+          </button>
+        </PostForm>
+      </section>
+
+      <section className="panel panel--danger" aria-labelledby="danger-title">
+        <h2 id="danger-title">
+          <FormattedMessage id="dashboard.delete.title" />
+        </h2>
+        <p>
+          <FormattedMessage id="dashboard.delete.lead" />
+        </p>
+        <a className="button button--danger" href={`${path}/delete`}>
+          <FormattedMessage id="dashboard.delete.start" />
+        </a>
+      </section>
+    </div>
+  );
+}
+
+function DeleteConfirmation({ oid, title }: { oid: string; title: string }) {
+  return (
+    <section className="panel auth-panel" aria-labelledby="confirm-title">
+      <h1 id="confirm-title">
+        <FormattedMessage id="dashboard.delete.confirmTitle" values={{ title }} />
+      </h1>
+      <p className="auth-panel__lead">
+        <FormattedMessage id="dashboard.delete.confirmLead" />
+      </p>
+      <PostForm action={`${BASE}presentations/${oid}/delete`} className="confirm-actions">
+        <button type="submit" className="button button--danger">
+          <FormattedMessage id="dashboard.delete.confirm" />
+        </button>
+        <a className="button" href={`${BASE}presentations/${oid}/`}>
+          <FormattedMessage id="dashboard.delete.cancel" />
+        </a>
+      </PostForm>
+    </section>
+  );
+}

@@ -1,0 +1,222 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createElement } from "react";
+import type { FeatureContext } from "../http";
+import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
+import {
+  addCollaborator,
+  createViewLink,
+  DashboardError,
+  dropCollaborator,
+  getDashboard,
+  getManageData,
+  type ImportFile,
+  importPresentation,
+  removePresentation,
+  revokeLink,
+  saveDetails,
+} from "./service";
+
+type Body = Record<string, unknown> | undefined;
+type OidParams = { Params: { oid: string } };
+
+/** A form field from a urlencoded body (a string) or a multipart one ({ value }). */
+function field(body: Body, name: string): string {
+  const value = body?.[name];
+  if (typeof value === "string") return value;
+  const inner = (value as { value?: unknown } | undefined)?.value;
+  return typeof inner === "string" ? inner : "";
+}
+
+async function uploadedFile(body: Body): Promise<ImportFile | null> {
+  const part = body?.file as
+    | { type?: string; filename?: string; toBuffer?: () => Promise<Buffer>; file?: { truncated?: boolean } }
+    | undefined;
+  if (!part || part.type !== "file" || !part.toBuffer || !part.filename) return null;
+  const content = await part.toBuffer();
+  return { filename: part.filename, content, truncated: part.file?.truncated === true };
+}
+
+const NOTICES = new Set([
+  "created",
+  "deleted",
+  "saved",
+  "linkCreated",
+  "linkRevoked",
+  "collaboratorAdded",
+  "collaboratorRemoved",
+]);
+
+function noticeFrom(query: unknown): Notice | null {
+  const notice = (query as { notice?: string } | undefined)?.notice;
+  return notice && NOTICES.has(notice) ? { kind: "success", messageId: `dashboard.notice.${notice}` } : null;
+}
+
+/** Spec §2 /dashboard/next/: my presentations, importing new ones, and managing each one's sharing. */
+export function registerDashboardRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const { db } = context;
+  const base = "/dashboard/next/";
+
+  const send = (request: FastifyRequest, reply: FastifyReply, data: DashboardPageData, status = 200) =>
+    context.sendPage(request, reply, {
+      entry: "dashboard",
+      data,
+      status,
+      forms: true,
+      render: (pageData) => createElement(DashboardPage, { data: pageData }),
+      head: { title: "My presentations · Podium", noindex: true },
+    });
+
+  const requireViewer = (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.viewer) return request.viewer;
+    void reply.redirect(`/login/?next=${encodeURIComponent(request.url.startsWith(base) ? request.url : base)}`, 303);
+    return null;
+  };
+
+  const listPage = async (request: FastifyRequest, reply: FastifyReply, problem: Notice | null, status = 200) => {
+    const viewer = requireViewer(request, reply);
+    if (!viewer) return reply;
+    const page = Number((request.query as { page?: string } | undefined)?.page ?? 1);
+    const dashboard = await getDashboard(db, viewer, Number.isInteger(page) ? page : 1);
+    return send(request, reply, { view: "list", ...dashboard, notice: problem ?? noticeFrom(request.query) }, status);
+  };
+
+  const managePage = async (
+    request: FastifyRequest<OidParams>,
+    reply: FastifyReply,
+    problem: Notice | null,
+    status = 200,
+  ) => {
+    const viewer = requireViewer(request, reply);
+    if (!viewer) return reply;
+    const manage = await getManageData(db, viewer, request.params.oid);
+    return send(request, reply, { view: "manage", ...manage, notice: problem ?? noticeFrom(request.query) }, status);
+  };
+
+  /** Runs a dashboard action, then redirects (POST → redirect → GET); a refused action re-renders with its reason. */
+  const action =
+    (run: (request: FastifyRequest<OidParams>, viewer: NonNullable<FastifyRequest["viewer"]>) => Promise<string>) =>
+    async (request: FastifyRequest<OidParams>, reply: FastifyReply) => {
+      const viewer = requireViewer(request, reply);
+      if (!viewer) return reply;
+      try {
+        return reply.redirect(await run(request, viewer), 303);
+      } catch (error) {
+        if (!(error instanceof DashboardError)) throw error;
+        if (error.statusCode === 404 || error.statusCode === 403)
+          return context.sendError(request, reply, error.statusCode);
+        const notice: Notice = { kind: "error", messageId: error.messageId, values: error.values };
+        return managePage(request, reply, notice, error.statusCode);
+      }
+    };
+
+  const managePath = (oid: string, notice: string) => `${base}presentations/${oid}/?notice=${notice}`;
+
+  app.get(base, (request, reply) => listPage(request, reply, null));
+
+  app.post(`${base}import`, async (request, reply) => {
+    const viewer = requireViewer(request, reply);
+    if (!viewer) return reply;
+    const body = request.body as Body;
+    try {
+      const oid = await importPresentation(db, viewer, await uploadedFile(body), {
+        title: field(body, "title"),
+        privacy: field(body, "privacy"),
+        schemaVersion: field(body, "schemaVersion"),
+      });
+      return reply.redirect(managePath(oid, "created"), 303);
+    } catch (error) {
+      if (!(error instanceof DashboardError)) throw error;
+      return listPage(
+        request,
+        reply,
+        { kind: "error", messageId: error.messageId, values: error.values },
+        error.statusCode,
+      );
+    }
+  });
+
+  app.get(`${base}presentations/:oid/`, async (request: FastifyRequest<OidParams>, reply) => {
+    try {
+      return await managePage(request, reply, null);
+    } catch (error) {
+      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
+      throw error;
+    }
+  });
+
+  app.post(
+    `${base}presentations/:oid/details`,
+    action(async (request, viewer) => {
+      const body = request.body as Body;
+      await saveDetails(db, viewer, request.params.oid, {
+        title: field(body, "title"),
+        description: field(body, "description"),
+        tags: field(body, "tags"),
+        privacy: field(body, "privacy"),
+      });
+      return managePath(request.params.oid, "saved");
+    }),
+  );
+
+  app.post(
+    `${base}presentations/:oid/view-links`,
+    action(async (request, viewer) => {
+      await createViewLink(db, viewer, request.params.oid);
+      return managePath(request.params.oid, "linkCreated");
+    }),
+  );
+
+  app.post(
+    `${base}presentations/:oid/view-links/:linkId/revoke`,
+    action(async (request, viewer) => {
+      await revokeLink(db, viewer, request.params.oid, (request.params as unknown as { linkId: string }).linkId);
+      return managePath(request.params.oid, "linkRevoked");
+    }),
+  );
+
+  app.post(
+    `${base}presentations/:oid/collaborators`,
+    action(async (request, viewer) => {
+      const body = request.body as Body;
+      await addCollaborator(db, viewer, request.params.oid, {
+        email: field(body, "email"),
+        right: field(body, "right"),
+      });
+      return managePath(request.params.oid, "collaboratorAdded");
+    }),
+  );
+
+  app.post(
+    `${base}presentations/:oid/collaborators/:userOid/remove`,
+    action(async (request, viewer) => {
+      await dropCollaborator(
+        db,
+        viewer,
+        request.params.oid,
+        (request.params as unknown as { userOid: string }).userOid,
+      );
+      return managePath(request.params.oid, "collaboratorRemoved");
+    }),
+  );
+
+  // Deleting asks first (a GET never changes state), then the POST deletes.
+  app.get(`${base}presentations/:oid/delete`, async (request: FastifyRequest<OidParams>, reply) => {
+    const viewer = requireViewer(request, reply);
+    if (!viewer) return reply;
+    try {
+      const manage = await getManageData(db, viewer, request.params.oid);
+      return send(request, reply, { view: "delete", oid: manage.presentation.oid, title: manage.presentation.title });
+    } catch (error) {
+      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
+      throw error;
+    }
+  });
+
+  app.post(
+    `${base}presentations/:oid/delete`,
+    action(async (request, viewer) => {
+      await removePresentation(db, viewer, request.params.oid);
+      return `${base}?notice=deleted`;
+    }),
+  );
+}

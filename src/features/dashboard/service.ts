@@ -1,0 +1,316 @@
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+import type { Database, Queryable } from "../../db/client";
+import { isOid, newOid } from "../../lib/ids";
+import { findUserForLogin } from "../accounts/repository";
+import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
+import { importMarkdown, MarkdownImportError } from "../presentation/document/markdown";
+import { InvalidDocumentError, type PresentationDocument, parseDocument } from "../presentation/document/schema";
+import {
+  type CollaboratorListing,
+  countOwnedPresentations,
+  deletePresentation,
+  findPresentationByOid,
+  insertPresentationIfAbsent,
+  insertViewLink,
+  listCollaborators,
+  listOwnedPresentations,
+  listViewLinks,
+  type PresentationRow,
+  type PresentationSummary,
+  type Privacy,
+  removeCollaborator,
+  revokeViewLinkOf,
+  updatePresentationDetails,
+  upsertCollaborator,
+  type ViewLinkListing,
+} from "../presentation/repository";
+import { accessTo } from "../presentation/service";
+import type { Viewer } from "../viewer";
+
+/** Presentations per dashboard page. */
+export const DASHBOARD_PAGE_SIZE = 20;
+export const PRIVACIES = ["public", "reusable", "unlisted", "private"] as const;
+/** Tags: at most 20, each at most 40 characters. */
+export const TAG_LIMITS = { count: 20, length: 40 } as const;
+
+/** Something the dashboard can't do, with its status and a message id for the person. */
+export class DashboardError extends Error {
+  override readonly name = "DashboardError";
+  constructor(
+    readonly statusCode: 400 | 403 | 404 | 413,
+    readonly messageId: string,
+    readonly values: Record<string, string | number> = {},
+  ) {
+    super(messageId);
+  }
+}
+
+export interface DashboardRow {
+  oid: string;
+  title: string;
+  privacy: Privacy;
+  viewCount: number;
+  likesCount: number;
+  lastModified: string;
+  thumbnailUrl: string;
+  viewUrl: string;
+}
+
+function rowOf(p: PresentationSummary): DashboardRow {
+  return {
+    oid: p.oid,
+    title: p.title,
+    privacy: p.privacy,
+    viewCount: p.viewCount,
+    likesCount: p.likesCount,
+    lastModified: p.lastModified.toISOString(),
+    thumbnailUrl: `/p/${p.oid}/thumbnail.svg`,
+    viewUrl: `/p/${p.oid}/`,
+  };
+}
+
+export async function getDashboard(db: Queryable, viewer: NonNullable<Viewer>, page: number) {
+  const total = await countOwnedPresentations(db, viewer.userId);
+  const pageCount = Math.max(1, Math.ceil(total / DASHBOARD_PAGE_SIZE));
+  const current = Math.min(Math.max(1, page), pageCount);
+  const rows = await listOwnedPresentations(db, viewer.userId, {
+    limit: DASHBOARD_PAGE_SIZE,
+    offset: (current - 1) * DASHBOARD_PAGE_SIZE,
+  });
+  return { presentations: rows.map(rowOf), page: current, pageCount, total };
+}
+
+/** The presentation, if this viewer owns it: 404 when they can't see it, 403 when they can but don't own it. */
+async function owned(db: Queryable, viewer: NonNullable<Viewer>, oid: string): Promise<PresentationRow> {
+  const row = isOid(oid) ? await findPresentationByOid(db, oid) : null;
+  if (!row) throw new DashboardError(404, "dashboard.error.notFound");
+  const access = await accessTo(db, row, viewer);
+  if (!access.view) throw new DashboardError(404, "dashboard.error.notFound");
+  if (!access.manage) throw new DashboardError(403, "dashboard.error.notOwner");
+  return row;
+}
+
+export interface ImportFile {
+  filename: string;
+  content: Buffer;
+  /** The upload was cut at the size limit. */
+  truncated: boolean;
+}
+
+export interface ImportOptions {
+  title: string;
+  privacy: string;
+  schemaVersion: string;
+}
+
+function firstTitleOf(document: PresentationDocument): string | null {
+  const visit = (topics: PresentationDocument["topics"]): string | null => {
+    for (const topic of topics) {
+      const title = topic.texts.find((t) => t.styleClasses.includes("title"))?.paragraphs[0]?.text.trim();
+      if (title) return title;
+      const nested = visit(topic.topics);
+      if (nested) return nested;
+    }
+    return null;
+  };
+  return visit(document.topics);
+}
+
+/** Reads an uploaded Markdown or JSON file into a validated document; nothing is stored on error. */
+export function documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): PresentationDocument {
+  if (file.truncated) throw new DashboardError(413, "dashboard.error.tooLarge");
+  if (file.content.length === 0) throw new DashboardError(400, "dashboard.error.emptyFile");
+  const kind = /\.(md|markdown|txt)$/i.test(file.filename)
+    ? "markdown"
+    : /\.json$/i.test(file.filename)
+      ? "json"
+      : null;
+  if (!kind) throw new DashboardError(400, "dashboard.error.fileType");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(file.content);
+  } catch {
+    throw new DashboardError(400, "dashboard.error.encoding");
+  }
+  if (kind === "markdown") {
+    try {
+      return importMarkdown(text, schemaVersion);
+    } catch (error) {
+      if (error instanceof MarkdownImportError)
+        throw new DashboardError(400, "dashboard.error.markdown", { problem: error.message });
+      if (error instanceof InvalidDocumentError)
+        throw new DashboardError(400, "dashboard.error.markdown", { problem: error.message });
+      throw error;
+    }
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new DashboardError(400, "dashboard.error.json", { problem: (error as Error).message });
+  }
+  try {
+    return parseDocument(json);
+  } catch (error) {
+    if (error instanceof InvalidDocumentError) {
+      throw new DashboardError(400, "dashboard.error.document", {
+        field: error.field || "(document)",
+        problem: error.problem,
+      });
+    }
+    throw error;
+  }
+}
+
+export async function importPresentation(
+  db: Database,
+  viewer: NonNullable<Viewer>,
+  file: ImportFile | null,
+  options: ImportOptions,
+): Promise<string> {
+  if (!file) throw new DashboardError(400, "dashboard.error.noFile");
+  const privacy = z.enum(PRIVACIES).safeParse(options.privacy);
+  if (!privacy.success) throw new DashboardError(400, "dashboard.error.privacy");
+  const schemaVersion = options.schemaVersion === "0" ? "0" : "2";
+  const document = documentFromFile(file, schemaVersion);
+  const title = (options.title.trim() || firstTitleOf(document) || file.filename.replace(/\.[^.]+$/, "")).slice(0, 200);
+  if (!title) throw new DashboardError(400, "dashboard.error.title");
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const oid = newOid();
+    const inserted = await insertPresentationIfAbsent(db, {
+      oid,
+      ownerId: viewer.userId,
+      title,
+      descriptionHtml: "",
+      privacy: privacy.data,
+      schemaVersion: document.schemaVersion,
+      tags: [],
+      document,
+    });
+    if (inserted) return oid;
+  }
+  throw new Error("could not find a free oid");
+}
+
+export interface ManageData {
+  presentation: DashboardRow & { descriptionHtml: string; tags: string[]; schemaVersion: "0" | "2" };
+  viewLinks: (Omit<ViewLinkListing, "createdAt" | "revokedAt"> & {
+    createdAt: string;
+    revokedAt: string | null;
+    url: string;
+  })[];
+  collaborators: CollaboratorListing[];
+}
+
+export async function getManageData(db: Queryable, viewer: NonNullable<Viewer>, oid: string): Promise<ManageData> {
+  const row = await owned(db, viewer, oid);
+  const [links, collaborators] = await Promise.all([listViewLinks(db, row.id), listCollaborators(db, row.id)]);
+  return {
+    presentation: {
+      ...rowOf(row),
+      descriptionHtml: row.descriptionHtml,
+      tags: row.tags,
+      schemaVersion: row.schemaVersion,
+    },
+    viewLinks: links.map((link) => ({
+      linkId: link.linkId,
+      keyType: link.keyType,
+      createdAt: link.createdAt.toISOString(),
+      revokedAt: link.revokedAt?.toISOString() ?? null,
+      url: `/view/${link.linkId}/`,
+    })),
+    collaborators,
+  };
+}
+
+const detailsSchema = z.object({
+  title: z.string().trim().min(1).max(200),
+  description: z.string().max(DESCRIPTION_MAX_LENGTH),
+  tags: z.string().max(2000),
+  privacy: z.enum(PRIVACIES),
+});
+
+/** "Bread, baking ,bread" → ["bread", "baking"]. */
+export function parseTags(input: string): string[] {
+  const tags = input
+    .split(",")
+    .map((tag) => tag.trim().toLowerCase().replace(/\s+/g, " "))
+    .filter(Boolean);
+  const unique = [...new Set(tags)];
+  if (unique.length > TAG_LIMITS.count || unique.some((tag) => tag.length > TAG_LIMITS.length)) {
+    throw new DashboardError(400, "dashboard.error.tags", { count: TAG_LIMITS.count, length: TAG_LIMITS.length });
+  }
+  return unique;
+}
+
+export async function saveDetails(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  form: { title: string; description: string; tags: string; privacy: string },
+): Promise<void> {
+  await owned(db, viewer, oid);
+  const parsed = detailsSchema.safeParse(form);
+  if (!parsed.success) {
+    const field = String(parsed.error.issues[0]?.path[0] ?? "form");
+    throw new DashboardError(400, `dashboard.error.${field}`);
+  }
+  await updatePresentationDetails(db, oid, {
+    title: parsed.data.title,
+    // Owner-supplied HTML is sanitised on save (spec §2; architecture: DOMPurify).
+    descriptionHtml: sanitizeDescription(parsed.data.description),
+    tags: parseTags(parsed.data.tags),
+    privacy: parsed.data.privacy,
+  });
+}
+
+/** A new view link: a long random id that works for anyone holding it until revoked. */
+export async function createViewLink(db: Queryable, viewer: NonNullable<Viewer>, oid: string): Promise<string> {
+  const row = await owned(db, viewer, oid);
+  const linkId = randomBytes(24).toString("base64url");
+  await insertViewLink(db, row.id, linkId);
+  return linkId;
+}
+
+export async function revokeLink(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  linkId: string,
+): Promise<void> {
+  const row = await owned(db, viewer, oid);
+  if (!(await revokeViewLinkOf(db, row.id, linkId))) throw new DashboardError(404, "dashboard.error.linkNotFound");
+}
+
+export async function addCollaborator(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  form: { email: string; right: string },
+): Promise<void> {
+  const row = await owned(db, viewer, oid);
+  const right = form.right === "edit" || form.right === "comment" ? form.right : null;
+  if (!right) throw new DashboardError(400, "dashboard.error.right");
+  const user = await findUserForLogin(db, form.email.trim());
+  if (!user) throw new DashboardError(400, "dashboard.error.noSuchPerson");
+  if (user.id === row.ownerId) throw new DashboardError(400, "dashboard.error.ownerAlready");
+  await upsertCollaborator(db, row.id, user.id, right);
+}
+
+export async function dropCollaborator(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  userOid: string,
+): Promise<void> {
+  const row = await owned(db, viewer, oid);
+  if (!(await removeCollaborator(db, row.id, userOid)))
+    throw new DashboardError(404, "dashboard.error.collaboratorNotFound");
+}
+
+export async function removePresentation(db: Database, viewer: NonNullable<Viewer>, oid: string): Promise<string> {
+  const row = await owned(db, viewer, oid);
+  await db.transaction((tx) => deletePresentation(tx, oid));
+  return row.title;
+}
