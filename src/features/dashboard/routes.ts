@@ -31,7 +31,7 @@ async function uploadedFile(body: Body): Promise<ImportFile | null> {
   const part = body?.file as
     | { type?: string; filename?: string; toBuffer?: () => Promise<Buffer>; file?: { truncated?: boolean } }
     | undefined;
-  if (!part || part.type !== "file" || !part.toBuffer || !part.filename) return null;
+  if (part?.type !== "file" || !part.toBuffer || !part.filename) return null;
   const content = await part.toBuffer();
   return { filename: part.filename, content, truncated: part.file?.truncated === true };
 }

@@ -1,4 +1,4 @@
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice, PostForm } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";
