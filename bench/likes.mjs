@@ -1,0 +1,632 @@
+// Benchmark of the like calls (spec §7): likes per second and latency of PUT/DELETE
+// /api/v4/presentation/{oid}/like/ at 50 connections, against PGlite and against PostgreSQL,
+// beside Fastify's own hello-world measured on the same machine in the same run (the ratio is
+// the figure to compare: goal ≥ 10% of hello-world on PostgreSQL).
+//
+// Each connection is a different signed-in person who alternates PUT and DELETE on one public
+// presentation. The people sign up and the presentation is imported through the HTTP API, as a
+// browser would. After each run the server is stopped and the stored likes_count is compared
+// with the rows in `likes`.
+//
+// This reports figures; it is not a pass/fail test on speed. It exits non-zero only for
+// correctness failures: request errors, non-2xx answers, wrong answers, or a count that drifted.
+//
+// Usage: npm run bench:likes [-- --duration 10 --warmup 2 --connections 50]
+// Needs the build (made here when missing or stale). PostgreSQL is taken at 127.0.0.1:5432
+// (user root, database test, trust auth); a fresh database is created and dropped; without
+// PostgreSQL that part is skipped.
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import autocannon from "autocannon";
+import pg from "pg";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+process.chdir(ROOT);
+
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const DURATION_S = option("duration", 10);
+const WARMUP_S = option("warmup", 2);
+const CONNECTIONS = Math.floor(option("connections", 50));
+
+const HOST = "127.0.0.1";
+const PG_ADMIN_URL = `postgres://root@${HOST}:5432/test`;
+const PG_DATABASE = `podium_bench_${randomBytes(6).toString("hex")}`;
+/** Signups allowed per address per hour (DEFAULT_ACCOUNT_LIMITS in src/server/config.ts; not configurable). */
+const SIGNUPS_PER_ADDRESS = 10;
+/** Signups hash a password with scrypt: a few at a time. */
+const SIGNUP_CONCURRENCY = 5;
+/** The goal of the issue, reported (never enforced): like throughput ≥ 10% of hello-world on PostgreSQL. */
+const GOAL_RATIO = 0.1;
+
+// --- processes ------------------------------------------------------------------------------
+
+/** Every child process started here, so that all of them are stopped however the run ends. */
+const children = new Set();
+const cleanups = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a child process and waits until it prints `ready` on stdout. */
+function startChild(name, args, env, ready) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(child);
+  let out = "";
+  let err = "";
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  exited.then(() => children.delete(child));
+  const started = new Promise((resolve, reject) => {
+    child.stdout.on("data", (chunk) => {
+      if (out.length < 100_000) out += chunk;
+      if (out.includes(ready)) resolve();
+    });
+    child.stderr.on("data", (chunk) => {
+      if (err.length < 100_000) err += chunk;
+    });
+    exited.then(({ code, signal }) =>
+      reject(new Error(`${name} exited (${signal ?? code}) before it was ready:\n${out}${err}`.trim())),
+    );
+  });
+  return {
+    started,
+    /** SIGTERM, then SIGKILL if it hasn't exited after a while; resolves once it has exited. */
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+    stderr: () => err,
+  };
+}
+
+async function startPodium(port, database) {
+  const env = {
+    ...process.env,
+    PORT: String(port),
+    HOST,
+    PODIUM_LOG: "off",
+    PODIUM_SEED: "off",
+    PODIUM_RATE_LIMIT: "100000000",
+    PODIUM_LIKE_RATE_LIMIT: "100000000",
+    PODIUM_PUBLIC_URL: `http://${HOST}:${port}`,
+  };
+  delete env.DATABASE_URL;
+  delete env.PODIUM_DATA_DIR;
+  if (database.url) env.DATABASE_URL = database.url;
+  else env.PODIUM_DATA_DIR = database.dataDir;
+  const server = startChild("podium", ["dist/server/main.js"], env, "podium: serving");
+  await server.started;
+  return server;
+}
+
+const HELLO_WORLD = `
+import Fastify from "fastify";
+const app = Fastify({ logger: false });
+app.get("/", async () => ({ hello: "world" }));
+await app.listen({ port: Number(process.env.PORT), host: ${JSON.stringify(HOST)} });
+console.log("hello-world: serving");
+`;
+
+async function startHelloWorld(port) {
+  const server = startChild(
+    "hello-world",
+    ["--input-type=module", "-e", HELLO_WORLD],
+    { ...process.env, PORT: String(port) },
+    "hello-world: serving",
+  );
+  await server.started;
+  return server;
+}
+
+// --- HTTP setup (not measured) ------------------------------------------------------------
+
+/** One request; `localAddress` picks the loopback address it comes from. */
+function request(port, { method = "GET", path, headers = {}, body, localAddress }) {
+  return new Promise((resolve, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(body);
+    const req = http.request(
+      {
+        host: HOST,
+        port,
+        method,
+        path,
+        localAddress,
+        agent: false,
+        headers: payload ? { ...headers, "content-length": payload.length } : headers,
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () =>
+          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+class CookieJar {
+  cookies = new Map();
+  store(response) {
+    for (const line of response.headers["set-cookie"] ?? []) {
+      const pair = line.split(";")[0] ?? "";
+      const eq = pair.indexOf("=");
+      if (eq < 1) continue;
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value === "" || /;\s*max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  get(name) {
+    return this.cookies.get(name);
+  }
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+/**
+ * Signs up through the real form. Signups are limited per address (10 an hour), so people
+ * come from different loopback addresses: 127.0.0.1 for the first ten, 127.0.0.2 for the next…
+ * (the server listens on 127.0.0.1 only; these are only source addresses).
+ */
+async function signUp(port, index, runId) {
+  const localAddress = `127.0.0.${1 + Math.floor(index / SIGNUPS_PER_ADDRESS)}`;
+  const jar = new CookieJar();
+  const form = await request(port, { path: "/signup/", localAddress });
+  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
+  jar.store(form);
+  const body = new URLSearchParams({
+    firstName: "Bench",
+    lastName: `Person ${index}`,
+    publicDisplayName: "",
+    email: `bench-${runId}-${index}@bench.test`,
+    password: "correct horse battery staple",
+    _csrf: jar.get("XSRF-TOKEN") ?? "",
+  }).toString();
+  const response = await request(port, {
+    method: "POST",
+    path: "/signup/",
+    localAddress,
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
+    body,
+  });
+  if (response.status !== 303) {
+    throw new Error(`POST /signup/ (person ${index}, from ${localAddress}) answered ${response.status}`);
+  }
+  jar.store(response);
+  const session = jar.get("podium_session");
+  const xsrf = jar.get("XSRF-TOKEN");
+  if (!session || !xsrf) throw new Error(`POST /signup/ (person ${index}) set no session or XSRF-TOKEN cookie`);
+  return { cookie: `podium_session=${session}; XSRF-TOKEN=${xsrf}`, xsrf, jar };
+}
+
+async function signUpMany(port, count) {
+  const runId = randomBytes(3).toString("hex");
+  const users = new Array(count);
+  let next = 0;
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      users[index] = await signUp(port, index, runId);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SIGNUP_CONCURRENCY, count) }, worker));
+  return users;
+}
+
+/** A multipart body as a browser sends it (as in src/features/dashboard/dashboard.test.ts). */
+function multipart(fields, file) {
+  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${file.content}\r\n`,
+    `--${boundary}--\r\n`,
+  );
+  return { body: parts.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function importPresentation(port, owner) {
+  const { body, contentType } = multipart(
+    { _csrf: owner.xsrf, privacy: "public", schemaVersion: "2", title: "Bench" },
+    { name: "bench.md", content: "# Bench\n---\n# Two" },
+  );
+  const response = await request(port, {
+    method: "POST",
+    path: "/dashboard/next/import",
+    headers: { "content-type": contentType, cookie: owner.jar.header() },
+    body,
+  });
+  const oid = /\/presentations\/([^/]+)\//.exec(String(response.headers.location ?? ""))?.[1];
+  if (response.status !== 303 || !oid) {
+    throw new Error(`POST /dashboard/next/import answered ${response.status} (location ${response.headers.location})`);
+  }
+  return oid;
+}
+
+const likeHeaders = (user) => ({ "content-type": "application/json", "x-xsrf-token": user.xsrf, cookie: user.cookie });
+
+/** One like and one unlike before the load, so a broken setup fails with a clear message. */
+async function checkLikeOnce(port, user, oid) {
+  const path = `/api/v4/presentation/${oid}/like/`;
+  for (const [method, liked, likesCount] of [
+    ["PUT", true, 1],
+    ["DELETE", false, 0],
+  ]) {
+    const response = await request(port, { method, path, headers: likeHeaders(user) });
+    const expected = JSON.stringify({ liked, likesCount });
+    if (response.status !== 200 || JSON.stringify(JSON.parse(response.body)) !== expected) {
+      throw new Error(`${method} ${path} answered ${response.status} ${response.body.slice(0, 200)}; expected ${expected}`);
+    }
+  }
+}
+
+// --- load -------------------------------------------------------------------------------------
+
+function cannon(options) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+/**
+ * Like calls: connection i is person i, alternating PUT and DELETE. Each answer is checked
+ * (200, `liked` as asked, a count within 0…people); wrong answers are counted.
+ */
+async function loadLikes(port, users, oid, duration) {
+  const path = `/api/v4/presentation/${oid}/like/`;
+  const wrong = { count: 0, samples: [] };
+  let nextUser = 0;
+  const check = (liked) => (status, body) => {
+    if (status !== 200) return; // counted by autocannon as non-2xx
+    let answer = null;
+    try {
+      answer = JSON.parse(body);
+    } catch {
+      answer = null;
+    }
+    const ok =
+      answer?.liked === liked &&
+      Number.isInteger(answer.likesCount) &&
+      answer.likesCount >= 0 &&
+      answer.likesCount <= users.length;
+    if (!ok) {
+      wrong.count += 1;
+      if (wrong.samples.length < 5) wrong.samples.push(String(body).slice(0, 200));
+    }
+  };
+  const result = await cannon({
+    url: `http://${HOST}:${port}`,
+    duration,
+    setupClient(client) {
+      const user = users[nextUser++ % users.length];
+      client.setRequests([
+        { method: "PUT", path, headers: likeHeaders(user), onResponse: check(true) },
+        { method: "DELETE", path, headers: likeHeaders(user), onResponse: check(false) },
+      ]);
+    },
+  });
+  return { result, wrong };
+}
+
+function figures(result, wrong = { count: 0, samples: [] }) {
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+  );
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
+    latencyMs: { mean: result.latency.mean, p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    wrongAnswers: wrong.count,
+    wrongAnswerSamples: wrong.samples,
+    statusCodes,
+  };
+}
+
+// --- targets ------------------------------------------------------------------------------------
+
+async function benchHelloWorld() {
+  const port = await freePort();
+  const server = await startHelloWorld(port);
+  try {
+    const url = `http://${HOST}:${port}/`;
+    if (WARMUP_S > 0) await cannon({ url, duration: WARMUP_S });
+    return figures(await cannon({ url, duration: DURATION_S }));
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * One like target: start the server, set up people and a presentation, warm up, measure,
+ * stop the server (so every call in flight has finished), then count with `count(database)`.
+ */
+async function benchLikes(name, database, count) {
+  const port = await freePort();
+  const server = await startPodium(port, database);
+  let stopped = false;
+  try {
+    const setupStart = performance.now();
+    const users = await signUpMany(port, CONNECTIONS);
+    const oid = await importPresentation(port, users[0]);
+    await checkLikeOnce(port, users[0], oid);
+    const setupMs = Math.round(performance.now() - setupStart);
+    console.log(`  ${name}: ${users.length} people signed up and a presentation imported in ${setupMs} ms`);
+    if (WARMUP_S > 0) await loadLikes(port, users, oid, WARMUP_S);
+    const { result, wrong } = await loadLikes(port, users, oid, DURATION_S);
+    const stop = await server.stop();
+    stopped = true;
+    if (stop.code !== 0) {
+      console.warn(`  ${name}: the server exited with ${stop.signal ?? stop.code}:\n${server.stderr()}`);
+    }
+    const stored = await count(oid);
+    return {
+      ...figures(result, wrong),
+      count: { ...stored, exact: stored.likesCount === stored.rows && stored.rows <= users.length },
+    };
+  } finally {
+    if (!stopped) await server.stop();
+  }
+}
+
+const COUNT_SQL =
+  "select p.likes_count as likes_count, (select count(*)::int from likes l where l.presentation_id = p.id) as rows " +
+  "from presentations p where p.oid = $1";
+
+const countRow = (rows) => {
+  const row = rows[0];
+  if (!row) throw new Error("the benchmark's presentation is not in the database");
+  return { likesCount: Number(row.likes_count), rows: Number(row.rows) };
+};
+
+async function benchPglite() {
+  const dataDir = mkdtempSync(join(tmpdir(), "podium-bench-pglite-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return benchLikes("PGlite", { dataDir }, async (oid) => {
+    // The server has exited, so its data directory can be opened here.
+    const db = new PGlite(dataDir);
+    try {
+      return countRow((await db.query(COUNT_SQL, [oid])).rows);
+    } finally {
+      await db.close();
+    }
+  });
+}
+
+async function postgresAvailable() {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query("select 1");
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: error.message };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function adminQuery(sql) {
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function benchPostgres() {
+  await adminQuery(`create database ${PG_DATABASE}`);
+  cleanups.push(() => adminQuery(`drop database if exists ${PG_DATABASE} with (force)`));
+  const url = `postgres://root@${HOST}:5432/${PG_DATABASE}`;
+  return benchLikes("PostgreSQL", { url }, async (oid) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return countRow((await client.query(COUNT_SQL, [oid])).rows);
+    } finally {
+      await client.end().catch(() => {});
+    }
+  });
+}
+
+// --- report ---------------------------------------------------------------------------------
+
+function ensureBuild() {
+  let stale = !existsSync("dist/server/main.js") || !existsSync("dist/.source-stamp");
+  if (!stale) {
+    // The same check as `npm start` (scripts/start.mjs).
+    const stamp = execFileSync(
+      process.execPath,
+      ["--input-type=module", "-e", 'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());'],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    stale = stamp !== readFileSync("dist/.source-stamp", "utf8");
+  }
+  if (stale) {
+    console.log("podium: building (the build is missing or older than the sources)…");
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
+  }
+}
+
+const pad = (value, width, left = false) => (left ? String(value).padEnd(width) : String(value).padStart(width));
+const ms = (value) => (typeof value === "number" ? value.toFixed(1) : "–");
+
+function printTable(rows, hello) {
+  const header = ["target", "req/s", "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "wrong", "vs hello"];
+  const widths = [12, 8, 8, 8, 7, 9, 8, 6, 9];
+  const line = (cells) => cells.map((cell, i) => pad(cell, widths[i], i === 0)).join("  ");
+  console.log(line(header));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  for (const [name, row] of rows) {
+    if (!row) {
+      console.log(line([name, "skipped", "", "", "", "", "", "", ""]));
+      continue;
+    }
+    const ratio = hello && row !== hello ? `${((row.requestsPerSecond / hello.requestsPerSecond) * 100).toFixed(1)}%` : "";
+    console.log(
+      line([
+        name,
+        row.requestsPerSecond,
+        ms(row.latencyMs.p50),
+        ms(row.latencyMs.p99),
+        row.errors,
+        row.timeouts,
+        row.non2xx,
+        row.wrongAnswers ?? 0,
+        ratio || (row === hello ? "100%" : ""),
+      ]),
+    );
+  }
+}
+
+async function main() {
+  ensureBuild();
+  console.log(
+    `Like calls benchmark: ${CONNECTIONS} connections (one signed-in person each, alternating PUT/DELETE on one presentation), ` +
+      `${DURATION_S} s per target after a ${WARMUP_S} s warm-up, on ${HOST}`,
+  );
+  const failures = [];
+  const hello = await benchHelloWorld();
+  console.log(`  hello-world: ${hello.requestsPerSecond} req/s`);
+  const pglite = await benchPglite();
+  const available = await postgresAvailable();
+  let postgres = null;
+  let postgresNote = null;
+  if (available.ok) {
+    postgres = await benchPostgres();
+  } else {
+    postgresNote = `PostgreSQL at ${PG_ADMIN_URL} is unreachable (${available.reason}); skipped.`;
+    console.log(`  ${postgresNote}`);
+  }
+
+  console.log("");
+  const rows = [
+    ["hello-world", hello],
+    ["PGlite", pglite],
+    ["PostgreSQL", postgres],
+  ];
+  printTable(rows, hello);
+  console.log("");
+  for (const [name, row] of rows) {
+    if (!row) continue;
+    const codes = Object.entries(row.statusCodes)
+      .map(([code, n]) => `${code}×${n}`)
+      .join(", ");
+    console.log(`${name}: ${row.requests} requests (${codes || "no answers"})`);
+    if (row.count) {
+      console.log(
+        `  count after the run: likes_count ${row.count.likesCount}, rows ${row.count.rows} → ${row.count.exact ? "exact" : "DRIFTED"}`,
+      );
+      if (!row.count.exact) failures.push(`${name}: likes_count ${row.count.likesCount} ≠ ${row.count.rows} rows`);
+    }
+    const bad = row.errors + row.timeouts + row.non2xx + (row.wrongAnswers ?? 0);
+    if (bad > 0) {
+      failures.push(
+        `${name}: ${row.errors} errors, ${row.timeouts} timeouts, ${row.non2xx} non-2xx, ${row.wrongAnswers ?? 0} wrong answers`,
+      );
+      for (const sample of row.wrongAnswerSamples ?? []) console.log(`  wrong answer: ${sample}`);
+    }
+  }
+  if (postgres) {
+    const ratio = postgres.requestsPerSecond / hello.requestsPerSecond;
+    console.log(
+      `Goal (like throughput ≥ ${GOAL_RATIO * 100}% of hello-world on PostgreSQL): ${(ratio * 100).toFixed(1)}% — ${ratio >= GOAL_RATIO ? "met" : "not met"} (reported, not enforced)`,
+    );
+  } else if (postgresNote) {
+    console.log(postgresNote);
+  }
+
+  const ratioOf = (row) => (row ? Number((row.requestsPerSecond / hello.requestsPerSecond).toFixed(4)) : null);
+  const strip = (row) => (row ? { ...row, wrongAnswerSamples: undefined } : null);
+  console.log(
+    JSON.stringify({
+      bench: "likes",
+      connections: CONNECTIONS,
+      durationSeconds: DURATION_S,
+      warmupSeconds: WARMUP_S,
+      helloWorld: strip(hello),
+      pglite: { ...strip(pglite), ratioToHelloWorld: ratioOf(pglite) },
+      postgres: postgres ? { ...strip(postgres), ratioToHelloWorld: ratioOf(postgres) } : null,
+      postgresSkipped: postgresNote,
+      goalRatio: GOAL_RATIO,
+      correct: failures.length === 0,
+    }),
+  );
+  if (failures.length > 0) {
+    console.error(`\nCorrectness failures:\n  ${failures.join("\n  ")}`);
+    process.exitCode = 1;
+  }
+}
+
+async function cleanUp() {
+  await Promise.all(
+    [...children].map(
+      (child) =>
+        new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", resolve);
+          child.kill("SIGTERM");
+          setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+        }),
+    ),
+  );
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`cleanup failed: ${error.message}`);
+    }
+  }
+}
+
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    console.error(`\n${signal}: stopping the servers and cleaning up…`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`bench/likes: ${error.stack ?? error.message}`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,191 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "@playwright/test";
+import { axeViolations, expect, test, waitForHydration } from "./support";
+
+const DECK = `# Field notes on moss
+## Small plants, big roles
+---
+# Where moss grows
+- Shaded rocks and bark
+- Damp soil and old roofs
+---
+# Why it matters
+Moss holds water and shelters tiny animals.
+---
+# Look closer
+Bring a hand lens on your next walk.`;
+
+function deckFile(): string {
+  const dir = mkdtempSync(join(tmpdir(), "podium-deck-"));
+  const path = join(dir, "field-notes-on-moss.md");
+  writeFileSync(path, DECK);
+  return path;
+}
+
+async function signUp(page: Page, email: string) {
+  await page.goto("/signup/");
+  await waitForHydration(page);
+  await page.getByLabel("First name").fill("Robin");
+  await page.getByLabel("Last name").fill("Moss");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/next\/$/);
+  await waitForHydration(page);
+}
+
+async function strangerStatus(browser: Browser, url: string): Promise<number | undefined> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const response = await page.goto(url);
+  await context.close();
+  return response?.status();
+}
+
+test.describe("accounts, sharing and likes", () => {
+  test("sign up → import a Markdown deck → it plays → private → 404 for a stranger → view link → revoke → 404", async ({
+    page,
+    browser,
+    consoleProblems,
+  }) => {
+    await signUp(page, `robin.${Date.now()}@podium.test`);
+    await expect(page.getByRole("heading", { level: 1, name: "My presentations" })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: "e2e/screenshots/dashboard-empty.png", fullPage: true });
+
+    await page.getByLabel("Markdown or JSON file").setInputFiles(deckFile());
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByText("Your presentation is imported.")).toBeVisible();
+    await waitForHydration(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: "e2e/screenshots/dashboard-manage.png", fullPage: true });
+
+    const managePath = new URL(page.url()).pathname;
+    expect(managePath).toMatch(/^\/dashboard\/next\/presentations\/[a-z0-9]{12}\/$/);
+
+    // It plays on its view page.
+    await page.getByRole("link", { name: "Open the view page" }).click();
+    await waitForHydration(page);
+    const viewUrl = page.url();
+    await expect(page.getByRole("heading", { level: 1, name: "Field notes on moss" })).toBeVisible();
+    await page.getByRole("button", { name: "Present" }).click();
+    await expect(page.locator(".player")).toHaveAttribute("data-player-state", "playing");
+    await page.keyboard.press("ArrowRight");
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "2");
+
+    // Make it private: a stranger gets a 404.
+    await page.goto(managePath);
+    await waitForHydration(page);
+    await page.getByLabel("Who can see it").selectOption("private");
+    await page.getByRole("button", { name: "Save details" }).click();
+    await expect(page.getByText("Details saved.")).toBeVisible();
+    expect(await strangerStatus(browser, viewUrl)).toBe(404);
+
+    // A view link opens it for anyone holding it.
+    await page.getByRole("button", { name: "Create a view link" }).click();
+    await expect(page.getByText("A new view link is ready.")).toBeVisible();
+    const linkPath = await page.locator(".link-list__url").first().textContent();
+    expect(linkPath).toMatch(/^\/view\/[A-Za-z0-9_-]{32}\/$/);
+    const origin = new URL(page.url()).origin;
+    expect(await strangerStatus(browser, `${origin}${linkPath}`)).toBe(200);
+
+    // Revoked: 404 at once.
+    await page.getByRole("button", { name: `Revoke ${linkPath}` }).click();
+    await expect(page.getByText("The view link is revoked")).toBeVisible();
+    expect(await strangerStatus(browser, `${origin}${linkPath}`)).toBe(404);
+    // The stranger pages logged their 404s in their own contexts; this page logged none.
+    expect(consoleProblems).toEqual([]);
+  });
+
+  test("R4.5 R4.6 like and unlike as a signed-in person, with the count updating and kept", async ({ page }) => {
+    await signUp(page, `liker.${Date.now()}@podium.test`);
+    const sitemap = await (await page.request.get("/sitemap.xml")).text();
+    const url = /<loc>([^<]+\/p\/[^<]+sourdough[^<]*)<\/loc>/.exec(sitemap)?.[1] ?? "";
+    await page.goto(url);
+    await waitForHydration(page);
+    const like = page.locator(".like-button");
+    const before = Number((await like.locator(".like-button__count").textContent())?.replace(/\D/g, ""));
+    await expect(like).toHaveAttribute("aria-pressed", "false");
+    await like.click();
+    await expect(like).toHaveAttribute("aria-pressed", "true");
+    await expect(like.locator(".like-button__count")).toHaveText(String(before + 1));
+    await expect(like).toHaveAttribute("data-animation", "liked");
+    // The like is stored: a reload shows it.
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.locator(".like-button")).toHaveAttribute("aria-pressed", "true");
+    await expect(page.locator(".like-button__count")).toHaveText(String(before + 1));
+    // Unlike: the broken heart, then back to default after 2 s.
+    await page.locator(".like-button").click();
+    await expect(page.locator(".like-button")).toHaveAttribute("aria-pressed", "false");
+    await expect(page.locator(".like-button__count")).toHaveText(String(before));
+    await expect(page.locator(".like-button")).toHaveAttribute("data-animation", "unliked");
+    await expect(page.locator(".like-button")).toHaveAttribute("data-animation", "default", { timeout: 5000 });
+    await page.reload();
+    await waitForHydration(page);
+    await expect(page.locator(".like-button__count")).toHaveText(String(before));
+  });
+
+  test("R8.2 a failed like reverts and shakes", async ({ page, consoleProblems }) => {
+    await signUp(page, `shaker.${Date.now()}@podium.test`);
+    const sitemap = await (await page.request.get("/sitemap.xml")).text();
+    await page.goto(/<loc>([^<]+\/p\/[^<]+typography[^<]*)<\/loc>/.exec(sitemap)?.[1] ?? "");
+    await waitForHydration(page);
+    await page.route("**/api/v4/presentation/*/like/", (route) => route.fulfill({ status: 503, body: "down" }));
+    const like = page.locator(".like-button");
+    const before = await like.locator(".like-button__count").textContent();
+    await like.click();
+    await expect(like).toHaveAttribute("data-animation", "error");
+    await expect(like).toHaveAttribute("aria-pressed", "false");
+    await expect(like.locator(".like-button__count")).toHaveText(before ?? "");
+    await expect(like).toHaveAttribute("data-animation", "default");
+    const unexpected = consoleProblems.filter((p) => !p.includes("503"));
+    consoleProblems.splice(0, consoleProblems.length, ...unexpected);
+  });
+
+  test("R2.7 a logged-out like goes to sign up and comes back", async ({ page }) => {
+    const sitemap = await (await page.request.get("/sitemap.xml")).text();
+    const url = /<loc>([^<]+\/p\/[^<]+crispr[^<]*)<\/loc>/.exec(sitemap)?.[1] ?? "";
+    await page.goto(url);
+    await waitForHydration(page);
+    await page.locator(".like-button").click();
+    const path = new URL(url).pathname;
+    await expect(page).toHaveURL(`/signup/?next=${encodeURIComponent(path)}`);
+    await waitForHydration(page);
+    await page.getByLabel("First name").fill("Back");
+    await page.getByLabel("Email").fill(`back.${Date.now()}@podium.test`);
+    await page.getByLabel("Password", { exact: true }).fill("a long enough password");
+    await page.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(path);
+  });
+
+  test("log in, settings and log out work with a keyboard and pass axe", async ({ page, consoleProblems }) => {
+    await page.goto("/login/");
+    await waitForHydration(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: "e2e/screenshots/login.png" });
+    await page.getByLabel("Email").fill("ada@podium.test");
+    await page.getByLabel("Password").fill("wrong password here");
+    await page.getByLabel("Password").press("Enter");
+    await expect(page.getByRole("alert")).toContainText("That email and password don't match an account.");
+    // The refused login answers 401, which Chromium notes on the console.
+    consoleProblems.splice(0, consoleProblems.length, ...consoleProblems.filter((p) => !p.includes("401")));
+    await page.getByLabel("Password").fill("podium-demo");
+    await page.getByLabel("Password").press("Enter");
+    await expect(page).toHaveURL(/\/dashboard\/next\/$/);
+    await waitForHydration(page);
+    await expect(page.getByText("Ada Okafor")).toBeVisible();
+    await page.getByRole("link", { name: "Account settings" }).click();
+    await waitForHydration(page);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByLabel("Public display name (optional)").fill("Ada O.");
+    await page.getByRole("button", { name: "Save profile" }).click();
+    await expect(page.getByText("Your profile is saved.")).toBeVisible();
+    await page.getByRole("button", { name: "Log out" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await waitForHydration(page);
+    await expect(page.getByRole("link", { name: "Log in" })).toBeVisible();
+  });
+});
