@@ -284,7 +284,9 @@ async function checkLikeOnce(port, user, oid) {
     const response = await request(port, { method, path, headers: likeHeaders(user) });
     const expected = JSON.stringify({ liked, likesCount });
     if (response.status !== 200 || JSON.stringify(JSON.parse(response.body)) !== expected) {
-      throw new Error(`${method} ${path} answered ${response.status} ${response.body.slice(0, 200)}; expected ${expected}`);
+      throw new Error(
+        `${method} ${path} answered ${response.status} ${response.body.slice(0, 200)}; expected ${expected}`,
+      );
     }
   }
 }
@@ -470,7 +472,11 @@ function ensureBuild() {
     // The same check as `npm start` (scripts/start.mjs).
     const stamp = execFileSync(
       process.execPath,
-      ["--input-type=module", "-e", 'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());'],
+      [
+        "--input-type=module",
+        "-e",
+        'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());',
+      ],
       { cwd: ROOT, encoding: "utf8" },
     );
     stale = stamp !== readFileSync("dist/.source-stamp", "utf8");
@@ -495,7 +501,8 @@ function printTable(rows, hello) {
       console.log(line([name, "skipped", "", "", "", "", "", "", ""]));
       continue;
     }
-    const ratio = hello && row !== hello ? `${((row.requestsPerSecond / hello.requestsPerSecond) * 100).toFixed(1)}%` : "";
+    const ratio =
+      hello && row !== hello ? `${((row.requestsPerSecond / hello.requestsPerSecond) * 100).toFixed(1)}%` : "";
     console.log(
       line([
         name,

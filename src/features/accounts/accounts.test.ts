@@ -204,7 +204,34 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   });
 });
 
-describe.each(testDatabaseTargets().slice(0, 1))("login throttling on $name", (target) => {
+describe.each(testDatabaseTargets().slice(0, 1))("login and signup throttling on $name", (target) => {
+  it("answers 429 with Retry-After beyond the signups allowed per address", async () => {
+    const { app, close } = await createTestApp(target, {
+      accountLimits: { loginPerAddress: 100, loginFailuresPerAccount: 8, signupsPerAddress: 2 },
+    });
+    try {
+      const statuses: number[] = [];
+      let retryAfter: unknown;
+      for (let i = 0; i < 3; i += 1) {
+        const agent = new TestAgent(app);
+        await agent.get("/signup/");
+        const response = await agent.postForm("/signup/", {
+          firstName: "S",
+          lastName: "",
+          publicDisplayName: "",
+          email: `s${i}@throttle.test`,
+          password: "long enough password",
+        });
+        statuses.push(response.statusCode);
+        retryAfter = response.headers["retry-after"];
+      }
+      expect(statuses).toEqual([303, 303, 429]);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+
   it("answers 429 with Retry-After after too many failed logins for one account", async () => {
     const { app, close } = await createTestApp(target);
     try {

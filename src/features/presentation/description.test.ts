@@ -1,0 +1,97 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { sanitizeDescription } from "./description";
+
+describe("description sanitiser (owner-supplied HTML)", () => {
+  it("keeps simple text markup and safe links", () => {
+    expect(sanitizeDescription("<p>Hello <strong>bold</strong> <em>it</em></p><ul><li>one</li></ul>")).toBe(
+      "<p>Hello <strong>bold</strong> <em>it</em></p><ul><li>one</li></ul>",
+    );
+    expect(sanitizeDescription('<a href="https://example.org/x">link</a>')).toBe(
+      '<a href="https://example.org/x" rel="noopener noreferrer nofollow ugc" target="_blank">link</a>',
+    );
+  });
+
+  it("removes scripts, event handlers, javascript: links, styles and frames", () => {
+    const cases = [
+      "<script>alert(1)</script>",
+      '<img src=x onerror="alert(1)">',
+      '<p onclick="alert(1)">x</p>',
+      '<a href="javascript:alert(1)">x</a>',
+      '<a href="JaVaScRiPt:alert(1)">x</a>',
+      '<a href="  javascript:alert(1)">x</a>',
+      '<a href="data:text/html,<script>alert(1)</script>">x</a>',
+      '<a href="vbscript:msgbox(1)">x</a>',
+      '<iframe src="https://evil.example"></iframe>',
+      '<object data="x"></object><embed src="x">',
+      '<p style="background:url(javascript:alert(1))">x</p>',
+      '<form action="https://evil.example"><input name="p"></form>',
+      '<meta http-equiv="refresh" content="0;url=https://evil.example">',
+      '<base href="https://evil.example/">',
+    ];
+    for (const html of cases) {
+      const clean = sanitizeDescription(html);
+      expect(clean, html).not.toMatch(
+        /<script|onerror|onclick|javascript:|vbscript:|data:|<iframe|<object|<embed|style=|<form|<meta|<base/i,
+      );
+    }
+  });
+
+  it("defuses <svg> and <math> mutation tricks", () => {
+    const cases = [
+      "<svg><script>alert(1)</script></svg>",
+      '<svg onload="alert(1)"><circle r="1"/></svg>',
+      '<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>',
+      "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>",
+      '<math><mi xlink:href="javascript:alert(1)">x</mi></math>',
+      '<svg></p><style><a id="</style><img src=1 onerror=alert(1)>">',
+      '<noscript><p title="</noscript><img src=x onerror=alert(1)>">',
+      "<form><math><mtext></form><form><mglyph><style></math><img src onerror=alert(1)>",
+    ];
+    for (const html of cases) {
+      const clean = sanitizeDescription(html);
+      expect(clean, html).not.toMatch(/onerror|onload|javascript:|<svg|<math|<script|<style|<img/i);
+    }
+  });
+
+  it("is idempotent: sanitising twice equals sanitising once (property)", () => {
+    const fragment = fc.constantFrom(
+      "<p>",
+      "</p>",
+      "<strong>",
+      "</strong>",
+      "<a href='https://x.test'>",
+      "<a href='javascript:alert(1)'>",
+      "</a>",
+      "<img src=x onerror=alert(1)>",
+      "<svg>",
+      "</svg>",
+      "<math>",
+      "<mtext>",
+      "<style>",
+      "</style>",
+      "<script>",
+      "</script>",
+      "<ul><li>",
+      "</li></ul>",
+      "<!--",
+      "-->",
+      "<noscript>",
+      "<table>",
+      "&lt;",
+      "&amp;",
+      '"',
+      "'",
+      "text ",
+      "é ",
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fragment, fc.string({ maxLength: 8 })), { maxLength: 30 }), (parts) => {
+        const once = sanitizeDescription(parts.join(""));
+        expect(sanitizeDescription(once)).toBe(once);
+        expect(once).not.toMatch(/<script|onerror=|javascript:/i);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
