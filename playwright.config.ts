@@ -48,6 +48,10 @@ export default defineConfig({
       PODIUM_DATA_DIR: "memory://",
       PODIUM_PUBLIC_URL: `http://127.0.0.1:${PORT}`,
       PODIUM_LOG: "off",
+      // Every e2e test comes from one address; keep the throttles out of their way.
+      PODIUM_RATE_LIMIT: "100000",
+      PODIUM_SIGNUP_RATE_LIMIT: "1000",
+      PODIUM_LOGIN_RATE_LIMIT: "1000",
     },
   },
 });

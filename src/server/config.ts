@@ -74,6 +74,14 @@ export function parseFeatures(spec: string | undefined, base: FeatureFlags = DEF
   return flags;
 }
 
+function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new ConfigError(`${name} must be a positive whole number.`);
+  return value;
+}
+
 export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: string | null }): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -106,6 +114,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     seedDemo: env.PODIUM_SEED !== "off",
     secret,
     likeRateLimitPerMinute: likeRate,
-    accountLimits: DEFAULT_ACCOUNT_LIMITS,
+    accountLimits: {
+      loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
+      loginFailuresPerAccount: DEFAULT_ACCOUNT_LIMITS.loginFailuresPerAccount,
+      signupsPerAddress: positiveInt(env, "PODIUM_SIGNUP_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.signupsPerAddress),
+    },
   };
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, configFromEnv, DEFAULT_FEATURES, parseFeatures } from "./config";
+
+describe("configuration from the environment", () => {
+  it("has working defaults: port 3000, ./data, production", () => {
+    const config = configFromEnv({}, { clientDir: null });
+    expect(config).toMatchObject({
+      port: 3000,
+      databaseUrl: null,
+      env: "production",
+      publicUrl: "http://localhost:3000",
+      seedDemo: true,
+      features: DEFAULT_FEATURES,
+    });
+    expect(config.dataDir).toMatch(/\/data$/);
+  });
+
+  it("reads DATABASE_URL, PODIUM_DATA_DIR, limits and flags", () => {
+    const config = configFromEnv(
+      {
+        PORT: "8080",
+        DATABASE_URL: "postgres://u@h/db",
+        PODIUM_DATA_DIR: "memory://",
+        PODIUM_SIGNUP_RATE_LIMIT: "50",
+        PODIUM_FEATURES: "allow-content-curation=off,new-flag=on",
+      },
+      { clientDir: null },
+    );
+    expect(config.port).toBe(8080);
+    expect(config.databaseUrl).toBe("postgres://u@h/db");
+    expect(config.dataDir).toBe("memory://");
+    expect(config.accountLimits.signupsPerAddress).toBe(50);
+    expect(config.features).toMatchObject({ "allow-content-curation": false, "new-flag": true });
+  });
+
+  it("says clearly what is wrong with a bad setting", () => {
+    expect(() => configFromEnv({ PORT: "eighty" }, { clientDir: null })).toThrow(ConfigError);
+    expect(() => configFromEnv({ PORT: "70000" }, { clientDir: null })).toThrow(/PORT must be a whole number/);
+    expect(() => configFromEnv({ PODIUM_ENV: "staging" }, { clientDir: null })).toThrow(/PODIUM_ENV must be one of/);
+    expect(() => configFromEnv({ PODIUM_SECRET: "short" }, { clientDir: null })).toThrow(/at least 32/);
+    expect(() => configFromEnv({ PODIUM_LIKE_RATE_LIMIT: "0" }, { clientDir: null })).toThrow(/positive whole number/);
+    expect(() => parseFeatures("flag=maybe")).toThrow(/not name=on or name=off/);
+  });
+});
