@@ -11,8 +11,8 @@
 // This reports figures; it is not a pass/fail test on speed. It exits non-zero only for
 // correctness failures: request errors, non-2xx answers, wrong answers, or a count that drifted.
 //
-// Usage: npm run bench:likes [-- --duration 10 --warmup 2 --connections 50]
-// Needs the build (made here when missing or stale). PostgreSQL is taken at 127.0.0.1:5432
+// Usage: npm run bench:likes [-- --duration 10 --warmup 2 --connections 50 --build]
+// Runs the build (made here when missing, or with --build; a stale build is only reported). PostgreSQL is taken at 127.0.0.1:5432
 // (user root, database test, trust auth); a fresh database is created and dropped; without
 // PostgreSQL that part is skipped.
 import { execFileSync, spawn } from "node:child_process";
@@ -20,7 +20,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
@@ -466,24 +466,26 @@ async function benchPostgres() {
 
 // --- report ---------------------------------------------------------------------------------
 
+/** Builds when the build is missing (or with --build); a stale build is only reported. */
 function ensureBuild() {
-  let stale = !existsSync("dist/server/main.js") || !existsSync("dist/.source-stamp");
-  if (!stale) {
-    // The same check as `npm start` (scripts/start.mjs).
-    const stamp = execFileSync(
-      process.execPath,
-      [
-        "--input-type=module",
-        "-e",
-        'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());',
-      ],
-      { cwd: ROOT, encoding: "utf8" },
-    );
-    stale = stamp !== readFileSync("dist/.source-stamp", "utf8");
-  }
-  if (stale) {
-    console.log("podium: building (the build is missing or older than the sources)…");
+  if (process.argv.includes("--build") || !existsSync("dist/server/main.js")) {
+    console.log("podium: building…");
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
+    return;
+  }
+  // The same check as `npm start` (scripts/start.mjs), but without rebuilding under someone's feet.
+  const stamp = execFileSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());',
+    ],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  const built = existsSync("dist/.source-stamp") ? readFileSync("dist/.source-stamp", "utf8") : null;
+  if (stamp !== built) {
+    console.warn("podium: the build is older than the sources; these figures are for the build (rerun with --build).");
   }
 }
 
@@ -525,6 +527,9 @@ async function main() {
     `Like calls benchmark: ${CONNECTIONS} connections (one signed-in person each, alternating PUT/DELETE on one presentation), ` +
       `${DURATION_S} s per target after a ${WARMUP_S} s warm-up, on ${HOST}`,
   );
+  // Load, the benchmark itself and the servers share these CPUs: other work on the machine skews the figures.
+  const machine = { cpus: availableParallelism(), loadAverage1m: Number(loadavg()[0].toFixed(2)) };
+  console.log(`  machine: ${machine.cpus} CPUs, load average ${machine.loadAverage1m} before the run`);
   const failures = [];
   const hello = await benchHelloWorld();
   console.log(`  hello-world: ${hello.requestsPerSecond} req/s`);
@@ -584,6 +589,7 @@ async function main() {
       connections: CONNECTIONS,
       durationSeconds: DURATION_S,
       warmupSeconds: WARMUP_S,
+      machine,
       helloWorld: strip(hello),
       pglite: { ...strip(pglite), ratioToHelloWorld: ratioOf(pglite) },
       postgres: postgres ? { ...strip(postgres), ratioToHelloWorld: ratioOf(postgres) } : null,

@@ -38,7 +38,10 @@ function getPurifier(): DOMPurify {
   return instance;
 }
 
-export function sanitizeDescription(html: string): string {
+/** At most this many passes to reach a fixed point (in practice one or two). */
+const MAX_PASSES = 5;
+
+function sanitizeOnce(html: string): string {
   return getPurifier()
     .sanitize(html, {
       ALLOWED_TAGS: DESCRIPTION_ALLOWED_TAGS,
@@ -47,4 +50,19 @@ export function sanitizeDescription(html: string): string {
       ALLOW_DATA_ATTR: false,
     })
     .trim();
+}
+
+/**
+ * Sanitises until the output no longer changes: some malformed markup (nested links torn
+ * apart by the parser) serialises to HTML that parses differently, so one pass is not always
+ * stable. Stored descriptions are fixed points: saving one again changes nothing.
+ */
+export function sanitizeDescription(html: string): string {
+  let current = sanitizeOnce(html);
+  for (let pass = 1; pass < MAX_PASSES; pass += 1) {
+    const next = sanitizeOnce(current);
+    if (next === current) return current;
+    current = next;
+  }
+  return current;
 }

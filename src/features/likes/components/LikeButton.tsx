@@ -77,13 +77,11 @@ function LikeButtonState({
     }
   };
 
-  const label = intl.formatMessage({ id: liked ? "likes.unlike" : "likes.like" });
   return (
     <button
       type="button"
       className={`like-button like-button--${animation}${liked ? " like-button--on" : ""}`}
       aria-pressed={liked}
-      aria-label={`${label} (${intl.formatMessage({ id: "presentation.likes" }, { count })})`}
       data-animation={animation}
       onClick={() => void onClick()}
     >
@@ -110,9 +108,12 @@ function LikeButtonState({
           />
         )}
       </svg>
-      <span className="like-button__count" aria-hidden="true">
+      {/* The name is read from the content, so it includes the visible count (WCAG 2.5.3). */}
+      <span className="visually-hidden">{intl.formatMessage({ id: "likes.like" })} </span>
+      <span className="like-button__count">
         <FormattedNumber value={count} />
       </span>
+      <span className="visually-hidden"> {intl.formatMessage({ id: "likes.countSuffix" }, { count })}</span>
     </button>
   );
 }
