@@ -15,7 +15,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         target: "node20",
         emptyOutDir: true,
         sourcemap: true,
-        rolldownOptions: { input: { main: "src/server/main.ts" } },
+        // Chunks beside main.js, so paths relative to a module (../client) hold for all of them.
+        rolldownOptions: { input: { main: "src/server/main.ts" }, output: { chunkFileNames: "[name]-[hash].js" } },
       }
     : {
         outDir: "dist/client",

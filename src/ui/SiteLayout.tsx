@@ -37,7 +37,7 @@ export function SiteLayout({ children, headerExtra }: { children: ReactNode; hea
   );
 }
 
-function PodiumMark() {
+export function PodiumMark() {
   return (
     <svg className="site-logo__mark" width="28" height="28" viewBox="0 0 28 28" aria-hidden="true" focusable="false">
       <rect width="28" height="28" rx="7" fill="currentColor" />

@@ -1,6 +1,6 @@
 import type { Database } from "../../db/client";
 import { isOid } from "../../lib/ids";
-import { findLiveViewLink, findPresentationByOid } from "../presentation/repository";
+import { findAccessFacts, findLiveViewLink } from "../presentation/repository";
 import { accessTo, VIEW_LINK_PATTERN } from "../presentation/service";
 import type { Viewer } from "../viewer";
 import { addLike, removeLike } from "./repository";
@@ -41,9 +41,9 @@ export async function setLiked(
     oid = link.presentationOid;
     viaLiveLink = true;
   }
-  const presentation = await findPresentationByOid(db, oid);
+  const presentation = await findAccessFacts(db, oid);
   if (!presentation) throw new LikeError(404, "This presentation doesn't exist.");
-  const access = await accessTo(db, presentation, viewer, { viaLiveLink });
+  const access = await accessTo(db, presentation, viewer, { viaLiveLink, needRights: false });
   if (!access.view) throw new LikeError(403, "You don't have access to this presentation.");
   const likesCount = liked
     ? await addLike(db, viewer.userId, presentation.id)

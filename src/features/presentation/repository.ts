@@ -334,3 +334,45 @@ export async function removeCollaborator(db: Queryable, presentationId: string, 
   );
   return rows.length > 0;
 }
+
+/** Listed presentations matching a tsquery, best match first (search). */
+export async function searchListedPresentations(
+  db: Queryable,
+  tsquery: string,
+  options: { limit: number; offset: number },
+): Promise<{ rows: PresentationSummary[]; total: number }> {
+  const rows = await db.query<PresentationSummary & { total: number }>(
+    `select ${SUMMARY_COLUMNS}, count(*) over ()::int as total
+       from presentations p join users u on u.id = p.owner_id,
+            to_tsquery('simple', $1) as q
+      where ${LISTED} and p.search_vector @@ q
+      order by ts_rank(p.search_vector, q) desc, p.view_count desc, p.id desc
+      limit $2 offset $3`,
+    [tsquery, options.limit, options.offset],
+  );
+  return { rows, total: rows[0]?.total ?? 0 };
+}
+
+/** The most watched listed presentations (explore). */
+export async function listPopularPresentations(db: Queryable, limit: number): Promise<PresentationSummary[]> {
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where ${LISTED}
+      order by p.view_count desc, p.id desc
+      limit $1`,
+    [limit],
+  );
+}
+
+/** Just what access decisions need (no document): for hot paths such as likes. */
+export async function findAccessFacts(
+  db: Queryable,
+  oid: string,
+): Promise<Pick<PresentationRow, "id" | "ownerId" | "privacy" | "hidden"> | null> {
+  const rows = await db.query<Pick<PresentationRow, "id" | "ownerId" | "privacy" | "hidden">>(
+    `select id::text as id, owner_id::text as "ownerId", privacy, hidden from presentations where oid = $1`,
+    [oid],
+  );
+  return rows[0] ?? null;
+}

@@ -35,9 +35,12 @@ export async function accessTo(
   db: Queryable,
   row: Pick<PresentationRow, "id" | "ownerId" | "privacy" | "hidden">,
   viewer: Viewer,
-  options: { viaLiveLink?: boolean } = {},
+  options: { viaLiveLink?: boolean; needRights?: boolean } = {},
 ): Promise<PresentationAccess> {
-  const collaboratorRight = viewer ? await findCollaboratorRight(db, row.id, viewer.userId) : null;
+  // A collaborator right adds nothing but edit/comment unless the presentation is private or
+  // hidden; the lookup is skipped where only seeing is asked.
+  const needsRight = viewer !== null && (options.needRights !== false || row.privacy === "private" || row.hidden);
+  const collaboratorRight = needsRight && viewer ? await findCollaboratorRight(db, row.id, viewer.userId) : null;
   return accessOf(
     { ownerId: row.ownerId, privacy: row.privacy, hidden: row.hidden, collaboratorRight },
     viewer,

@@ -1,0 +1,212 @@
+import { type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import { PostForm } from "../../../ui/Form";
+import { PodiumMark } from "../../../ui/SiteLayout";
+import { HEADER_CLICK_SOURCE, type HeaderAppData, NATIVE_APP_OPEN_TIMEOUT_MS } from "../header-data";
+import { searchUrl } from "../search";
+import "./header.css";
+
+/** Spec §9: the extra-small breakpoint; below it the search collapses to an icon. */
+const EXTRA_SMALL_QUERY = "(max-width: 433px)";
+
+/**
+ * The viewer page's header (spec §2): logo, search (collapsing to an icon on the smallest
+ * screens), trending searches, Log in / Get started or the account dropdown, an optional back
+ * button and the native-app badges. Not rendered without searchTerms.
+ */
+export function ViewerHeader({
+  appData,
+  onBack,
+  initialSearch = "",
+}: {
+  appData: HeaderAppData;
+  onBack?: () => void;
+  initialSearch?: string;
+}) {
+  const intl = useIntl();
+  if (!appData.searchTerms) return null;
+  const trending = appData.searchTerms[appData.authorSegment] ?? appData.searchTerms.other ?? [];
+  return (
+    <header className="viewer-header">
+      <div className="viewer-header__inner">
+        {onBack ? (
+          <button type="button" className="viewer-header__back" onClick={onBack}>
+            <span aria-hidden="true">←</span> <FormattedMessage id="header.back" />
+          </button>
+        ) : null}
+        <a className="site-logo" href="/" aria-label={intl.formatMessage({ id: "app.logoLabel" })}>
+          <PodiumMark />
+          <span className="site-logo__word" aria-hidden="true">
+            <FormattedMessage id="app.name" />
+          </span>
+        </a>
+        <HeaderSearch count={appData.searchableCount} initial={initialSearch} />
+        {appData.isAuthenticated ? (
+          <AccountMenu name={appData.viewerName ?? ""} />
+        ) : (
+          <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.label" })}>
+            <a className="site-nav__link" href="/login/">
+              <FormattedMessage id="nav.logIn" />
+            </a>
+            <a className="button button--primary" href="/signup/">
+              <FormattedMessage id="nav.getStarted" />
+            </a>
+          </nav>
+        )}
+      </div>
+      {trending.length > 0 ? (
+        <nav className="trending" aria-label={intl.formatMessage({ id: "header.trending" })}>
+          <span className="trending__label" aria-hidden="true">
+            <FormattedMessage id="header.trending" />
+          </span>
+          <ul>
+            {trending.map((term) => (
+              <li key={term}>
+                <a className="trending__term" href={searchUrl(term)}>
+                  {term}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+      {appData.isAuthenticated && appData.nativeApp ? <NativeAppPromo app={appData.nativeApp} /> : null}
+    </header>
+  );
+}
+
+function HeaderSearch({ count, initial }: { count: number; initial: string }) {
+  const intl = useIntl();
+  const [expanded, setExpanded] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const id = useId();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    // Spec §2: on the smallest size, a submit while collapsed expands instead of searching.
+    if (!expanded && window.matchMedia(EXTRA_SMALL_QUERY).matches) {
+      setExpanded(true);
+      requestAnimationFrame(() => inputRef.current?.focus());
+      return;
+    }
+    window.location.assign(searchUrl(inputRef.current?.value ?? ""));
+  };
+
+  const placeholder = intl.formatMessage({ id: "header.searchPlaceholder" }, { count });
+  return (
+    <search className={`header-search${expanded ? " header-search--expanded" : ""}`}>
+      <form role="search" action="/explore/search/" method="get" onSubmit={onSubmit} className="header-search__form">
+        <label htmlFor={id} className="visually-hidden">
+          {placeholder}
+        </label>
+        <input
+          ref={inputRef}
+          id={id}
+          name="search"
+          type="search"
+          defaultValue={initial}
+          placeholder={placeholder}
+          autoComplete="off"
+          maxLength={200}
+          className="header-search__input"
+        />
+        <button type="submit" className="header-search__submit" aria-label={intl.formatMessage({ id: "header.search" })}>
+          <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+            <path
+              d="M15.5 14h-.8l-.3-.3A6.5 6.5 0 1 0 9.5 16a6.5 6.5 0 0 0 4.2-1.6l.3.3v.8l5 5 1.5-1.5zm-6 0a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9z"
+              fill="currentColor"
+            />
+          </svg>
+        </button>
+        {expanded ? (
+          <button
+            type="button"
+            className="header-search__close"
+            aria-label={intl.formatMessage({ id: "header.closeSearch" })}
+            onClick={() => setExpanded(false)}
+          >
+            ×
+          </button>
+        ) : null}
+      </form>
+    </search>
+  );
+}
+
+/** Spec §2: a dropdown opened by clicking the viewer's name; an outside click (or Escape) closes it. */
+function AccountMenu({ name }: { name: string }) {
+  const [open, setOpen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const menuId = useId();
+
+  useEffect(() => {
+    if (!open) return;
+    const onPointer = (event: MouseEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") {
+        setOpen(false);
+        buttonRef.current?.focus();
+      }
+    };
+    document.addEventListener("mousedown", onPointer);
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("mousedown", onPointer);
+      document.removeEventListener("keydown", onKey);
+    };
+  }, [open]);
+
+  const source = `click_source=${HEADER_CLICK_SOURCE}`;
+  return (
+    <div className="account-menu" ref={rootRef}>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="account-menu__button"
+        aria-expanded={open}
+        aria-controls={menuId}
+        onClick={() => setOpen((value) => !value)}
+      >
+        {name}
+        <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path d="M7 10l5 5 5-5z" fill="currentColor" />
+        </svg>
+      </button>
+      <div id={menuId} className="account-menu__list" hidden={!open}>
+        <a href={`/dashboard/next/?${source}`}>
+          <FormattedMessage id="nav.dashboard" />
+        </a>
+        <a href={`/settings/?${source}`}>
+          <FormattedMessage id="nav.settings" />
+        </a>
+        <PostForm action="/logout" className="account-menu__logout">
+          <button type="submit">
+            <FormattedMessage id="nav.logOut" />
+          </button>
+        </PostForm>
+      </div>
+    </div>
+  );
+}
+
+/** Spec §2: store badges; a click tries the app first, then the store after the timeout. */
+function NativeAppPromo({ app }: { app: NonNullable<HeaderAppData["nativeApp"]> }) {
+  const intl = useIntl();
+  const open = () => {
+    const fallback = window.setTimeout(() => window.location.assign(app.url), app.openAppTimeout || NATIVE_APP_OPEN_TIMEOUT_MS);
+    // Leaving the page (the app opened) cancels the store fallback.
+    window.addEventListener("pagehide", () => window.clearTimeout(fallback), { once: true });
+    window.location.assign(app.ownProtocolUrl);
+  };
+  return (
+    <div className="native-app">
+      <button type="button" className="native-app__badge" onClick={open} data-store={app.type}>
+        <FormattedMessage id={app.type === "ios" ? "header.appStore" : "header.playStore"} />
+      </button>
+      <span className="visually-hidden">{intl.formatMessage({ id: "header.appPromo" })}</span>
+    </div>
+  );
+}
