@@ -396,7 +396,7 @@ async function benchLikes(name, database, count) {
 }
 
 const COUNT_SQL =
-  "select p.likes_count as likes_count, (select count(*)::int from likes l where l.presentation_id = p.id) as rows " +
+  "select (select coalesce(sum(c.count), 0)::int from like_counters c where c.presentation_id = p.id) as likes_count, (select count(*)::int from likes l where l.presentation_id = p.id) as rows " +
   "from presentations p where p.oid = $1";
 
 const countRow = (rows) => {

@@ -6,6 +6,7 @@ export const CLIENT_ENTRIES = {
   view: "src/client/view.tsx",
   accounts: "src/client/accounts.tsx",
   dashboard: "src/client/dashboard.tsx",
+  explore: "src/client/explore.tsx",
   error: "src/client/error.tsx",
 } as const;
 

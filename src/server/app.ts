@@ -12,6 +12,8 @@ import type { Database } from "../db/client";
 import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerAccountRoutes } from "../features/accounts/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
+import { registerEventRoutes } from "../features/events/routes";
+import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PageSpec } from "../features/http";
 import { registerLikeRoutes } from "../features/likes/routes";
@@ -210,6 +212,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerHomeRoutes(app, context);
   registerAccountRoutes(app, context);
   registerDashboardRoutes(app, context);
+  registerExploreRoutes(app, context);
+  registerEventRoutes(app, context);
   registerLikeRoutes(app, context);
   registerPresentationRoutes(app, context);
   registerSitemapRoute(app, context);

@@ -5,29 +5,44 @@ import { useSession } from "./session";
 import "./styles/base.css";
 
 /** The frame of Podium's pages: skip link, header with the logo, main content, footer. */
-export function SiteLayout({ children, headerExtra }: { children: ReactNode; headerExtra?: ReactNode }) {
+export function SiteLayout({
+  children,
+  headerExtra,
+  header,
+  footer,
+}: {
+  children: ReactNode;
+  headerExtra?: ReactNode;
+  /** Replaces the default header (the viewer page's header, spec §2). */
+  header?: ReactNode;
+  /** Shown above the footer, full width (the view page's bottom band). */
+  footer?: ReactNode;
+}) {
   const intl = useIntl();
   return (
     <>
       <a className="skip-link" href="#main">
         <FormattedMessage id="app.skipToContent" />
       </a>
-      <header className="site-header">
-        <div className="site-header__inner">
-          {/* Spec §2: the logo links to /. */}
-          <a className="site-logo" href="/" aria-label={intl.formatMessage({ id: "app.logoLabel" })}>
-            <PodiumMark />
-            <span className="site-logo__word" aria-hidden="true">
-              <FormattedMessage id="app.name" />
-            </span>
-          </a>
-          {headerExtra}
-          <SiteNav />
-        </div>
-      </header>
+      {header ?? (
+        <header className="site-header">
+          <div className="site-header__inner">
+            {/* Spec §2: the logo links to /. */}
+            <a className="site-logo" href="/" aria-label={intl.formatMessage({ id: "app.logoLabel" })}>
+              <PodiumMark />
+              <span className="site-logo__word" aria-hidden="true">
+                <FormattedMessage id="app.name" />
+              </span>
+            </a>
+            {headerExtra}
+            <SiteNav />
+          </div>
+        </header>
+      )}
       <main id="main" className="site-main" tabIndex={-1}>
         {children}
       </main>
+      {footer}
       <footer className="site-footer">
         <p>
           <FormattedMessage id="app.footer.tagline" />

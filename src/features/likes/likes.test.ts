@@ -64,7 +64,8 @@ async function signedInAgent(app: FastifyInstance, db: Database, key: string): P
 
 async function likeRows(db: Database, oid: string) {
   const [row] = await db.query<{ rows: number; stored: number }>(
-    `select (select count(*)::int from likes l where l.presentation_id = p.id) as rows, p.likes_count as stored
+    `select (select count(*)::int from likes l where l.presentation_id = p.id) as rows,
+            (select coalesce(sum(c.count), 0)::int from like_counters c where c.presentation_id = p.id) as stored
        from presentations p where p.oid = $1`,
     [oid],
   );

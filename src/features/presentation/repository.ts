@@ -43,7 +43,7 @@ const OWNER_COLUMNS = `
 
 const SUMMARY_COLUMNS = `
   p.id::text as id, p.owner_id::text as "ownerId", p.oid, p.title, p.privacy, p.schema_version as "schemaVersion", p.tags,
-  p.likes_count as "likesCount", p.view_count as "viewCount", p.is_staff_pick as "isStaffPick",
+  (select coalesce(sum(c.count), 0)::int from like_counters c where c.presentation_id = p.id) as "likesCount", p.view_count as "viewCount", p.is_staff_pick as "isStaffPick",
   p.template_slug as "templateSlug", p.template_sub_title as "templateSubTitle", p.hidden,
   p.last_modified as "lastModified", ${OWNER_COLUMNS}`;
 

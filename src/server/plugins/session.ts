@@ -62,6 +62,8 @@ export function registerSessions(
 
   app.addHook("preHandler", async (request) => {
     if (!UNSAFE_METHODS.has(request.method)) return;
+    // Only usage-event intake opts out: it records, never acts for anyone (features/events).
+    if ((request.routeOptions.config as { csrfExempt?: boolean } | undefined)?.csrfExempt === true) return;
     // Browsers say where a request comes from; another site's page may not change anything here.
     if (request.headers["sec-fetch-site"] === "cross-site") throw new CsrfError("Cross-site requests are refused.");
     const origin = request.headers.origin;

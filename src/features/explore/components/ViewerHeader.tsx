@@ -110,7 +110,11 @@ function HeaderSearch({ count, initial }: { count: number; initial: string }) {
           maxLength={200}
           className="header-search__input"
         />
-        <button type="submit" className="header-search__submit" aria-label={intl.formatMessage({ id: "header.search" })}>
+        <button
+          type="submit"
+          className="header-search__submit"
+          aria-label={intl.formatMessage({ id: "header.search" })}
+        >
           <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
             <path
               d="M15.5 14h-.8l-.3-.3A6.5 6.5 0 1 0 9.5 16a6.5 6.5 0 0 0 4.2-1.6l.3.3v.8l5 5 1.5-1.5zm-6 0a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9z"
@@ -196,7 +200,10 @@ function AccountMenu({ name }: { name: string }) {
 function NativeAppPromo({ app }: { app: NonNullable<HeaderAppData["nativeApp"]> }) {
   const intl = useIntl();
   const open = () => {
-    const fallback = window.setTimeout(() => window.location.assign(app.url), app.openAppTimeout || NATIVE_APP_OPEN_TIMEOUT_MS);
+    const fallback = window.setTimeout(
+      () => window.location.assign(app.url),
+      app.openAppTimeout || NATIVE_APP_OPEN_TIMEOUT_MS,
+    );
     // Leaving the page (the app opened) cancels the store fallback.
     window.addEventListener("pagehide", () => window.clearTimeout(fallback), { once: true });
     window.location.assign(app.ownProtocolUrl);

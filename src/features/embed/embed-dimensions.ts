@@ -1,0 +1,47 @@
+/** Spec §5 embed dimensions, §9 defaults. */
+
+/** Spec §9: the default embed is 560×315. */
+export const DEFAULT_EMBED = { width: "560", height: "315" } as const;
+/** Spec §9: each input takes at most 4 characters. */
+export const EMBED_INPUT_MAX_LENGTH = 4;
+/** Spec §5: the aspect ratio is fixed at 16:9. */
+export const EMBED_ASPECT = 16 / 9;
+/** Spec §9: the embed modal is at most 600 px wide. */
+export const EMBED_MODAL_MAX_WIDTH = 600;
+
+/** Spec §3 Embed settings: height and width as digit strings. */
+export interface EmbedSettings {
+  width: string;
+  height: string;
+}
+
+/** Non-digits are stripped and the input is limited to 4 characters. */
+export function cleanDimension(input: string): string {
+  return input.replace(/\D+/g, "").slice(0, EMBED_INPUT_MAX_LENGTH);
+}
+
+/** Changing the width sets the height to round(width / (16/9)); empty or zero clears both. */
+export function fromWidth(input: string): EmbedSettings {
+  const width = cleanDimension(input);
+  if (!width || Number(width) === 0) return { width: "", height: "" };
+  return { width, height: String(Math.round(Number(width) / EMBED_ASPECT)) };
+}
+
+/** Changing the height sets the width to round(height × 16/9); empty or zero clears both. */
+export function fromHeight(input: string): EmbedSettings {
+  const height = cleanDimension(input);
+  if (!height || Number(height) === 0) return { width: "", height: "" };
+  return { width: String(Math.round(Number(height) * EMBED_ASPECT)), height };
+}
+
+/** Spec §2: the iframe snippet for /p/embed/{id}/ with height, width, fullscreen and autoplay allowed. */
+export function embedSnippet(origin: string, oid: string, settings: EmbedSettings, title: string): string {
+  const escapeAttribute = (value: string) =>
+    value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  return `<iframe src="${origin}/p/embed/${oid}/" width="${settings.width}" height="${settings.height}" title="${escapeAttribute(title)}" frameborder="0" allow="autoplay; fullscreen" allowfullscreen></iframe>`;
+}
+
+/** Spec §3: the embed-copy log's product_type: CLASSIC for schema '0', else NEXT. */
+export function embedProductType(schemaVersion: string): "CLASSIC" | "NEXT" {
+  return schemaVersion === "0" ? "CLASSIC" : "NEXT";
+}

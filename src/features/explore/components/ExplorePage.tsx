@@ -1,0 +1,67 @@
+import { FormattedMessage, useIntl } from "react-intl";
+import { CardList } from "../../../ui/CardList";
+import { SiteLayout } from "../../../ui/SiteLayout";
+import { searchUrl } from "../search";
+import type { ExplorePageData } from "../service";
+import { ViewerHeader } from "./ViewerHeader";
+
+/** Spec §2 /explore/ and /explore/search/?search=: discovery and full-text search. */
+export function ExplorePage({ data }: { data: ExplorePageData }) {
+  const intl = useIntl();
+  return (
+    <SiteLayout header={<ViewerHeader appData={data.header} initialSearch={data.term} />}>
+      {data.results === null ? (
+        <div className="explore">
+          <h1>
+            <FormattedMessage id="explore.title" />
+          </h1>
+          <section aria-labelledby="explore-popular">
+            <h2 id="explore-popular" className="home-section-title">
+              <FormattedMessage id="explore.popular" />
+            </h2>
+            <CardList cards={data.popular} label={intl.formatMessage({ id: "explore.popular" })} />
+          </section>
+          <section aria-labelledby="explore-recent">
+            <h2 id="explore-recent" className="home-section-title">
+              <FormattedMessage id="home.recent" />
+            </h2>
+            <CardList cards={data.recent} label={intl.formatMessage({ id: "home.recent" })} />
+          </section>
+        </div>
+      ) : (
+        <div className="explore">
+          <h1>
+            <FormattedMessage id="explore.resultsTitle" values={{ term: data.term }} />
+          </h1>
+          <p role="status">
+            <FormattedMessage id="explore.resultCount" values={{ count: data.total }} />
+          </p>
+          {data.results.length > 0 ? (
+            <CardList cards={data.results} label={intl.formatMessage({ id: "explore.results" })} />
+          ) : (
+            <p>
+              <FormattedMessage id="explore.noResults" values={{ link: (text) => <a href="/explore/">{text}</a> }} />
+            </p>
+          )}
+          {data.pageCount > 1 ? (
+            <nav className="pagination" aria-label={intl.formatMessage({ id: "dashboard.pages" })}>
+              {data.page > 1 ? (
+                <a className="button" href={`${searchUrl(data.term)}&page=${data.page - 1}`} rel="prev">
+                  <FormattedMessage id="dashboard.previousPage" />
+                </a>
+              ) : null}
+              <span aria-current="page">
+                <FormattedMessage id="dashboard.pageOf" values={{ page: data.page, pages: data.pageCount }} />
+              </span>
+              {data.page < data.pageCount ? (
+                <a className="button" href={`${searchUrl(data.term)}&page=${data.page + 1}`} rel="next">
+                  <FormattedMessage id="dashboard.nextPage" />
+                </a>
+              ) : null}
+            </nav>
+          ) : null}
+        </div>
+      )}
+    </SiteLayout>
+  );
+}

@@ -1,0 +1,104 @@
+import type { Queryable } from "../../db/client";
+import type { Card } from "../../lib/card";
+import { ownerDisplayName } from "../../lib/owner";
+import {
+  countListedPresentations,
+  listListedPresentations,
+  listPopularPresentations,
+  searchListedPresentations,
+} from "../presentation/repository";
+import { presentationCard } from "../presentation/service";
+import type { Viewer } from "../viewer";
+import type { HeaderAppData } from "./header-data";
+import { authorSegmentOf, SEARCH_TERMS, tsqueryOf } from "./search";
+
+/** Results per search page. */
+export const SEARCH_PAGE_SIZE = 24;
+/** How long the searchable count may be stale (it only feeds a placeholder). */
+const COUNT_TTL_MS = 60_000;
+
+const countCache = new WeakMap<object, { value: number; at: number }>();
+
+async function searchableCount(db: Queryable): Promise<number> {
+  const cached = countCache.get(db);
+  if (cached && Date.now() - cached.at < COUNT_TTL_MS) return cached.value;
+  const value = await countListedPresentations(db);
+  countCache.set(db, { value, at: Date.now() });
+  return value;
+}
+
+/** Spec §3 "App data for the header", for a page about a presentation (or none). */
+export async function headerAppData(
+  db: Queryable,
+  viewer: Viewer,
+  presentation: { oid: string; schemaVersion: "0" | "2" } | null,
+  nativeApp: HeaderAppData["nativeApp"] = null,
+): Promise<HeaderAppData> {
+  return {
+    oid: presentation?.oid ?? null,
+    schemaVersion: presentation?.schemaVersion ?? null,
+    // Podium doesn't ask people to segment themselves yet: everyone counts as other (spec §3).
+    authorSegment: authorSegmentOf(undefined),
+    isAuthenticated: viewer !== null,
+    viewerName: viewer ? ownerDisplayName(viewer) || viewer.email : null,
+    viewerEmail: viewer?.email ?? null,
+    searchTerms: SEARCH_TERMS,
+    searchableCount: await searchableCount(db),
+    nativeApp: viewer ? nativeApp : null,
+  };
+}
+
+export interface ExplorePageData {
+  header: HeaderAppData;
+  term: string;
+  results: Card[] | null;
+  total: number;
+  page: number;
+  pageCount: number;
+  popular: Card[];
+  recent: Card[];
+}
+
+export async function getExplorePage(db: Queryable, viewer: Viewer): Promise<ExplorePageData> {
+  const [header, popular, recent] = await Promise.all([
+    headerAppData(db, viewer, null),
+    listPopularPresentations(db, 8),
+    listListedPresentations(db, { limit: 8 }),
+  ]);
+  return {
+    header,
+    term: "",
+    results: null,
+    total: 0,
+    page: 1,
+    pageCount: 1,
+    popular: popular.map(presentationCard),
+    recent: recent.map(presentationCard),
+  };
+}
+
+export async function getSearchPage(
+  db: Queryable,
+  viewer: Viewer,
+  term: string,
+  page: number,
+): Promise<ExplorePageData> {
+  const header = await headerAppData(db, viewer, null);
+  const query = tsqueryOf(term);
+  if (!query) return { header, term, results: [], total: 0, page: 1, pageCount: 1, popular: [], recent: [] };
+  const current = Math.max(1, Math.min(page, 1000));
+  const found = await searchListedPresentations(db, query, {
+    limit: SEARCH_PAGE_SIZE,
+    offset: (current - 1) * SEARCH_PAGE_SIZE,
+  });
+  return {
+    header,
+    term,
+    results: found.rows.map(presentationCard),
+    total: found.total,
+    page: current,
+    pageCount: Math.max(1, Math.ceil(found.total / SEARCH_PAGE_SIZE)),
+    popular: [],
+    recent: [],
+  };
+}

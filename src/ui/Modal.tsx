@@ -1,0 +1,70 @@
+import { type ReactNode, useEffect, useRef } from "react";
+import { useIntl } from "react-intl";
+
+/**
+ * A modal dialog on the native <dialog>: focus moves in and is kept there, Escape closes,
+ * and (spec §4) a click on the background or the close icon closes it too.
+ */
+export function Modal({
+  open,
+  onClose,
+  title,
+  children,
+  maxWidth,
+  className,
+}: {
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  children: ReactNode;
+  maxWidth?: number;
+  className?: string;
+}) {
+  const intl = useIntl();
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className={`modal${className ? ` ${className}` : ""}`}
+      aria-labelledby="modal-title"
+      style={maxWidth ? { maxWidth } : undefined}
+      onClose={onClose}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      {open ? (
+        <div className="modal__body">
+          <div className="modal__head">
+            <h2 id="modal-title">{title}</h2>
+            <button
+              type="button"
+              className="modal__close"
+              onClick={onClose}
+              aria-label={intl.formatMessage({ id: "modal.close" })}
+            >
+              <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                <path
+                  d="M19 6.4 17.6 5 12 10.6 6.4 5 5 6.4 10.6 12 5 17.6 6.4 19 12 13.4 17.6 19 19 17.6 13.4 12z"
+                  fill="currentColor"
+                />
+              </svg>
+            </button>
+          </div>
+          {children}
+        </div>
+      ) : null}
+    </dialog>
+  );
+}
