@@ -29,6 +29,7 @@ export function Modal({
     if (!open && dialog.open) dialog.close();
   }, [open]);
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard closes it with Escape (onCancel) or the close button
     <dialog
       ref={ref}
       className={`modal${className ? ` ${className}` : ""}`}

@@ -95,7 +95,7 @@ function HeaderSearch({ count, initial }: { count: number; initial: string }) {
   const placeholder = intl.formatMessage({ id: "header.searchPlaceholder" }, { count });
   return (
     <search className={`header-search${expanded ? " header-search--expanded" : ""}`}>
-      <form role="search" action="/explore/search/" method="get" onSubmit={onSubmit} className="header-search__form">
+      <form action="/explore/search/" method="get" onSubmit={onSubmit} className="header-search__form">
         <label htmlFor={id} className="visually-hidden">
           {placeholder}
         </label>
