@@ -7,6 +7,8 @@ export const CLIENT_ENTRIES = {
   accounts: "src/client/accounts.tsx",
   dashboard: "src/client/dashboard.tsx",
   explore: "src/client/explore.tsx",
+  catalog: "src/client/catalog.tsx",
+  moderation: "src/client/moderation.tsx",
   error: "src/client/error.tsx",
 } as const;
 

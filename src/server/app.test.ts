@@ -213,7 +213,7 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
 
   it("R5.5 R9.8 shows views (in locale number format) only when greater than 0", async () => {
     const shown = await app.inject({ method: "GET", url: `/p/${oids.public}/` });
-    expect(shown.body).toContain("1,234 views");
+    expect(shown.body.replaceAll("<!-- -->", "")).toContain("1,234 views");
     const hidden = await app.inject({ method: "GET", url: `/p/${oids.noViews}/` });
     expect(hidden.body).not.toMatch(/\d views?</);
     const unlisted = await app.inject({ method: "GET", url: `/p/${oids.unlisted}/` });

@@ -4,6 +4,7 @@ import type { FeatureContext } from "../http";
 import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
 import {
   addCollaborator,
+  copyPresentation,
   createViewLink,
   DashboardError,
   dropCollaborator,
@@ -44,6 +45,7 @@ const NOTICES = new Set([
   "linkRevoked",
   "collaboratorAdded",
   "collaboratorRemoved",
+  "copied",
 ]);
 
 function noticeFrom(query: unknown): Notice | null {
@@ -206,6 +208,18 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     try {
       const manage = await getManageData(db, viewer, request.params.oid);
       return send(request, reply, { view: "delete", oid: manage.presentation.oid, title: manage.presentation.title });
+    } catch (error) {
+      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
+      throw error;
+    }
+  });
+
+  // Make a copy (spec §2: the address comes from page data, makeACopyRedirectUrl).
+  app.post("/p/:oid/copy/", async (request: FastifyRequest<OidParams>, reply) => {
+    if (!request.viewer) return reply.redirect(`/login/?next=${encodeURIComponent(`/p/${request.params.oid}/`)}`, 303);
+    try {
+      const copy = await copyPresentation(db, request.viewer, request.params.oid);
+      return reply.redirect(managePath(copy, "copied"), 303);
     } catch (error) {
       if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
       throw error;

@@ -314,3 +314,31 @@ export async function removePresentation(db: Database, viewer: NonNullable<Viewe
   await db.transaction((tx) => deletePresentation(tx, oid));
   return row.title;
 }
+
+/**
+ * Make a copy (spec §2, §6): signed-in people copy reusable presentations (templates are
+ * reusable) and their own. The copy is private and theirs.
+ */
+export async function copyPresentation(db: Database, viewer: NonNullable<Viewer>, oid: string): Promise<string> {
+  const row = isOid(oid) ? await findPresentationByOid(db, oid) : null;
+  if (!row) throw new DashboardError(404, "dashboard.error.notFound");
+  const access = await accessTo(db, row, viewer);
+  if (!access.view) throw new DashboardError(404, "dashboard.error.notFound");
+  if (row.privacy !== "reusable" && !access.manage) throw new DashboardError(403, "dashboard.error.notCopyable");
+  const title = row.templateSlug ? row.title : `Copy of ${row.title}`.slice(0, 200);
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const copyOid = newOid();
+    const inserted = await insertPresentationIfAbsent(db, {
+      oid: copyOid,
+      ownerId: viewer.userId,
+      title,
+      descriptionHtml: row.descriptionHtml,
+      privacy: "private",
+      schemaVersion: row.schemaVersion,
+      tags: row.tags,
+      document: row.document,
+    });
+    if (inserted) return copyOid;
+  }
+  throw new Error("could not find a free oid");
+}

@@ -1,5 +1,7 @@
 import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
+import type { HeaderAppData } from "../explore/header-data";
+import type { SidebarData } from "../sidebar/service";
 import type { Transcript } from "./document/transcript";
 import type { Privacy, SchemaVersion } from "./repository";
 
@@ -70,4 +72,10 @@ export interface PresentationPageData {
   /** Spec §3 Presentation: the preview image, and a fallback when it fails (none yet). */
   previewUrl: string;
   fallbackPreviewUrl: string | null;
+  /** Spec §3 "App data for the header" (the public view page's header). */
+  appData: HeaderAppData | null;
+  /** Podium: the sidebar's fixed video and template columns (spec §2). */
+  sidebar: SidebarData | null;
+  /** Podium: the viewer is a curator and curation is allowed (spec §6). */
+  canCurate: boolean;
 }

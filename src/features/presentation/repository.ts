@@ -376,3 +376,23 @@ export async function findAccessFacts(
   );
   return rows[0] ?? null;
 }
+
+/** The template presentations, in a stable order (sidebar, template pages). */
+export async function listTemplates(db: Queryable): Promise<PresentationSummary[]> {
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where p.template_slug is not null and not p.hidden
+      order by p.id`,
+  );
+}
+
+export async function findTemplateBySlug(db: Queryable, slug: string): Promise<PresentationRow | null> {
+  const rows = await db.query<PresentationRow>(
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document
+       from presentations p join users u on u.id = p.owner_id
+      where p.template_slug = $1 and not p.hidden`,
+    [slug],
+  );
+  return rows[0] ?? null;
+}

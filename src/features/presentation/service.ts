@@ -3,6 +3,8 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import { headerAppData } from "../explore/service";
+import { getSidebar } from "../sidebar/service";
 import type { Viewer } from "../viewer";
 import { deriveTranscript } from "./document/transcript";
 import type { OwnerData, PresentationPageData } from "./page-data";
@@ -108,6 +110,13 @@ async function buildPageData(
   variant: PageVariant,
 ): Promise<PresentationPageData> {
   const picks = variant.isPublicView ? await listStaffPicks(db, TOP_PICKS_COUNT + 1) : [];
+  const [appData, sidebar] = variant.isPublicView
+    ? await Promise.all([
+        headerAppData(db, request.viewer, { oid: row.oid, schemaVersion: row.schemaVersion }),
+        getSidebar(db),
+      ])
+    : [null, null];
+  const reusable = row.privacy === "reusable" || variant.access.manage;
   const liked = request.viewer ? await hasLiked(db, request.viewer.userId, row.id) : false;
   return {
     oid: row.oid,
@@ -123,8 +132,9 @@ async function buildPageData(
     likesCount: row.likesCount,
     hasLikedPrezi: liked,
     viewLink: variant.viewLink,
-    makeACopyRedirectUrl: null,
-    showMakeACopyButton: false,
+    // Spec §2, §6: the copy action's address comes from page data; desktop only, when offered.
+    makeACopyRedirectUrl: `/p/${row.oid}/copy/`,
+    showMakeACopyButton: request.viewer !== null && reusable && !request.isMobile,
     tags: row.tags.join(","),
     schemaVersion: row.schemaVersion,
     embedMode: variant.embedMode,
@@ -148,6 +158,9 @@ async function buildPageData(
     documentUrl: `${variant.basePath}document.json`,
     previewUrl: `${variant.basePath}thumbnail.svg`,
     fallbackPreviewUrl: null,
+    appData,
+    sidebar,
+    canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
   };
 }
 

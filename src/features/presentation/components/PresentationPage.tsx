@@ -1,99 +1,28 @@
-import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { useCallback, useEffect, useState } from "react";
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { ownerDisplayName } from "../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
+import { EmbedModal } from "../../embed/components/EmbedModal";
+import { embedProductType } from "../../embed/embed-dimensions";
+import { trackEvent } from "../../events/client";
+import { VIEWER_EVENTS } from "../../events/usage-event";
+import { ViewerHeader } from "../../explore/components/ViewerHeader";
 import { LikeButton } from "../../likes/components/LikeButton";
 import { sendLike } from "../../likes/like-client";
+import { ShareModal } from "../../share/components/ShareModal";
+import { Sidebar } from "../../sidebar/components/Sidebar";
 import type { PresentationPageData } from "../page-data";
+import { BottomBand, VideoBanner } from "./Promotions";
 import { Player } from "./player/Player";
 import { playerPropsOf } from "./player/player-props";
-import { TranscriptText } from "./TranscriptText";
+import { Transcript } from "./Transcript";
 import "./presentation.css";
 
 /** Spec §5: views show only when > 0 and the presentation is public or reusable. */
 export function showsViewCount(data: Pick<PresentationPageData, "viewCount" | "privacy">): boolean {
   return data.viewCount > 0 && (data.privacy === "public" || data.privacy === "reusable");
-}
-
-/** The public view page (spec §2): the viewer, the toolbar card and the transcript. */
-export function PresentationPage({ data }: { data: PresentationPageData }) {
-  const intl = useIntl();
-  const session = useSession();
-  const ownerName = ownerDisplayName(data.owner);
-  const tags = data.tags ? data.tags.split(",") : [];
-  return (
-    <SiteLayout>
-      <div className="view-page">
-        <section className="stage" aria-label={intl.formatMessage({ id: "player.region" }, { title: data.title })}>
-          <Player {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false })} />
-        </section>
-
-        <section className="toolbar-card" aria-labelledby="presentation-title">
-          <h1 id="presentation-title" className="toolbar-card__title">
-            {data.title}
-          </h1>
-          <div className="toolbar-card__meta">
-            <OwnerBadge data={data} name={ownerName} />
-            <span className="toolbar-card__date">
-              <FormattedMessage
-                id="presentation.lastModified"
-                values={{
-                  date: (
-                    <time dateTime={data.lastModifiedDateString}>
-                      <FormattedDate value={data.lastModifiedDateString} dateStyle="long" timeZone="UTC" />
-                    </time>
-                  ),
-                }}
-              />
-            </span>
-            {showsViewCount(data) ? (
-              <span className="toolbar-card__views">
-                <FormattedMessage id="presentation.views" values={{ count: data.viewCount }} />
-              </span>
-            ) : null}
-            <span className="toolbar-card__steps">
-              <FormattedMessage id="presentation.slideCount" values={{ count: data.stepCount }} />
-            </span>
-            <LikeButton
-              oid={data.oid}
-              likesCount={data.likesCount}
-              hasLiked={data.hasLikedPrezi}
-              isAuthenticated={data.isAuthenticated}
-              onLoggedOutLike={goToSignup}
-              sendLike={(liked) =>
-                sendLike({ oid: data.oid }, liked, { preproduction: session.environment === "preproduction" })
-              }
-            />
-          </div>
-          {data.description ? (
-            <div
-              className="toolbar-card__description"
-              // Sanitised with DOMPurify when it was saved (spec §2: the description is HTML).
-              // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on save
-              dangerouslySetInnerHTML={{ __html: data.description }}
-            />
-          ) : null}
-          {tags.length > 0 ? (
-            <ul className="tag-list" aria-label={intl.formatMessage({ id: "presentation.tags" })}>
-              {tags.map((tag) => (
-                <li key={tag} className="tag-list__tag">
-                  {tag}
-                </li>
-              ))}
-            </ul>
-          ) : null}
-        </section>
-
-        <section className="transcript" aria-labelledby="transcript-heading">
-          <h2 id="transcript-heading">
-            <FormattedMessage id="transcript.heading" />
-          </h2>
-          <TranscriptText transcript={data.transcriptData} />
-        </section>
-      </div>
-    </SiteLayout>
-  );
 }
 
 /** Spec §4, §6: a logged-out like on the view page sends the visitor to sign up, then back (R2.7). */
@@ -103,6 +32,220 @@ export function signupPathFor(currentPath: string): string {
 
 function goToSignup(): void {
   window.location.assign(signupPathFor(window.location.pathname));
+}
+
+/** Spec §4: the page-level dialog is none or embed; the share modal is handled separately. */
+type PageDialog = "none" | "embed";
+
+/**
+ * The public view page (spec §2): header, closable video banner, the player, the toolbar card
+ * (title, owner, last modified, description, views, like, embed, share, report…), the
+ * transcript, the sidebar and the bottom band.
+ */
+export function PresentationPage({ data }: { data: PresentationPageData }) {
+  const intl = useIntl();
+  const session = useSession();
+  const [dialog, setDialog] = useState<PageDialog>("none");
+  const [shareOpen, setShareOpen] = useState(false);
+  const [origin, setOrigin] = useState("");
+  const ownerName = ownerDisplayName(data.owner);
+  const tags = data.tags ? data.tags.split(",") : [];
+  const viewUrl = `${origin}${data.canonicalPath}`;
+
+  useEffect(() => {
+    setOrigin(window.location.origin);
+    void trackEvent(VIEWER_EVENTS.loadedPublicViewPage, { oid: data.oid });
+  }, [data.oid]);
+
+  const openEmbed = () => {
+    setDialog("embed");
+    void trackEvent(VIEWER_EVENTS.showModal, { oid: data.oid, modal: "embed" });
+  };
+  const closeEmbed = () => {
+    setDialog("none");
+    void trackEvent(VIEWER_EVENTS.closeModal, { oid: data.oid, modal: "embed" });
+  };
+  const openShare = async () => {
+    // Spec §7: on mobile with native share, share natively with title and URL.
+    if (data.isMobile && typeof navigator.share === "function") {
+      try {
+        await navigator.share({ title: data.title, url: viewUrl });
+        return;
+      } catch {
+        // Cancelled or refused: fall back to the modal.
+      }
+    }
+    setShareOpen(true);
+    void trackEvent(VIEWER_EVENTS.showModal, { oid: data.oid, modal: "share" });
+  };
+  const onPagedShown = useCallback(
+    () => void trackEvent(VIEWER_EVENTS.pagedTranscriptShown, { oid: data.oid }),
+    [data.oid],
+  );
+  const onTranscriptOpened = useCallback(
+    () => void trackEvent(VIEWER_EVENTS.transcriptOpened, { oid: data.oid }),
+    [data.oid],
+  );
+
+  const header = data.appData ? <ViewerHeader appData={data.appData} /> : undefined;
+  const banner = <VideoBanner features={data.evaluatedFeatures} oid={data.oid} />;
+  return (
+    <SiteLayout
+      header={
+        <>
+          {banner}
+          {header}
+        </>
+      }
+      footer={<BottomBand isAuthenticated={data.isAuthenticated} oid={data.oid} />}
+    >
+      <div className="view-page">
+        <div className="view-page__main">
+          <section className="stage" aria-label={intl.formatMessage({ id: "player.region" }, { title: data.title })}>
+            <Player {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false })} />
+          </section>
+
+          <section className="toolbar-card" aria-labelledby="presentation-title">
+            <h1 id="presentation-title" className="toolbar-card__title">
+              {data.title}
+            </h1>
+            <div className="toolbar-card__meta">
+              <OwnerBadge data={data} name={ownerName} />
+              <span className="toolbar-card__date">
+                <FormattedMessage
+                  id="presentation.lastModified"
+                  values={{
+                    date: (
+                      <time dateTime={data.lastModifiedDateString}>
+                        <FormattedDate value={data.lastModifiedDateString} dateStyle="long" timeZone="UTC" />
+                      </time>
+                    ),
+                  }}
+                />
+              </span>
+              {data.privacy === "unlisted" ? (
+                <span className="privacy privacy--unlisted">
+                  <FormattedMessage id="presentation.unlisted" />
+                </span>
+              ) : null}
+            </div>
+            {data.description ? (
+              <div
+                className="toolbar-card__description"
+                // Sanitised with DOMPurify when it was saved (spec §2: the description is HTML).
+                // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised on save
+                dangerouslySetInnerHTML={{ __html: data.description }}
+              />
+            ) : null}
+            {tags.length > 0 ? (
+              <ul className="tag-list" aria-label={intl.formatMessage({ id: "presentation.tags" })}>
+                {tags.map((tag) => (
+                  <li key={tag} className="tag-list__tag">
+                    {tag}
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+
+            <div className="toolbar" role="toolbar" aria-label={intl.formatMessage({ id: "toolbar.label" })}>
+              <div className="toolbar__group toolbar__group--left">
+                {showsViewCount(data) ? (
+                  <span className="toolbar__views">
+                    <FormattedMessage
+                      id="presentation.viewsCount"
+                      values={{ count: data.viewCount, formatted: <FormattedNumber value={data.viewCount} /> }}
+                    />
+                  </span>
+                ) : null}
+                <LikeButton
+                  oid={data.oid}
+                  likesCount={data.likesCount}
+                  hasLiked={data.hasLikedPrezi}
+                  isAuthenticated={data.isAuthenticated}
+                  onLoggedOutLike={goToSignup}
+                  sendLike={(liked) =>
+                    sendLike({ oid: data.oid }, liked, { preproduction: session.environment === "preproduction" })
+                  }
+                />
+              </div>
+              <div className="toolbar__group toolbar__group--right">
+                {data.isMobile && !data.isAuthenticated ? (
+                  // Spec §2: mobile logged-out visitors see one call to action on the right.
+                  <a className="button button--primary" href="/signup/">
+                    <FormattedMessage id="nav.getStarted" />
+                  </a>
+                ) : (
+                  <>
+                    <button type="button" className="button" onClick={openEmbed}>
+                      <FormattedMessage id="toolbar.embed" />
+                    </button>
+                    <button type="button" className="button" onClick={() => void openShare()}>
+                      <FormattedMessage id="toolbar.share" />
+                    </button>
+                    {data.showMakeACopyButton && data.makeACopyRedirectUrl ? (
+                      <form method="post" action={data.makeACopyRedirectUrl} className="inline-form">
+                        <input type="hidden" name="_csrf" value={session.csrfToken ?? ""} />
+                        <button type="submit" className="button">
+                          <FormattedMessage id="toolbar.makeCopy" />
+                        </button>
+                      </form>
+                    ) : null}
+                    <a className="button" href={`/contact/abuse/${data.oid}/`} target="_blank" rel="noopener">
+                      <FormattedMessage id="toolbar.report" />
+                      <span className="visually-hidden">
+                        {" "}
+                        <FormattedMessage id="toolbar.newTab" />
+                      </span>
+                    </a>
+                    {data.canCurate ? (
+                      <a className="button" href={`/curation/${data.oid}/`}>
+                        <FormattedMessage id="toolbar.curate" />
+                      </a>
+                    ) : null}
+                    {data.isAuthenticated ? (
+                      <a className="button button--primary" href="/dashboard/next/">
+                        <FormattedMessage id="toolbar.createYourOwn" />
+                      </a>
+                    ) : null}
+                  </>
+                )}
+              </div>
+            </div>
+          </section>
+
+          <section className="transcript" aria-labelledby="transcript-heading">
+            <h2 id="transcript-heading">
+              <FormattedMessage id="transcript.heading" />
+            </h2>
+            <Transcript transcript={data.transcriptData} onPagedShown={onPagedShown} onOpened={onTranscriptOpened} />
+          </section>
+        </div>
+        {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} /> : null}
+      </div>
+
+      <ShareModal
+        open={shareOpen}
+        onClose={() => {
+          setShareOpen(false);
+          void trackEvent(VIEWER_EVENTS.closeModal, { oid: data.oid, modal: "share" });
+        }}
+        target={{ url: viewUrl, title: data.title, tags: data.tags }}
+      />
+      <EmbedModal
+        open={dialog === "embed"}
+        onClose={closeEmbed}
+        oid={data.oid}
+        title={data.title}
+        origin={origin}
+        onCopy={() =>
+          void trackEvent(VIEWER_EVENTS.embedCodeCopied, {
+            oid: data.oid,
+            product_type: embedProductType(data.schemaVersion),
+          })
+        }
+      />
+    </SiteLayout>
+  );
 }
 
 /** Spec §2: the owner links to /user/{oid}/ only when the oid is non-empty. */

@@ -68,6 +68,9 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     documentUrl: "/view/link-link-link-link/document.json",
     previewUrl: "/view/link-link-link-link/thumbnail.svg",
     fallbackPreviewUrl: null,
+    appData: null,
+    sidebar: null,
+    canCurate: false,
     ...overrides,
   };
 }

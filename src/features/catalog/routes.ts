@@ -1,0 +1,84 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createElement } from "react";
+import type { FeatureContext } from "../http";
+import { findTemplateBySlug, listStaffPicks } from "../presentation/repository";
+import { presentationCard, thumbnailPathOf } from "../presentation/service";
+import { listVideoCards } from "../sidebar/repository";
+import { getSidebar, videoCard, videoThumbnailSvg } from "../sidebar/service";
+import { CatalogPage, type CatalogPageData } from "./components/CatalogPage";
+
+const PUBLIC_CACHE = "public, max-age=0, s-maxage=300, stale-while-revalidate=3600";
+
+export function registerCatalogRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const { db } = context;
+  const send = (request: FastifyRequest, reply: FastifyReply, data: CatalogPageData, title: string, path: string) => {
+    reply.header("cache-control", PUBLIC_CACHE);
+    return context.sendPage(request, reply, {
+      entry: "catalog",
+      data,
+      render: (pageData) => createElement(CatalogPage, { data: pageData }),
+      head: { title: `${title} · Podium`, canonicalUrl: `${context.publicUrl}${path}` },
+    });
+  };
+
+  // Spec §2 See staff picks.
+  app.get("/gallery/", async (request, reply) => {
+    const picks = await listStaffPicks(db, 60);
+    return send(request, reply, { page: "gallery", cards: picks.map(presentationCard) }, "Staff picks", "/gallery/");
+  });
+
+  // Spec §2 See more templates, and each template card.
+  app.get("/presentation-template/", async (request, reply) => {
+    const { templates } = await getSidebar(db);
+    return send(request, reply, { page: "templates", cards: templates }, "Templates", "/presentation-template/");
+  });
+  app.get("/presentation-template/:slug/", async (request: FastifyRequest<{ Params: { slug: string } }>, reply) => {
+    const slug = request.params.slug;
+    const template = /^[a-z0-9-]{1,80}$/.test(slug) ? await findTemplateBySlug(db, slug) : null;
+    if (!template) return context.sendNotFound(request, reply);
+    return send(
+      request,
+      reply,
+      {
+        page: "template",
+        title: template.title,
+        subTitle: template.templateSubTitle ?? "",
+        descriptionHtml: template.descriptionHtml,
+        oid: template.oid,
+        thumbnail: thumbnailPathOf(template.oid),
+      },
+      template.title,
+      `/presentation-template/${slug}/`,
+    );
+  });
+
+  // Spec §2 See more videos, and the banner's Learn more pages.
+  app.get("/video/explore/", async (request, reply) => {
+    const cards = (await listVideoCards(db)).map(videoCard);
+    return send(request, reply, { page: "videos", cards }, "Videos", "/video/explore/");
+  });
+  app.get("/video", (request, reply) =>
+    send(request, reply, { page: "info", topic: "video" }, "Podium Video", "/video"),
+  );
+  app.get("/edu/prezi-video-edu", (request, reply) =>
+    send(request, reply, { page: "info", topic: "edu" }, "Podium Video for classrooms", "/edu/prezi-video-edu"),
+  );
+  app.get("/product/", (request, reply) =>
+    send(request, reply, { page: "info", topic: "product" }, "Podium", "/product/"),
+  );
+
+  // Video card thumbnails and hover previews, drawn by Podium (spec §3 previewAnimation).
+  const videoImage =
+    (animated: boolean) => async (request: FastifyRequest<{ Params: { file: string } }>, reply: FastifyReply) => {
+      const slug = /^([a-z0-9-]{1,80})\.svg$/.exec(request.params.file)?.[1];
+      const card = slug ? (await listVideoCards(db)).find((c) => c.slug === slug) : undefined;
+      if (!card || (animated && !card.hasPreviewAnimation)) return context.sendNotFound(request, reply);
+      return reply
+        .type("image/svg+xml; charset=utf-8")
+        .header("cache-control", "public, max-age=86400")
+        .header("cross-origin-resource-policy", "cross-origin")
+        .send(videoThumbnailSvg(card, animated));
+    };
+  app.get("/video/thumbnail/:file", videoImage(false));
+  app.get("/video/preview/:file", videoImage(true));
+}

@@ -1,0 +1,191 @@
+import { useEffect } from "react";
+import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import type { MessageId } from "../../../i18n/locales";
+import { FormNotice, PostForm } from "../../../ui/Form";
+import { SiteLayout } from "../../../ui/SiteLayout";
+import { REPORT_REASONS } from "../reasons";
+
+export type ModerationPageData =
+  | { page: "report"; oid: string; title: string; problem: string | null }
+  | { page: "reported"; oid: string; title: string }
+  | {
+      page: "queue";
+      reports: {
+        id: string;
+        oid: string;
+        title: string;
+        reason: string;
+        details: string;
+        createdAt: string;
+        hidden: boolean;
+      }[];
+    }
+  | { page: "curate"; oid: string; title: string; hiddenTags: string[]; staffPick: boolean; saved: boolean };
+
+/** Spec §6 admin-tools integration: browser custom events. */
+export const ADMIN_TOOLS_EVENTS = {
+  invoke: "podium:admin-tools:invoke",
+  reinitialize: "podium:admin-tools:reinitialize",
+  hiddenTagsLoaded: "podium:admin-tools:hidden-tags-loaded",
+} as const;
+
+export function ModerationPage({ data }: { data: ModerationPageData }) {
+  return <SiteLayout>{renderModeration(data)}</SiteLayout>;
+}
+
+function renderModeration(data: ModerationPageData) {
+  switch (data.page) {
+    case "report":
+      return <ReportForm data={data} />;
+    case "reported":
+      return (
+        <section className="panel auth-panel" aria-labelledby="reported-title">
+          <h1 id="reported-title">
+            <FormattedMessage id="report.thanks.title" />
+          </h1>
+          <p className="auth-panel__lead">
+            <FormattedMessage id="report.thanks.body" values={{ title: data.title }} />
+          </p>
+          <a className="button" href={`/p/${data.oid}/`}>
+            <FormattedMessage id="report.back" />
+          </a>
+        </section>
+      );
+    case "queue":
+      return <Queue data={data} />;
+    case "curate":
+      return <Curate data={data} />;
+  }
+}
+
+function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "report" }> }) {
+  const intl = useIntl();
+  return (
+    <section className="panel auth-panel" aria-labelledby="report-title">
+      <h1 id="report-title">
+        <FormattedMessage id="report.title" />
+      </h1>
+      <p className="auth-panel__lead">
+        <FormattedMessage id="report.lead" values={{ title: data.title }} />
+      </p>
+      <PostForm action={`/contact/abuse/${data.oid}/`}>
+        {data.problem ? (
+          <FormNotice kind="error">
+            <FormattedMessage id={data.problem as MessageId} />
+          </FormNotice>
+        ) : null}
+        <fieldset className="field report-reasons">
+          <legend>
+            <FormattedMessage id="report.reason" />
+          </legend>
+          {REPORT_REASONS.map((reason, index) => (
+            <label key={reason} className="report-reasons__option">
+              <input type="radio" name="reason" value={reason} required defaultChecked={index === 0} />{" "}
+              {intl.formatMessage({ id: `report.reason.${reason}` as MessageId })}
+            </label>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label htmlFor="report-details">
+            <FormattedMessage id="report.details" />
+          </label>
+          <textarea id="report-details" name="details" maxLength={2000} />
+        </div>
+        <button type="submit" className="button button--primary">
+          <FormattedMessage id="report.submit" />
+        </button>
+      </PostForm>
+    </section>
+  );
+}
+
+function Queue({ data }: { data: Extract<ModerationPageData, { page: "queue" }> }) {
+  const intl = useIntl();
+  return (
+    <div className="dashboard">
+      <h1>
+        <FormattedMessage id="moderation.title" />
+      </h1>
+      {data.reports.length === 0 ? (
+        <p>
+          <FormattedMessage id="moderation.empty" />
+        </p>
+      ) : (
+        <ul className="dashboard__list">
+          {data.reports.map((report) => (
+            <li key={report.id} className="dashboard__item">
+              <div className="dashboard__item-body">
+                <h2>
+                  <a href={`/p/${report.oid}/`}>{report.title}</a>
+                </h2>
+                <p className="dashboard__meta">
+                  <span>{intl.formatMessage({ id: `report.reason.${report.reason}` as MessageId })}</span>
+                  <FormattedDate value={report.createdAt} dateStyle="medium" timeStyle="short" timeZone="UTC" />
+                  {report.hidden ? <FormattedMessage id="moderation.alreadyHidden" /> : null}
+                </p>
+                {report.details ? <p>{report.details}</p> : null}
+              </div>
+              <PostForm action={`/admin/reports/${report.id}/hide`} className="inline-form">
+                <button type="submit" className="button button--danger">
+                  <FormattedMessage id="moderation.hide" />
+                </button>
+              </PostForm>
+              <PostForm action={`/admin/reports/${report.id}/dismiss`} className="inline-form">
+                <button type="submit" className="button">
+                  <FormattedMessage id="moderation.dismiss" />
+                </button>
+              </PostForm>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Curate({ data }: { data: Extract<ModerationPageData, { page: "curate" }> }) {
+  useEffect(() => {
+    // Spec §6: tell the admin tools whether hidden tags were loaded, and (after a save) the presentation again.
+    window.dispatchEvent(
+      new CustomEvent(ADMIN_TOOLS_EVENTS.hiddenTagsLoaded, { detail: { hasTags: data.hiddenTags.length > 0 } }),
+    );
+    if (data.saved) {
+      window.dispatchEvent(
+        new CustomEvent(ADMIN_TOOLS_EVENTS.reinitialize, { detail: { title: data.title, oid: data.oid } }),
+      );
+    }
+  }, [data]);
+  return (
+    <section className="panel auth-panel" aria-labelledby="curate-title">
+      <h1 id="curate-title">
+        <FormattedMessage id="curation.title" values={{ title: data.title }} />
+      </h1>
+      {data.saved ? (
+        <FormNotice kind="success">
+          <FormattedMessage id="curation.saved" />
+        </FormNotice>
+      ) : null}
+      <PostForm action={`/curation/${data.oid}/`}>
+        <div className="field">
+          <label htmlFor="curation-tags">
+            <FormattedMessage id="curation.hiddenTags" />
+          </label>
+          <input id="curation-tags" name="hiddenTags" type="text" defaultValue={data.hiddenTags.join(", ")} />
+        </div>
+        <label className="checkbox">
+          <input type="checkbox" name="staffPick" value="on" defaultChecked={data.staffPick} />{" "}
+          <FormattedMessage id="curation.staffPick" />
+        </label>
+        <button
+          type="submit"
+          className="button button--primary"
+          onClick={() =>
+            window.dispatchEvent(new CustomEvent(ADMIN_TOOLS_EVENTS.invoke, { detail: { oid: data.oid } }))
+          }
+        >
+          <FormattedMessage id="curation.save" />
+        </button>
+      </PostForm>
+    </section>
+  );
+}

@@ -1,0 +1,173 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createElement } from "react";
+import { AttemptLimiter } from "../../lib/attempt-limiter";
+import { isOid } from "../../lib/ids";
+import { parseTags } from "../dashboard/service";
+import type { FeatureContext } from "../http";
+import { findPresentationByOid } from "../presentation/repository";
+import { accessTo } from "../presentation/service";
+import { ModerationPage, type ModerationPageData } from "./components/ModerationPages";
+import {
+  findHiddenTags,
+  insertReport,
+  listOpenReports,
+  REPORT_REASONS,
+  type ReportReason,
+  resolveReport,
+  updateCuration,
+} from "./repository";
+
+/** Reports per address per hour (abuse of the abuse form). */
+const REPORTS_PER_HOUR = 20;
+
+type Form = Record<string, unknown> | undefined;
+const text = (form: Form, key: string) => (typeof form?.[key] === "string" ? (form[key] as string) : "");
+
+export function registerModerationRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const { db } = context;
+  const reportLimiter = new AttemptLimiter(REPORTS_PER_HOUR, 60 * 60 * 1000);
+  const send = (request: FastifyRequest, reply: FastifyReply, data: ModerationPageData, title: string, status = 200) =>
+    context.sendPage(request, reply, {
+      entry: "moderation",
+      data,
+      status,
+      forms: true,
+      render: (pageData) => createElement(ModerationPage, { data: pageData }),
+      head: { title: `${title} · Podium`, noindex: true },
+    });
+
+  const visiblePresentation = async (request: FastifyRequest<{ Params: { oid: string } }>) => {
+    const { oid } = request.params;
+    const row = isOid(oid) ? await findPresentationByOid(db, oid) : null;
+    if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
+    return row;
+  };
+
+  // Spec §2 Report: /contact/abuse/{oid}/ (opened in a new tab from the toolbar).
+  app.get("/contact/abuse/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
+    const row = await visiblePresentation(request);
+    if (!row) return context.sendNotFound(request, reply);
+    return send(request, reply, { page: "report", oid: row.oid, title: row.title, problem: null }, "Report");
+  });
+
+  app.post("/contact/abuse/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
+    const row = await visiblePresentation(request);
+    if (!row) return context.sendNotFound(request, reply);
+    const form = request.body as Form;
+    const reason = text(form, "reason") as ReportReason;
+    const details = text(form, "details").trim();
+    if (!REPORT_REASONS.includes(reason) || details.length > 2000) {
+      return send(
+        request,
+        reply,
+        { page: "report", oid: row.oid, title: row.title, problem: "report.error" },
+        "Report",
+        400,
+      );
+    }
+    const limit = reportLimiter.hit(request.ip);
+    if (!limit.allowed) {
+      reply.header("retry-after", String(limit.retryAfterSeconds));
+      return send(
+        request,
+        reply,
+        { page: "report", oid: row.oid, title: row.title, problem: "report.tooMany" },
+        "Report",
+        429,
+      );
+    }
+    await insertReport(db, { presentationId: row.id, reporterId: request.viewer?.userId ?? null, reason, details });
+    return send(request, reply, { page: "reported", oid: row.oid, title: row.title }, "Report sent");
+  });
+
+  // The moderation queue (product brief, Roles: admins see it and can hide a presentation).
+  const requireAdmin = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.viewer) {
+      void reply.redirect(`/login/?next=${encodeURIComponent("/admin/reports/")}`, 303);
+      return null;
+    }
+    if (!request.viewer.isAdmin) {
+      void context.sendError(request, reply, 403);
+      return null;
+    }
+    return request.viewer;
+  };
+
+  app.get("/admin/reports/", async (request, reply) => {
+    if (!requireAdmin(request, reply)) return reply;
+    const reports = await listOpenReports(db, 200);
+    return send(
+      request,
+      reply,
+      { page: "queue", reports: reports.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
+      "Moderation",
+    );
+  });
+
+  for (const action of ["hide", "dismiss"] as const) {
+    app.post(`/admin/reports/:id/${action}`, async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+      const admin = requireAdmin(request, reply);
+      if (!admin) return reply;
+      if (!/^\d{1,18}$/.test(request.params.id)) return context.sendNotFound(request, reply);
+      const done = await db.transaction((tx) => resolveReport(tx, request.params.id, admin.userId, action === "hide"));
+      if (!done) return context.sendNotFound(request, reply);
+      return reply.redirect("/admin/reports/", 303);
+    });
+  }
+
+  // Spec §6 curation: only with allow-content-curation on, for curators.
+  const requireCurator = (request: FastifyRequest, reply: FastifyReply) => {
+    if (!context.features["allow-content-curation"]) {
+      void context.sendNotFound(request, reply);
+      return null;
+    }
+    if (!request.viewer) {
+      void reply.redirect(`/login/?next=${encodeURIComponent(request.url)}`, 303);
+      return null;
+    }
+    if (!request.viewer.isCurator) {
+      void context.sendError(request, reply, 403);
+      return null;
+    }
+    return request.viewer;
+  };
+
+  const curatePage = async (
+    request: FastifyRequest<{ Params: { oid: string } }>,
+    reply: FastifyReply,
+    saved: boolean,
+  ) => {
+    const row = await visiblePresentation(request);
+    if (!row) return context.sendNotFound(request, reply);
+    const hiddenTags = await findHiddenTags(db, row.oid);
+    return send(
+      request,
+      reply,
+      { page: "curate", oid: row.oid, title: row.title, hiddenTags, staffPick: row.isStaffPick, saved },
+      "Curate",
+    );
+  };
+
+  app.get(
+    "/curation/:oid/",
+    async (request: FastifyRequest<{ Params: { oid: string }; Querystring: { saved?: string } }>, reply) => {
+      if (!requireCurator(request, reply)) return reply;
+      return curatePage(request, reply, request.query.saved === "1");
+    },
+  );
+
+  app.post("/curation/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
+    if (!requireCurator(request, reply)) return reply;
+    const row = await visiblePresentation(request);
+    if (!row) return context.sendNotFound(request, reply);
+    const form = request.body as Form;
+    let hiddenTags: string[];
+    try {
+      hiddenTags = parseTags(text(form, "hiddenTags"));
+    } catch {
+      return context.sendError(request, reply, 400);
+    }
+    await updateCuration(db, row.oid, { hiddenTags, staffPick: text(form, "staffPick") === "on" });
+    return reply.redirect(`/curation/${row.oid}/?saved=1`, 303);
+  });
+}

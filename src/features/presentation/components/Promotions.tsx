@@ -1,0 +1,87 @@
+import { useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import type { FeatureFlags } from "../../../lib/features";
+import { readFeature } from "../../../lib/features";
+import { trackEvent } from "../../events/client";
+import { VIEWER_EVENTS } from "../../events/usage-event";
+
+/** Spec §6: the banner's wording follows these two flags. */
+export const BANNER_FLAGS = {
+  humanConnection: "gm-view-page-banner-human-connection",
+  humanConnectionEdu: "gm-view-page-banner-human-connection-edu",
+} as const;
+
+export function bannerVariant(features: FeatureFlags): "default" | "humanConnection" | "humanConnectionEdu" {
+  if (readFeature(features, BANNER_FLAGS.humanConnectionEdu)) return "humanConnectionEdu";
+  if (readFeature(features, BANNER_FLAGS.humanConnection)) return "humanConnection";
+  return "default";
+}
+
+/** Spec §2, §4: the top video banner, visible until closed (the choice is not remembered). */
+export function VideoBanner({ features, oid }: { features: FeatureFlags; oid: string }) {
+  const intl = useIntl();
+  const [open, setOpen] = useState(true);
+  if (!open) return null;
+  const variant = bannerVariant(features);
+  const href = variant === "humanConnectionEdu" ? "/edu/prezi-video-edu" : "/video";
+  return (
+    <aside className="video-banner" aria-label={intl.formatMessage({ id: "banner.label" })}>
+      <p>
+        <FormattedMessage id={`banner.${variant}`} />
+      </p>
+      <a
+        className="video-banner__link"
+        href={href}
+        onClick={() =>
+          void trackEvent(VIEWER_EVENTS.ctaClicked, {
+            oid,
+            cta_location: "video_banner",
+            cta_text: "Learn more",
+            cta_type: "LINK",
+            target_url: href,
+          })
+        }
+      >
+        <FormattedMessage id="banner.learnMore" />
+      </a>
+      <button
+        type="button"
+        className="video-banner__close"
+        onClick={() => setOpen(false)}
+        aria-label={intl.formatMessage({ id: "banner.close" })}
+      >
+        ×
+      </button>
+    </aside>
+  );
+}
+
+/** Spec §2: the bottom band invites visitors to learn more; its button leads to /product/ signed in, / otherwise. */
+export function BottomBand({ isAuthenticated, oid }: { isAuthenticated: boolean; oid: string }) {
+  const href = isAuthenticated ? "/product/" : "/";
+  return (
+    <section className="bottom-band" aria-labelledby="bottom-band-title">
+      <h2 id="bottom-band-title">
+        <FormattedMessage id="band.title" />
+      </h2>
+      <p>
+        <FormattedMessage id="band.lead" />
+      </p>
+      <a
+        className="button button--primary"
+        href={href}
+        onClick={() =>
+          void trackEvent(VIEWER_EVENTS.ctaClicked, {
+            oid,
+            cta_location: "bottom_band",
+            cta_text: "Learn more",
+            cta_type: "BUTTON",
+            target_url: href,
+          })
+        }
+      >
+        <FormattedMessage id="band.button" />
+      </a>
+    </section>
+  );
+}

@@ -1,0 +1,89 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+import { FormattedMessage } from "react-intl";
+import type { Transcript as TranscriptData } from "../document/transcript";
+import { TranscriptText } from "./TranscriptText";
+
+/** Spec §9 transcript constants. */
+export const TRANSCRIPT_COLLAPSED_PX = 500;
+export const TRANSCRIPT_EXPANDED_EXTRA_PX = 48;
+export const TRANSCRIPT_REMEASURE_MS = 500;
+export const PAGED_TRANSCRIPT_EVENT_MS = 1000;
+
+type TranscriptState = "unmeasured" | "whole" | "collapsed" | "expanded";
+
+/**
+ * Spec §4, §5, §9: starts collapsed at 500 px with See/Hide full transcript; shown whole with
+ * no toggle when shorter; expanded to its content + 48 px; measured again after 500 ms; tells
+ * when a paged transcript was shown (after 1 s) and when it was opened. Until measured (and
+ * without JavaScript) it is shown whole.
+ */
+export function Transcript({
+  transcript,
+  onPagedShown,
+  onOpened,
+}: {
+  transcript: TranscriptData;
+  onPagedShown: () => void;
+  onOpened: () => void;
+}) {
+  const contentRef = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<TranscriptState>("unmeasured");
+  const [contentHeight, setContentHeight] = useState(0);
+
+  const measure = useCallback(() => {
+    const height = contentRef.current?.scrollHeight ?? 0;
+    setContentHeight(height);
+    setState((current) => {
+      if (height <= TRANSCRIPT_COLLAPSED_PX) return "whole";
+      return current === "expanded" ? "expanded" : "collapsed";
+    });
+  }, []);
+
+  useEffect(() => {
+    measure();
+    const again = setTimeout(measure, TRANSCRIPT_REMEASURE_MS);
+    return () => clearTimeout(again);
+  }, [measure]);
+
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      if ((contentRef.current?.scrollHeight ?? 0) > TRANSCRIPT_COLLAPSED_PX) onPagedShown();
+    }, PAGED_TRANSCRIPT_EVENT_MS);
+    return () => clearTimeout(timer);
+  }, [onPagedShown]);
+
+  const toggle = () => {
+    if (state === "collapsed") {
+      setState("expanded");
+      onOpened();
+    } else if (state === "expanded") {
+      setState("collapsed");
+      contentRef.current?.closest("section")?.scrollIntoView({ block: "start" });
+    }
+  };
+
+  const maxHeight =
+    state === "collapsed"
+      ? TRANSCRIPT_COLLAPSED_PX
+      : state === "expanded"
+        ? contentHeight + TRANSCRIPT_EXPANDED_EXTRA_PX
+        : undefined;
+  return (
+    <div className={`transcript__frame transcript__frame--${state}`} data-state={state}>
+      <div id="transcript-content" ref={contentRef} className="transcript__content" style={{ maxHeight }}>
+        <TranscriptText transcript={transcript} />
+      </div>
+      {state === "collapsed" || state === "expanded" ? (
+        <button
+          type="button"
+          className="button transcript__toggle"
+          aria-expanded={state === "expanded"}
+          aria-controls="transcript-content"
+          onClick={toggle}
+        >
+          <FormattedMessage id={state === "collapsed" ? "transcript.seeFull" : "transcript.hideFull"} />
+        </button>
+      ) : null}
+    </div>
+  );
+}

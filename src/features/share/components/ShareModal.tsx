@@ -1,0 +1,97 @@
+import { useEffect, useRef, useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import type { MessageId } from "../../../i18n/locales";
+import { Modal } from "../../../ui/Modal";
+import {
+  COPY_SUCCESS_MS,
+  popupFeatures,
+  SHARE_MODAL_SIZE,
+  type ShareTarget,
+  SOCIAL_NETWORKS,
+  type SocialNetwork,
+  shareUrlFor,
+} from "../share";
+
+const NETWORK_LABEL: Record<SocialNetwork, MessageId> = {
+  FACEBOOK: "share.facebook",
+  LINKEDIN: "share.linkedin",
+  TWITTER: "share.twitter",
+  GOOGLE_CLASSROOM: "share.classroom",
+};
+
+/** Spec §2 share modal: the four networks and the link with a copy button (§4: 3 s of success). */
+export function ShareModal({ open, onClose, target }: { open: boolean; onClose: () => void; target: ShareTarget }) {
+  const intl = useIntl();
+  const [copied, setCopied] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(target.url);
+    } catch {
+      // Without clipboard access the link stays selected in the field for a manual copy.
+      document.getElementById("share-link")?.focus();
+    }
+    setCopied(true);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => setCopied(false), COPY_SUCCESS_MS);
+  };
+
+  const openNetwork = (network: SocialNetwork) => {
+    window.open(shareUrlFor(network, target), `podium-share-${network}`, popupFeatures(network, window.screen));
+  };
+
+  return (
+    <Modal
+      open={open}
+      onClose={onClose}
+      title={intl.formatMessage({ id: "share.title" })}
+      maxWidth={SHARE_MODAL_SIZE.width}
+      className="share-modal"
+    >
+      <ul className="share-networks">
+        {SOCIAL_NETWORKS.map((network) => (
+          <li key={network}>
+            <button
+              type="button"
+              className={`share-network share-network--${network.toLowerCase()}`}
+              onClick={() => openNetwork(network)}
+              title={intl.formatMessage(
+                { id: "share.tooltip" },
+                { network: intl.formatMessage({ id: NETWORK_LABEL[network] }) },
+              )}
+            >
+              <FormattedMessage id={NETWORK_LABEL[network]} />
+            </button>
+          </li>
+        ))}
+      </ul>
+      <label htmlFor="share-link" className="share-link__label">
+        <FormattedMessage id="share.link" />
+      </label>
+      <div className="share-link">
+        <input
+          id="share-link"
+          type="text"
+          readOnly
+          value={target.url}
+          onFocus={(event) => event.currentTarget.select()}
+        />
+        <button type="button" className="button button--primary" onClick={() => void copy()} disabled={copied}>
+          <FormattedMessage id={copied ? "share.copied" : "share.copy"} />
+        </button>
+        {copied ? (
+          <span className="share-link__tooltip" role="status">
+            <FormattedMessage id="share.copiedTooltip" />
+          </span>
+        ) : null}
+      </div>
+    </Modal>
+  );
+}

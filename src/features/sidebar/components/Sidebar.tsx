@@ -1,0 +1,92 @@
+import { FormattedMessage, useIntl } from "react-intl";
+import type { MessageId } from "../../../i18n/locales";
+import type { Card } from "../../../lib/card";
+import type { SidebarData } from "../service";
+import { LazyThumbnail } from "./LazyThumbnail";
+import "./sidebar.css";
+
+/** Spec §2 sidebar: 10 videos, 15 templates and the staff picks, each with a See more link. */
+export function Sidebar({ data, topPicks }: { data: SidebarData; topPicks: Card[] }) {
+  return (
+    <aside className="sidebar">
+      <SidebarColumn
+        id="videos"
+        titleId="sidebar.videos"
+        moreId="sidebar.moreVideos"
+        moreHref="/video/explore/"
+        cards={data.videos}
+        thumbnail={{ width: 170, height: 95.63 }}
+      />
+      <SidebarColumn
+        id="templates"
+        titleId="sidebar.templates"
+        moreId="sidebar.moreTemplates"
+        moreHref="/presentation-template/"
+        cards={data.templates}
+        thumbnail={{ width: 170, height: 95.63 }}
+      />
+      {topPicks.length > 0 ? (
+        <SidebarColumn
+          id="picks"
+          titleId="sidebar.staffPicks"
+          moreId="sidebar.morePicks"
+          moreHref="/gallery/"
+          cards={topPicks}
+          thumbnail={{ width: 170, height: 95.63 }}
+        />
+      ) : null}
+    </aside>
+  );
+}
+
+function SidebarColumn({
+  id,
+  titleId,
+  moreId,
+  moreHref,
+  cards,
+  thumbnail,
+}: {
+  id: string;
+  titleId: MessageId;
+  moreId: MessageId;
+  moreHref: string;
+  cards: Card[];
+  thumbnail: { width: number; height: number };
+}) {
+  const intl = useIntl();
+  if (cards.length === 0) return null;
+  return (
+    <section className="sidebar__column" aria-labelledby={`sidebar-${id}`}>
+      <h2 id={`sidebar-${id}`}>
+        <FormattedMessage id={titleId} />
+      </h2>
+      <ul className="sidebar__cards" aria-label={intl.formatMessage({ id: titleId })}>
+        {cards.map((card) => (
+          <li key={card.path}>
+            <a className="sidebar-card" href={card.path}>
+              <LazyThumbnail
+                src={card.thumbnail}
+                hoverSrc={card.previewAnimation}
+                width={thumbnail.width}
+                height={thumbnail.height}
+                className="sidebar-card__thumbnail"
+              />
+              <span className="sidebar-card__text">
+                <span className="sidebar-card__title" style={{ WebkitLineClamp: card.titleLines }}>
+                  {card.title}
+                </span>
+                <span className="sidebar-card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
+                  {card.subTitle}
+                </span>
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+      <a className="sidebar__more" href={moreHref}>
+        <FormattedMessage id={moreId} />
+      </a>
+    </section>
+  );
+}
