@@ -121,12 +121,24 @@ test.describe("the player", () => {
     consoleProblems.splice(0, consoleProblems.length, ...unexpected);
   });
 
-  test("R2.32 small players use the small overlay mode", async ({ page }) => {
+  test("R2.32 R9.6 overlay modes follow the player's size: small, middle, large", async ({ page }) => {
     await page.setViewportSize({ width: 400, height: 800 });
     await openDeck(page, "sourdough-basics");
     await expect(player(page)).toHaveClass(/player--small/);
+    await expect(page.getByRole("progressbar")).toHaveCount(0);
+    // On the view page beside the sidebar, a wide window gives a middle-sized player.
     await page.setViewportSize({ width: 1400, height: 1000 });
+    await expect(player(page)).toHaveClass(/player--middle/);
+    // The embed page fills the window: large from 1024×516.
+    const oid = /\/p\/([a-z0-9]{12})\//.exec(page.url())?.[1];
+    await page.goto(`/p/embed/${oid}/`);
+    await waitForHydration(page);
     await expect(player(page)).toHaveClass(/player--large/);
+    const margin = await page.locator(".overlay__meta").evaluate((el) => getComputedStyle(el).top);
+    expect(margin).toBe("60px");
+    await page.setViewportSize({ width: 800, height: 400 });
+    await expect(player(page)).toHaveClass(/player--middle/);
+    expect(await page.locator(".overlay__meta").evaluate((el) => getComputedStyle(el).top)).toBe("30px");
   });
 });
 

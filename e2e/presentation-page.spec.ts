@@ -13,7 +13,7 @@ test.describe("public view page", () => {
 
     await expect(page.getByRole("heading", { level: 1, name: "Sourdough Basics" })).toBeVisible();
     // Tim has a public display name; it is shown instead of his first and last name.
-    await expect(page.getByRole("link", { name: "Tim from Brandt Studio" })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: "Tim from Brandt Studio", exact: true })).toHaveAttribute(
       "href",
       /^\/user\/[a-z0-9]{12}\/$/,
     );

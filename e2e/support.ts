@@ -62,3 +62,28 @@ export async function sitemapPresentationUrls(page: Page): Promise<string[]> {
   const xml = await response.text();
   return [...xml.matchAll(/<loc>([^<]+\/p\/[^<]+)<\/loc>/g)].map((match) => match[1] ?? "");
 }
+
+/** Records usage events the page sends (beacon or fallback POST) in window.__podiumEvents. */
+export async function recordUsageEvents(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const events: unknown[] = [];
+    (window as unknown as { __podiumEvents: unknown[] }).__podiumEvents = events;
+    const beacon = navigator.sendBeacon.bind(navigator);
+    navigator.sendBeacon = (url: string | URL, data?: BodyInit | null) => {
+      if (data instanceof Blob) void data.text().then((text) => events.push(...JSON.parse(text)));
+      return beacon(url, data);
+    };
+  });
+}
+
+/** Waits until the page has sent a usage event with this name, and returns it. */
+export async function usageEvent(page: Page, name: string): Promise<{ body: Record<string, unknown> }> {
+  const handle = await page.waitForFunction(
+    (eventName) =>
+      (window as unknown as { __podiumEvents?: { body: { event_name: string } }[] }).__podiumEvents?.find(
+        (event) => event.body.event_name === eventName,
+      ),
+    name,
+  );
+  return (await handle.jsonValue()) as { body: Record<string, unknown> };
+}

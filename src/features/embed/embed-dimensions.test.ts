@@ -22,6 +22,8 @@ describe("embed dimensions", () => {
     expect(fromWidth("560")).toEqual({ width: "560", height: "315" });
     expect(fromWidth("1000")).toEqual({ width: "1000", height: "563" });
     expect(fromWidth("99999")).toEqual({ width: "9999", height: "5624" });
+    // A width past 4 digits can't be shown: it stops at 9999 and the height follows.
+    expect(fromHeight("9999")).toEqual({ width: "9999", height: "5624" });
   });
   it("R5.1 an empty or zero value clears both", () => {
     expect(fromWidth("")).toEqual({ width: "", height: "" });

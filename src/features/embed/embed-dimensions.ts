@@ -20,6 +20,9 @@ export function cleanDimension(input: string): string {
   return input.replace(/\D+/g, "").slice(0, EMBED_INPUT_MAX_LENGTH);
 }
 
+/** The largest value an input can hold (4 digits). */
+const EMBED_MAX_VALUE = 10 ** EMBED_INPUT_MAX_LENGTH - 1;
+
 /** Changing the width sets the height to round(width / (16/9)); empty or zero clears both. */
 export function fromWidth(input: string): EmbedSettings {
   const width = cleanDimension(input);
@@ -27,11 +30,16 @@ export function fromWidth(input: string): EmbedSettings {
   return { width, height: String(Math.round(Number(width) / EMBED_ASPECT)) };
 }
 
-/** Changing the height sets the width to round(height × 16/9); empty or zero clears both. */
+/**
+ * Changing the height sets the width to round(height × 16/9); empty or zero clears both. A
+ * width past 4 digits can't be shown, so it stops at 9999 and the height follows it.
+ */
 export function fromHeight(input: string): EmbedSettings {
   const height = cleanDimension(input);
   if (!height || Number(height) === 0) return { width: "", height: "" };
-  return { width: String(Math.round(Number(height) * EMBED_ASPECT)), height };
+  const width = Math.round(Number(height) * EMBED_ASPECT);
+  if (width > EMBED_MAX_VALUE) return fromWidth(String(EMBED_MAX_VALUE));
+  return { width: String(width), height };
 }
 
 /** Spec §2: the iframe snippet for /p/embed/{id}/ with height, width, fullscreen and autoplay allowed. */
