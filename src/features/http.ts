@@ -26,6 +26,8 @@ export interface FeatureContext {
   environment: string;
   /** Requests per minute per signed-in person on the like API. */
   likeRateLimitPerMinute: number;
+  /** Spec §3 nativeApp for the prompt and header badges (signed-in people only). */
+  nativeApp: { type: "ios" | "android"; url: string; ownProtocolUrl: string; openAppTimeout: number } | null;
   /** Login and signup throttling. */
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
 }

@@ -33,6 +33,7 @@ const testConfig: Config = {
   secret: "test-secret-test-secret-test-secret-0123",
   likeRateLimitPerMinute: 1000,
   accountLimits: DEFAULT_ACCOUNT_LIMITS,
+  nativeApp: null,
 };
 
 const oids = {

@@ -170,6 +170,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     environment: config.env,
     likeRateLimitPerMinute: config.likeRateLimitPerMinute,
     accountLimits: config.accountLimits,
+    nativeApp: config.nativeApp,
   };
 
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));

@@ -31,6 +31,15 @@ export interface Config {
   likeRateLimitPerMinute: number;
   /** Login and signup throttling (429 with Retry-After beyond). */
   accountLimits: AccountLimits;
+  /** Spec §3 nativeApp: the store and app-protocol URLs of a native app, when there is one. */
+  nativeApp: NativeAppConfig | null;
+}
+
+export interface NativeAppConfig {
+  type: "ios" | "android";
+  url: string;
+  ownProtocolUrl: string;
+  openAppTimeout: number;
 }
 
 export interface AccountLimits {
@@ -74,6 +83,17 @@ export function parseFeatures(spec: string | undefined, base: FeatureFlags = DEF
   return flags;
 }
 
+/** PODIUM_NATIVE_APP="ios|https://store.example/app|podium://open" (type, store URL, app URL). */
+function nativeAppFrom(env: NodeJS.ProcessEnv): NativeAppConfig | null {
+  const raw = env.PODIUM_NATIVE_APP;
+  if (!raw) return null;
+  const [type, url, ownProtocolUrl] = raw.split("|");
+  if ((type !== "ios" && type !== "android") || !url?.startsWith("https://") || !ownProtocolUrl?.includes("://")) {
+    throw new ConfigError('PODIUM_NATIVE_APP must be "ios|https://…|app://…" or "android|https://…|app://…".');
+  }
+  return { type, url, ownProtocolUrl, openAppTimeout: 300 };
+}
+
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
@@ -98,6 +118,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     throw new ConfigError("PODIUM_LIKE_RATE_LIMIT must be a positive whole number.");
   }
   const secret = env.PODIUM_SECRET || null;
+  const nativeApp = nativeAppFrom(env);
   if (secret !== null && secret.length < 32) throw new ConfigError("PODIUM_SECRET must be at least 32 characters.");
   const dataDir = env.PODIUM_DATA_DIR ?? "./data";
   return {
@@ -114,6 +135,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     seedDemo: env.PODIUM_SEED !== "off",
     secret,
     likeRateLimitPerMinute: likeRate,
+    nativeApp,
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: DEFAULT_ACCOUNT_LIMITS.loginFailuresPerAccount,

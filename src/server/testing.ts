@@ -21,6 +21,7 @@ export const TEST_CONFIG: Config = {
   secret: "test-secret-test-secret-test-secret-0123",
   likeRateLimitPerMinute: 100_000,
   accountLimits: { loginPerAddress: 100_000, loginFailuresPerAccount: 8, signupsPerAddress: 100_000 },
+  nativeApp: null,
 };
 
 export async function createTestApp(

@@ -34,6 +34,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
     viewer: request.viewer,
     isMobile: isMobileUserAgent(request.headers["user-agent"]),
     features: context.features,
+    nativeApp: context.nativeApp,
   });
 
   const summaryOf = (data: PresentationPageData) => {

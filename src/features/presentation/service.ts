@@ -3,6 +3,7 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import { randomSubset } from "../../lib/random-subset";
 import { headerAppData } from "../explore/service";
 import { getSidebar } from "../sidebar/service";
 import type { Viewer } from "../viewer";
@@ -23,6 +24,8 @@ import { headlineOf, posterTopicOf, renderThumbnailSvg } from "./thumbnail";
 
 /** How many staff picks the view page's sidebar carries (spec §2 topPicks). */
 export const TOP_PICKS_COUNT = 6;
+/** How many staff picks the sidebar's handful is drawn from. */
+const STAFF_PICK_POOL = 40;
 
 export function canonicalPathOf(p: { oid: string; title: string }): string {
   return `/p/${p.oid}/${slugify(p.title)}/`;
@@ -88,6 +91,7 @@ export interface ViewRequest {
   viewer: Viewer;
   isMobile: boolean;
   features: FeatureFlags;
+  nativeApp?: PresentationPageData["nativeApp"];
 }
 
 /** View links are long random ids (a capability: whoever holds one may watch). */
@@ -109,10 +113,16 @@ async function buildPageData(
   request: ViewRequest,
   variant: PageVariant,
 ): Promise<PresentationPageData> {
-  const picks = variant.isPublicView ? await listStaffPicks(db, TOP_PICKS_COUNT + 1) : [];
+  const picks = variant.isPublicView ? await listStaffPicks(db, STAFF_PICK_POOL) : [];
+  const otherPicks = picks.filter((pick) => pick.oid !== row.oid);
   const [appData, sidebar] = variant.isPublicView
     ? await Promise.all([
-        headerAppData(db, request.viewer, { oid: row.oid, schemaVersion: row.schemaVersion }),
+        headerAppData(
+          db,
+          request.viewer,
+          { oid: row.oid, schemaVersion: row.schemaVersion },
+          request.nativeApp ?? null,
+        ),
         getSidebar(db),
       ])
     : [null, null];
@@ -141,10 +151,8 @@ async function buildPageData(
     viewerRights: { edit: variant.access.edit, comment: variant.access.comment },
     transcriptData: deriveTranscript(row.document),
     nativeApp: null,
-    topPicks: picks
-      .filter((pick) => pick.oid !== row.oid)
-      .slice(0, TOP_PICKS_COUNT)
-      .map(presentationCard),
+    // A different handful of staff picks on each view (spec §5's random-subset helper).
+    topPicks: randomSubset(otherPicks, Math.min(TOP_PICKS_COUNT, otherPicks.length)).map(presentationCard),
     evaluatedFeatures: request.features,
     shouldAutoplay: variant.shouldAutoplay,
     forceAutoplay: false,

@@ -1,10 +1,22 @@
+import type { MouseEvent } from "react";
 import { FormattedMessage } from "react-intl";
+import { redirectAfter } from "../../../lib/redirect";
+import { trackEvent } from "../../events/client";
+import { VIEWER_EVENTS } from "../../events/usage-event";
 import { commentUrl, editorUrl, privateHeaderAction, privateHeaderVisible } from "../editor-links";
 import type { PresentationPageData } from "../page-data";
 import { Player } from "./player/Player";
 import { playerPropsOf } from "./player/player-props";
 import "../../../ui/styles/base.css";
 import "./fullscreen-page.css";
+
+/** Spec §4: open editor / open for commenting log first, then navigate once the log call settles. */
+function loggedNavigation(event: MouseEvent<HTMLAnchorElement>, eventName: string, oid: string): void {
+  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+  event.preventDefault();
+  const href = event.currentTarget.href;
+  void redirectAfter((url) => window.location.assign(url), href, trackEvent(eventName, { oid }));
+}
 
 /**
  * The private view page (spec §2): a full-screen player, with a header bar holding the title
@@ -19,12 +31,20 @@ export function PrivateViewPage({ data }: { data: PresentationPageData }) {
         <header className="private-header">
           <h1 className="private-header__title">{data.title}</h1>
           {action === "edit" ? (
-            <a className="button button--primary" href={editorUrl(data.oid, data.schemaVersion)}>
+            <a
+              className="button button--primary"
+              href={editorUrl(data.oid, data.schemaVersion)}
+              onClick={(event) => loggedNavigation(event, VIEWER_EVENTS.openEditor, data.oid)}
+            >
               <FormattedMessage id="private.edit" />
             </a>
           ) : null}
           {action === "comment" ? (
-            <a className="button button--primary" href={commentUrl(data.oid)}>
+            <a
+              className="button button--primary"
+              href={commentUrl(data.oid)}
+              onClick={(event) => loggedNavigation(event, VIEWER_EVENTS.openForCommenting, data.oid)}
+            >
               <FormattedMessage id="private.comment" />
             </a>
           ) : null}

@@ -1,0 +1,87 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { messagesFor } from "../../../i18n/catalogues";
+import { createPodiumIntl } from "../../../i18n/locales";
+import { PodiumApp } from "../../../ui/PodiumApp";
+import { importMarkdown } from "../document/markdown";
+import { deriveTranscript } from "../document/transcript";
+import {
+  PAGED_TRANSCRIPT_EVENT_MS,
+  TRANSCRIPT_COLLAPSED_PX,
+  TRANSCRIPT_EXPANDED_EXTRA_PX,
+  Transcript,
+} from "./Transcript";
+import { TRANSCRIPT_INDENT_PX } from "./TranscriptText";
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
+
+const transcript = deriveTranscript(importMarkdown("# One\n- a\n---\n# Two\n- b", "2"));
+
+function renderWithHeight(height: number) {
+  vi.spyOn(HTMLElement.prototype, "scrollHeight", "get").mockReturnValue(height);
+  const onPagedShown = vi.fn();
+  const onOpened = vi.fn();
+  render(
+    <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
+      <Transcript transcript={transcript} onPagedShown={onPagedShown} onOpened={onOpened} />
+    </PodiumApp>,
+  );
+  return { onPagedShown, onOpened, content: () => document.getElementById("transcript-content") as HTMLElement };
+}
+
+describe("transcript", () => {
+  it("R5.8 shorter than 500 px: shown whole, no toggle, no paged event", () => {
+    vi.useFakeTimers();
+    const { onPagedShown, content } = renderWithHeight(320);
+    expect(screen.queryByRole("button")).toBeNull();
+    expect(content().style.maxHeight).toBe("");
+    act(() => {
+      vi.advanceTimersByTime(PAGED_TRANSCRIPT_EVENT_MS + 10);
+    });
+    expect(onPagedShown).not.toHaveBeenCalled();
+  });
+
+  it("R4.9 R9.9 longer: collapsed at 500 px; See → expanded to content + 48 px (transcript-opened); Hide → collapsed", () => {
+    vi.useFakeTimers();
+    const { onPagedShown, onOpened, content } = renderWithHeight(1800);
+    expect(TRANSCRIPT_COLLAPSED_PX).toBe(500);
+    expect(content().style.maxHeight).toBe("500px");
+    act(() => {
+      vi.advanceTimersByTime(PAGED_TRANSCRIPT_EVENT_MS - 1);
+    });
+    expect(onPagedShown).not.toHaveBeenCalled();
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
+    expect(onPagedShown).toHaveBeenCalledOnce();
+    fireEvent.click(screen.getByRole("button", { name: "See full transcript" }));
+    expect(onOpened).toHaveBeenCalledOnce();
+    expect(content().style.maxHeight).toBe(`${1800 + TRANSCRIPT_EXPANDED_EXTRA_PX}px`);
+    HTMLElement.prototype.scrollIntoView = vi.fn();
+    fireEvent.click(screen.getByRole("button", { name: "Hide full transcript" }));
+    expect(content().style.maxHeight).toBe("500px");
+    expect(onOpened).toHaveBeenCalledOnce();
+  });
+
+  it("R9.9 R3.7 indents nested topics 24 px per depth", () => {
+    expect(TRANSCRIPT_INDENT_PX).toBe(24);
+    const nested = deriveTranscript({
+      ...importMarkdown("# A\n---\n# B", "2"),
+    });
+    const tree = { topics: [{ ...nested.topics[0], topics: [nested.topics[1]] }] } as typeof nested;
+    vi.spyOn(HTMLElement.prototype, "scrollHeight", "get").mockReturnValue(100);
+    const { container } = render(
+      <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
+        <Transcript transcript={tree} onPagedShown={() => {}} onOpened={() => {}} />
+      </PodiumApp>,
+    );
+    const topics = container.querySelectorAll<HTMLElement>(".transcript__topic");
+    expect(topics[0]?.style.marginInlineStart).toBe("0px");
+    expect(topics[1]?.style.marginInlineStart).toBe("24px");
+  });
+});
