@@ -18,7 +18,7 @@ export function SiteLayout({
   /** Shown above the footer, full width (the view page's bottom band). */
   footer?: ReactNode;
 }) {
-  const intl = useIntl();
+  const _intl = useIntl();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -27,13 +27,7 @@ export function SiteLayout({
       {header ?? (
         <header className="site-header">
           <div className="site-header__inner">
-            {/* Spec §2: the logo links to /. */}
-            <a className="site-logo" href="/" aria-label={intl.formatMessage({ id: "app.logoLabel" })}>
-              <PodiumMark />
-              <span className="site-logo__word" aria-hidden="true">
-                <FormattedMessage id="app.name" />
-              </span>
-            </a>
+            <SiteLogo />
             {headerExtra}
             <SiteNav />
           </div>
@@ -94,5 +88,18 @@ function SiteNav() {
         </button>
       </PostForm>
     </nav>
+  );
+}
+
+/** Spec §2: the logo links to /. */
+export function SiteLogo() {
+  const intl = useIntl();
+  return (
+    <a className="site-logo" href="/" aria-label={intl.formatMessage({ id: "app.logoLabel" })}>
+      <PodiumMark />
+      <span className="site-logo__word" aria-hidden="true">
+        <FormattedMessage id="app.name" />
+      </span>
+    </a>
   );
 }

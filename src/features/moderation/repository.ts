@@ -1,16 +1,6 @@
 import type { Queryable } from "../../db/client";
 
-export const REPORT_REASONS = [
-  "spam",
-  "harassment",
-  "hate",
-  "violence",
-  "sexual",
-  "copyright",
-  "privacy",
-  "other",
-] as const;
-export type ReportReason = (typeof REPORT_REASONS)[number];
+import type { ReportReason } from "./reasons";
 
 export async function insertReport(
   db: Queryable,

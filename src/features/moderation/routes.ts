@@ -7,15 +7,8 @@ import type { FeatureContext } from "../http";
 import { findPresentationByOid } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
 import { ModerationPage, type ModerationPageData } from "./components/ModerationPages";
-import {
-  findHiddenTags,
-  insertReport,
-  listOpenReports,
-  REPORT_REASONS,
-  type ReportReason,
-  resolveReport,
-  updateCuration,
-} from "./repository";
+import { REPORT_REASONS, type ReportReason } from "./reasons";
+import { findHiddenTags, insertReport, listOpenReports, resolveReport, updateCuration } from "./repository";
 
 /** Reports per address per hour (abuse of the abuse form). */
 const REPORTS_PER_HOUR = 20;

@@ -1,6 +1,7 @@
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice, PostForm } from "../../../ui/Form";
+import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import type { DashboardRow, ManageData } from "../service";
 import "./dashboard.css";
@@ -174,23 +175,7 @@ function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "
             ))}
           </ul>
         )}
-        {data.pageCount > 1 ? (
-          <nav className="pagination" aria-label={intl.formatMessage({ id: "dashboard.pages" })}>
-            {data.page > 1 ? (
-              <a className="button" href={`${BASE}?page=${data.page - 1}`} rel="prev">
-                <FormattedMessage id="dashboard.previousPage" />
-              </a>
-            ) : null}
-            <span aria-current="page">
-              <FormattedMessage id="dashboard.pageOf" values={{ page: data.page, pages: data.pageCount }} />
-            </span>
-            {data.page < data.pageCount ? (
-              <a className="button" href={`${BASE}?page=${data.page + 1}`} rel="next">
-                <FormattedMessage id="dashboard.nextPage" />
-              </a>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pagination page={data.page} pageCount={data.pageCount} hrefFor={(n) => `${BASE}?page=${n}`} />
       </section>
     </div>
   );

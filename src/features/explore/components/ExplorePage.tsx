@@ -1,5 +1,6 @@
 import { FormattedMessage, useIntl } from "react-intl";
 import { CardList } from "../../../ui/CardList";
+import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { searchUrl } from "../search";
 import type { ExplorePageData } from "../service";
@@ -43,23 +44,11 @@ export function ExplorePage({ data }: { data: ExplorePageData }) {
               <FormattedMessage id="explore.noResults" values={{ link: (text) => <a href="/explore/">{text}</a> }} />
             </p>
           )}
-          {data.pageCount > 1 ? (
-            <nav className="pagination" aria-label={intl.formatMessage({ id: "dashboard.pages" })}>
-              {data.page > 1 ? (
-                <a className="button" href={`${searchUrl(data.term)}&page=${data.page - 1}`} rel="prev">
-                  <FormattedMessage id="dashboard.previousPage" />
-                </a>
-              ) : null}
-              <span aria-current="page">
-                <FormattedMessage id="dashboard.pageOf" values={{ page: data.page, pages: data.pageCount }} />
-              </span>
-              {data.page < data.pageCount ? (
-                <a className="button" href={`${searchUrl(data.term)}&page=${data.page + 1}`} rel="next">
-                  <FormattedMessage id="dashboard.nextPage" />
-                </a>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pagination
+            page={data.page}
+            pageCount={data.pageCount}
+            hrefFor={(n) => `${searchUrl(data.term)}&page=${n}`}
+          />
         </div>
       )}
     </SiteLayout>

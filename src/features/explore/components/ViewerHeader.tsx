@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { PostForm } from "../../../ui/Form";
-import { PodiumMark } from "../../../ui/SiteLayout";
+import { SiteLogo } from "../../../ui/SiteLayout";
 import { HEADER_CLICK_SOURCE, type HeaderAppData, NATIVE_APP_OPEN_TIMEOUT_MS } from "../header-data";
 import { searchUrl } from "../search";
 import "./header.css";
@@ -34,12 +34,7 @@ export function ViewerHeader({
             <span aria-hidden="true">←</span> <FormattedMessage id="header.back" />
           </button>
         ) : null}
-        <a className="site-logo" href="/" aria-label={intl.formatMessage({ id: "app.logoLabel" })}>
-          <PodiumMark />
-          <span className="site-logo__word" aria-hidden="true">
-            <FormattedMessage id="app.name" />
-          </span>
-        </a>
+        <SiteLogo />
         <HeaderSearch count={appData.searchableCount} initial={initialSearch} />
         {appData.isAuthenticated ? (
           <AccountMenu name={appData.viewerName ?? ""} />
