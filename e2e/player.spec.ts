@@ -201,6 +201,40 @@ test.describe("the private view page", () => {
     expect(await axeViolations(page)).toEqual([]);
   });
 
+  test("R6.1 R6.2 R2.12 the owner sees Edit, a commenter sees Comment, in the private header of a pitch presentation", async ({
+    page,
+  }) => {
+    const logIn = async (email: string) => {
+      await page.context().clearCookies();
+      await page.goto("/login/");
+      await waitForHydration(page);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill("podium-demo");
+      await page.getByRole("button", { name: "Log in" }).click();
+      await expect(page).toHaveURL(/dashboard/);
+    };
+    await logIn("ada@podium.test");
+    await page.goto("/view/demo-view-link-lumenly-board-update/");
+    await waitForHydration(page);
+    const header = page.locator(".private-header");
+    await expect(header.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(header.getByRole("link", { name: "Edit" })).toHaveAttribute("href", /^\/p\/edit\/[a-z0-9]{12}\/$/);
+    await expect(header.getByRole("link", { name: "Comment" })).toHaveCount(0);
+    await page.screenshot({ path: "e2e/screenshots/private-view-editor.png" });
+    expect(await axeViolations(page)).toEqual([]);
+
+    await logIn("grace@podium.test");
+    await page.goto("/view/demo-view-link-lumenly-board-update/");
+    await waitForHydration(page);
+    await expect(header.getByRole("link", { name: "Comment" })).toHaveAttribute("href", /^\/p\/edit\/[a-z0-9]{12}\/#present$/);
+    await expect(header.getByRole("link", { name: "Edit" })).toHaveCount(0);
+
+    // Her own private pitch deck: Edit.
+    await page.goto("/view/demo-view-link-kitchen-renovation/");
+    await waitForHydration(page);
+    await expect(header.getByRole("link", { name: "Edit" })).toBeVisible();
+  });
+
   test("an unknown view link is a 404 page", async ({ page, consoleProblems }) => {
     const response = await page.goto("/view/no-such-view-link-at-all/");
     expect(response?.status()).toBe(404);

@@ -98,8 +98,11 @@ function ensureDirectory(path: string): void {
   mkdirSync(path);
 }
 
+/** Connections per app process (PODIUM_DB_POOL); a like takes two short queries, so 20 keep 50 callers moving. */
+const POOL_SIZE = Math.max(1, Math.min(200, Number(process.env.PODIUM_DB_POOL ?? 20) || 20));
+
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5_000 });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server emits 'error'; without a listener Node exits.
   pool.on("error", () => {});
   try {

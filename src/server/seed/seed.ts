@@ -18,6 +18,9 @@ export const DEMO_VIEW_LINKS = [
   { linkId: "demo-view-link-lumenly-board-update", deckSlug: "lumenly-board-update-draft" },
 ] as const;
 
+/** Demo collaborator rights (README): Grace may comment on Ada's board update. */
+export const DEMO_COLLABORATORS = [{ deckSlug: "lumenly-board-update-draft", user: "grace", right: "comment" }] as const;
+
 /** Every demo account's password (README lists the accounts). */
 export const DEMO_PASSWORD = "podium-demo";
 
@@ -126,6 +129,14 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
         position,
       });
       if (inserted) report.videoCards += 1;
+    }
+    for (const grant of DEMO_COLLABORATORS) {
+      await tx.query(
+        `insert into collaborators (presentation_id, user_id, access_right)
+         select p.id, $2, $3 from presentations p where p.oid = $1
+         on conflict (presentation_id, user_id) do nothing`,
+        [stableOid(`deck:${grant.deckSlug}`), ownerId(grant.user), grant.right],
+      );
     }
     for (const link of DEMO_VIEW_LINKS) {
       const inserted = await insertViewLinkIfAbsent(tx, {
