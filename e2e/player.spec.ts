@@ -226,7 +226,10 @@ test.describe("the private view page", () => {
     await logIn("grace@podium.test");
     await page.goto("/view/demo-view-link-lumenly-board-update/");
     await waitForHydration(page);
-    await expect(header.getByRole("link", { name: "Comment" })).toHaveAttribute("href", /^\/p\/edit\/[a-z0-9]{12}\/#present$/);
+    await expect(header.getByRole("link", { name: "Comment" })).toHaveAttribute(
+      "href",
+      /^\/p\/edit\/[a-z0-9]{12}\/#present$/,
+    );
     await expect(header.getByRole("link", { name: "Edit" })).toHaveCount(0);
 
     // Her own private pitch deck: Edit.

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, configFromEnv, DEFAULT_FEATURES, parseFeatures } from "./config";
 
@@ -31,6 +34,30 @@ describe("configuration from the environment", () => {
     expect(config.dataDir).toBe("memory://");
     expect(config.accountLimits.signupsPerAddress).toBe(50);
     expect(config.features).toMatchObject({ "allow-content-curation": false, "new-flag": true });
+  });
+
+  it("R3.6 reads flags from the features file, then the environment on top", () => {
+    const dir = mkdtempSync(join(tmpdir(), "podium-flags-"));
+    const file = join(dir, "features.json");
+    writeFileSync(
+      file,
+      JSON.stringify({ "allow-content-curation": false, "gm-view-page-banner-human-connection": true }),
+    );
+    const config = configFromEnv(
+      { PODIUM_FEATURES_FILE: file, PODIUM_FEATURES: "allow-content-curation=on" },
+      { clientDir: null },
+    );
+    expect(config.features).toMatchObject({
+      "allow-content-curation": true,
+      "gm-view-page-banner-human-connection": true,
+    });
+    writeFileSync(file, JSON.stringify({ flag: "yes" }));
+    expect(() => configFromEnv({ PODIUM_FEATURES_FILE: file }, { clientDir: null })).toThrow(/must be true or false/);
+    writeFileSync(file, "{ nope");
+    expect(() => configFromEnv({ PODIUM_FEATURES_FILE: file }, { clientDir: null })).toThrow(/not valid JSON/);
+    expect(() => configFromEnv({ PODIUM_FEATURES_FILE: join(dir, "missing.json") }, { clientDir: null })).toThrow(
+      /does not exist/,
+    );
   });
 
   it("says clearly what is wrong with a bad setting", () => {

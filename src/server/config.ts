@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { FeatureFlags } from "../lib/features";
 
@@ -57,12 +58,37 @@ export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = {
   signupsPerAddress: 10,
 };
 
-/** Spec §6 flags, with their defaults; PODIUM_FEATURES="name=on,other=off" overrides them. */
+/**
+ * Feature flags passed from the backend (spec §3, §6): config/features.json (or the file
+ * PODIUM_FEATURES_FILE names), then PODIUM_FEATURES="name=on,other=off" on top. These are the
+ * defaults when there is no file.
+ */
 export const DEFAULT_FEATURES: FeatureFlags = {
   "allow-content-curation": true,
   "gm-view-page-banner-human-connection": false,
   "gm-view-page-banner-human-connection-edu": false,
+  "embed-responsive-only": false,
 };
+
+/** Reads a JSON object of booleans; a missing default file is fine, a broken one is an error. */
+export function readFeatureFile(path: string, required: boolean): FeatureFlags {
+  if (!existsSync(path)) {
+    if (required) throw new ConfigError(`PODIUM_FEATURES_FILE: ${path} does not exist.`);
+    return DEFAULT_FEATURES;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    throw new ConfigError(`${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new ConfigError(`${path} must hold a JSON object.`);
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value !== "boolean") throw new ConfigError(`${path}: the flag "${name}" must be true or false.`);
+  }
+  return { ...DEFAULT_FEATURES, ...(parsed as Record<string, boolean>) };
+}
 
 export class ConfigError extends Error {
   override readonly name = "ConfigError";
@@ -129,7 +155,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     env: podiumEnv as PodiumEnv,
     publicUrl: (env.PODIUM_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     clientDir: defaults.clientDir,
-    features: parseFeatures(env.PODIUM_FEATURES),
+    features: parseFeatures(
+      env.PODIUM_FEATURES,
+      readFeatureFile(env.PODIUM_FEATURES_FILE ?? resolve("config/features.json"), Boolean(env.PODIUM_FEATURES_FILE)),
+    ),
     rateLimitPerMinute: rate,
     logger: env.PODIUM_LOG !== "off",
     seedDemo: env.PODIUM_SEED !== "off",

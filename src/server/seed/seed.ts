@@ -19,7 +19,9 @@ export const DEMO_VIEW_LINKS = [
 ] as const;
 
 /** Demo collaborator rights (README): Grace may comment on Ada's board update. */
-export const DEMO_COLLABORATORS = [{ deckSlug: "lumenly-board-update-draft", user: "grace", right: "comment" }] as const;
+export const DEMO_COLLABORATORS = [
+  { deckSlug: "lumenly-board-update-draft", user: "grace", right: "comment" },
+] as const;
 
 /** Every demo account's password (README lists the accounts). */
 export const DEMO_PASSWORD = "podium-demo";

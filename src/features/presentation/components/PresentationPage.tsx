@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from "react";
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { readFeature } from "../../../lib/features";
 import { ownerDisplayName } from "../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
@@ -33,6 +34,9 @@ export function signupPathFor(currentPath: string): string {
 function goToSignup(): void {
   window.location.assign(signupPathFor(window.location.pathname));
 }
+
+/** Spec §5: when on, the embed modal offers responsive dimensions only. */
+export const EMBED_RESPONSIVE_ONLY_FLAG = "embed-responsive-only";
 
 /** Spec §4: the page-level dialog is none or embed; the share modal is handled separately. */
 type PageDialog = "none" | "embed";
@@ -237,6 +241,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
         oid={data.oid}
         title={data.title}
         origin={origin}
+        responsiveOnly={readFeature(data.evaluatedFeatures, EMBED_RESPONSIVE_ONLY_FLAG)}
+        learnMoreUrl="/product/"
         onCopy={() =>
           void trackEvent(VIEWER_EVENTS.embedCodeCopied, {
             oid: data.oid,
