@@ -13,8 +13,16 @@ function randomId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Spec §7: on pre-production, local and dev hosts events only go to the console; the no-cookie test host sends nothing. */
+export function eventDelivery(environment: string | undefined): "send" | "console" | "none" {
+  if (environment === "nocookie") return "none";
+  if (environment === "preproduction" || environment === "local" || environment === "dev") return "console";
+  return "send";
+}
+
 export async function trackEvent(eventName: string, fields: Record<string, unknown> = {}): Promise<boolean> {
   if (typeof window === "undefined") return false;
+  const delivery = eventDelivery(document.documentElement.dataset.env);
   const event = buildUsageEvent({
     eventName,
     fields,
@@ -24,6 +32,11 @@ export async function trackEvent(eventName: string, fields: Record<string, unkno
     referer: document.referrer || null,
     now: Date.now(),
   });
+  if (delivery === "none") return false;
+  if (delivery === "console") {
+    console.info("podium usage event", event);
+    return false;
+  }
   const body = JSON.stringify([event]);
   try {
     if (

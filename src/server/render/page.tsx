@@ -49,7 +49,7 @@ export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): s
     .filter(Boolean)
     .join("\n");
   return `<!doctype html>
-<html lang="${escapeHtml(page.locale)}">
+<html lang="${escapeHtml(page.locale)}" data-env="${escapeHtml(page.session.environment)}">
 <head>
 ${meta}
 </head>
