@@ -21,6 +21,8 @@ export class LikeError extends Error {
 
 export type LikeTarget = { oid: string } | { viewLinkId: string; keyType: string };
 
+const NOT_FOUND = "This presentation doesn't exist.";
+
 /** Likes or unlikes; idempotent (a second like leaves one like). Returns the exact count. */
 export async function setLiked(
   db: Database,
@@ -29,10 +31,17 @@ export async function setLiked(
   liked: boolean,
 ): Promise<{ liked: boolean; likesCount: number }> {
   if (!viewer) throw new LikeError(401, "Sign in to like presentations.");
+  // The hot path: a presentation open to everyone is checked and liked in one statement.
+  if ("oid" in target && isOid(target.oid)) {
+    const count = liked
+      ? await addLike(db, viewer.userId, { openOid: target.oid })
+      : await removeLike(db, viewer.userId, { openOid: target.oid });
+    if (count !== null) return { liked, likesCount: count };
+  }
   let oid: string;
   let viaLiveLink = false;
   if ("oid" in target) {
-    if (!isOid(target.oid)) throw new LikeError(404, "This presentation doesn't exist.");
+    if (!isOid(target.oid)) throw new LikeError(404, NOT_FOUND);
     oid = target.oid;
   } else {
     if (target.keyType !== VIEW_LINK_KEY_TYPE) throw new LikeError(400, `key_type must be "${VIEW_LINK_KEY_TYPE}".`);
@@ -42,11 +51,12 @@ export async function setLiked(
     viaLiveLink = true;
   }
   const presentation = await findAccessFacts(db, oid);
-  if (!presentation) throw new LikeError(404, "This presentation doesn't exist.");
+  if (!presentation) throw new LikeError(404, NOT_FOUND);
   const access = await accessTo(db, presentation, viewer, { viaLiveLink, needRights: false });
   if (!access.view) throw new LikeError(403, "You don't have access to this presentation.");
-  const likesCount = liked
-    ? await addLike(db, viewer.userId, presentation.id)
-    : await removeLike(db, viewer.userId, presentation.id);
-  return { liked, likesCount };
+  const changed = liked
+    ? await addLike(db, viewer.userId, { presentationId: presentation.id })
+    : await removeLike(db, viewer.userId, { presentationId: presentation.id });
+  if (changed === null) throw new LikeError(404, NOT_FOUND);
+  return { liked, likesCount: changed };
 }
