@@ -116,7 +116,9 @@ async function startPodium(port, database) {
   delete env.PODIUM_DATA_DIR;
   if (database.url) env.DATABASE_URL = database.url;
   else env.PODIUM_DATA_DIR = database.dataDir;
-  const server = startChild("podium", ["dist/server/main.js"], env, "podium: serving");
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server during the run.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const server = startChild("podium", [...nodeArgs, "dist/server/main.js"], env, "podium: serving");
   await server.started;
   return server;
 }
