@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ReactElement } from "react";
 import type { ClientEntry } from "../client/entries";
 import type { Database } from "../db/client";
+import type { MessageId } from "../i18n/locales";
 import type { FeatureFlags } from "../lib/features";
 
 /** What a feature's routes get from the server: the database, settings and page rendering. */
@@ -32,9 +33,13 @@ export interface FeatureContext {
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
 }
 
+/** Text for the page's head: as is (a presentation's own title), or a message in the visitor's language. */
+export type HeadText = string | { id: MessageId; values?: Record<string, string | number> };
+
 export interface PageHead {
-  title: string;
-  description?: string;
+  /** The page's own title; " · Podium" is added after it. */
+  title: HeadText;
+  description?: HeadText;
   /** Absolute URL of the canonical page. */
   canonicalUrl?: string;
   /** Absolute URL of a preview image (Open Graph, Twitter cards). */

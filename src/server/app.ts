@@ -153,7 +153,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       status,
       data: { status },
       render: (data) => createElement(ErrorPage, { data }),
-      head: { title: `${status} · Podium`, noindex: true },
+      head: { title: String(status), noindex: true },
     });
   };
 

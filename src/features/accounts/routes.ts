@@ -5,7 +5,7 @@ import { AttemptLimiter } from "../../lib/attempt-limiter";
 import { isOid } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
-import type { FeatureContext } from "../http";
+import type { FeatureContext, HeadText } from "../http";
 import { listListedPresentationsOf } from "../presentation/repository";
 import { presentationCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
@@ -35,7 +35,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     request: FastifyRequest,
     reply: FastifyReply,
     data: AccountPageData,
-    title: string,
+    title: HeadText,
     status = 200,
   ) =>
     context.sendPage(request, reply, {
@@ -44,7 +44,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
       status,
       forms: true,
       render: (pageData) => createElement(AccountPage, { data: pageData }),
-      head: { title: `${title} · Podium`, noindex: data.page !== "profile" },
+      head: { title, noindex: data.page !== "profile" },
     });
 
   const tooMany = (reply: FastifyReply, seconds: number): FormProblem => {
@@ -59,7 +59,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
       request,
       reply,
       { page: "login", next: safeNextPath(request.query.next), email: "", problem: null },
-      "Log in",
+      { id: "accounts.login.submit" },
     );
   });
 
@@ -68,7 +68,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     const email = text(form, "email").trim().toLowerCase();
     const next = safeNextPath(text(form, "next"));
     const page = (problem: FormProblem, status: number) =>
-      sendAccountPage(request, reply, { page: "login", next, email, problem }, "Log in", status);
+      sendAccountPage(request, reply, { page: "login", next, email, problem }, { id: "accounts.login.submit" }, status);
     const byAddress = loginByAddress.hit(request.ip);
     const byAccount = loginByAccount.blocked(email);
     if (!byAddress.allowed || byAccount.blocked) {
@@ -91,7 +91,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
       request,
       reply,
       { page: "signup", next: safeNextPath(request.query.next), values: {}, problem: null },
-      "Sign up",
+      { id: "accounts.signup.submit" },
     );
   });
 
@@ -105,7 +105,13 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     };
     const next = safeNextPath(text(form, "next"));
     const page = (problem: FormProblem, status: number) =>
-      sendAccountPage(request, reply, { page: "signup", next, values, problem }, "Sign up", status);
+      sendAccountPage(
+        request,
+        reply,
+        { page: "signup", next, values, problem },
+        { id: "accounts.signup.submit" },
+        status,
+      );
     const limit = signupByAddress.hit(request.ip);
     if (!limit.allowed) return page(tooMany(reply, limit.retryAfterSeconds), 429);
     try {
@@ -124,7 +130,12 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
   // Spec §2 "/logout": a GET shows the question (a GET never changes state); the POST logs out.
   app.get("/logout", (request, reply) => {
     if (!request.viewer) return reply.redirect("/", 303);
-    return sendAccountPage(request, reply, { page: "logout", name: ownerDisplayName(request.viewer) }, "Log out");
+    return sendAccountPage(
+      request,
+      reply,
+      { page: "logout", name: ownerDisplayName(request.viewer) },
+      { id: "nav.logOut" },
+    );
   });
   app.post("/logout", async (request, reply) => {
     await context.signOut(request, reply);
@@ -157,7 +168,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
         saved,
         problem,
       },
-      "Account settings",
+      { id: "settings.title" },
       status,
     );
   };
@@ -223,7 +234,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
         presentations: presentations.map(presentationCard),
       } satisfies AccountPageData,
       render: (pageData) => createElement(AccountPage, { data: pageData }),
-      head: { title: `${name} · Podium`, canonicalUrl: `${context.publicUrl}/user/${oid}/` },
+      head: { title: name, canonicalUrl: `${context.publicUrl}/user/${oid}/` },
     });
   });
 }

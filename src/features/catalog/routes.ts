@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
-import type { FeatureContext } from "../http";
+import type { FeatureContext, HeadText } from "../http";
 import { findTemplateBySlug, listStaffPicks } from "../presentation/repository";
 import { presentationCard, thumbnailPathOf } from "../presentation/service";
 import { listVideoCards } from "../sidebar/repository";
@@ -11,26 +11,38 @@ const PUBLIC_CACHE = "public, max-age=0, s-maxage=300, stale-while-revalidate=36
 
 export function registerCatalogRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
-  const send = (request: FastifyRequest, reply: FastifyReply, data: CatalogPageData, title: string, path: string) => {
+  const send = (request: FastifyRequest, reply: FastifyReply, data: CatalogPageData, title: HeadText, path: string) => {
     reply.header("cache-control", PUBLIC_CACHE);
     return context.sendPage(request, reply, {
       entry: "catalog",
       data,
       render: (pageData) => createElement(CatalogPage, { data: pageData }),
-      head: { title: `${title} · Podium`, canonicalUrl: `${context.publicUrl}${path}` },
+      head: { title, canonicalUrl: `${context.publicUrl}${path}` },
     });
   };
 
   // Spec §2 See staff picks.
   app.get("/gallery/", async (request, reply) => {
     const picks = await listStaffPicks(db, 60);
-    return send(request, reply, { page: "gallery", cards: picks.map(presentationCard) }, "Staff picks", "/gallery/");
+    return send(
+      request,
+      reply,
+      { page: "gallery", cards: picks.map(presentationCard) },
+      { id: "catalog.gallery.title" },
+      "/gallery/",
+    );
   });
 
   // Spec §2 See more templates, and each template card.
   app.get("/presentation-template/", async (request, reply) => {
     const { templates } = await getSidebar(db);
-    return send(request, reply, { page: "templates", cards: templates }, "Templates", "/presentation-template/");
+    return send(
+      request,
+      reply,
+      { page: "templates", cards: templates },
+      { id: "catalog.templates.title" },
+      "/presentation-template/",
+    );
   });
   app.get("/presentation-template/:slug/", async (request: FastifyRequest<{ Params: { slug: string } }>, reply) => {
     const slug = request.params.slug;
@@ -55,16 +67,16 @@ export function registerCatalogRoutes(app: FastifyInstance, context: FeatureCont
   // Spec §2 See more videos, and the banner's Learn more pages.
   app.get("/video/explore/", async (request, reply) => {
     const cards = (await listVideoCards(db)).map(videoCard);
-    return send(request, reply, { page: "videos", cards }, "Videos", "/video/explore/");
+    return send(request, reply, { page: "videos", cards }, { id: "catalog.videos.title" }, "/video/explore/");
   });
   app.get("/video", (request, reply) =>
-    send(request, reply, { page: "info", topic: "video" }, "Podium Video", "/video"),
+    send(request, reply, { page: "info", topic: "video" }, { id: "info.video.title" }, "/video"),
   );
   app.get("/edu/prezi-video-edu", (request, reply) =>
-    send(request, reply, { page: "info", topic: "edu" }, "Podium Video for classrooms", "/edu/prezi-video-edu"),
+    send(request, reply, { page: "info", topic: "edu" }, { id: "info.edu.title" }, "/edu/prezi-video-edu"),
   );
   app.get("/product/", (request, reply) =>
-    send(request, reply, { page: "info", topic: "product" }, "Podium", "/product/"),
+    send(request, reply, { page: "info", topic: "product" }, { id: "info.product.title" }, "/product/"),
   );
 
   // Video card thumbnails and hover previews, drawn by Podium (spec §3 previewAnimation).

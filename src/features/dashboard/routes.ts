@@ -65,7 +65,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
       status,
       forms: true,
       render: (pageData) => createElement(DashboardPage, { data: pageData }),
-      head: { title: "My presentations · Podium", noindex: true },
+      head: { title: { id: "dashboard.title" }, noindex: true },
     });
 
   const requireViewer = (request: FastifyRequest, reply: FastifyReply) => {

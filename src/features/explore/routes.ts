@@ -12,7 +12,7 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
       entry: "explore",
       data,
       render: (pageData) => createElement(ExplorePage, { data: pageData }),
-      head: { title: "Explore presentations · Podium", canonicalUrl: `${context.publicUrl}/explore/` },
+      head: { title: { id: "explore.title" }, canonicalUrl: `${context.publicUrl}/explore/` },
     });
   });
 
@@ -28,7 +28,7 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
         entry: "explore",
         data,
         render: (pageData) => createElement(ExplorePage, { data: pageData }),
-        head: { title: `${term} · Search · Podium`, noindex: true },
+        head: { title: { id: "title.search", values: { term } }, noindex: true },
       });
     },
   );

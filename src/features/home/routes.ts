@@ -14,8 +14,8 @@ export function registerHomeRoutes(app: FastifyInstance, context: FeatureContext
       data,
       render: (pageData) => createElement(HomePage, { data: pageData }),
       head: {
-        title: "Podium · Share presentations",
-        description: "Watch, like and share presentations from the Podium community.",
+        title: { id: "title.home" },
+        description: { id: "home.lead" },
         canonicalUrl: `${context.publicUrl}/`,
       },
     });

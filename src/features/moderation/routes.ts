@@ -3,7 +3,7 @@ import { createElement } from "react";
 import { AttemptLimiter } from "../../lib/attempt-limiter";
 import { isOid } from "../../lib/ids";
 import { parseTags } from "../dashboard/service";
-import type { FeatureContext } from "../http";
+import type { FeatureContext, HeadText } from "../http";
 import { findPresentationByOid } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
 import { ModerationPage, type ModerationPageData } from "./components/ModerationPages";
@@ -19,14 +19,20 @@ const text = (form: Form, key: string) => (typeof form?.[key] === "string" ? (fo
 export function registerModerationRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
   const reportLimiter = new AttemptLimiter(REPORTS_PER_HOUR, 60 * 60 * 1000);
-  const send = (request: FastifyRequest, reply: FastifyReply, data: ModerationPageData, title: string, status = 200) =>
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    data: ModerationPageData,
+    title: HeadText,
+    status = 200,
+  ) =>
     context.sendPage(request, reply, {
       entry: "moderation",
       data,
       status,
       forms: true,
       render: (pageData) => createElement(ModerationPage, { data: pageData }),
-      head: { title: `${title} · Podium`, noindex: true },
+      head: { title, noindex: true },
     });
 
   const visiblePresentation = async (request: FastifyRequest<{ Params: { oid: string } }>) => {
@@ -40,7 +46,12 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
   app.get("/contact/abuse/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
     const row = await visiblePresentation(request);
     if (!row) return context.sendNotFound(request, reply);
-    return send(request, reply, { page: "report", oid: row.oid, title: row.title, problem: null }, "Report");
+    return send(
+      request,
+      reply,
+      { page: "report", oid: row.oid, title: row.title, problem: null },
+      { id: "toolbar.report" },
+    );
   });
 
   app.post("/contact/abuse/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
@@ -54,7 +65,7 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
         request,
         reply,
         { page: "report", oid: row.oid, title: row.title, problem: "report.error" },
-        "Report",
+        { id: "toolbar.report" },
         400,
       );
     }
@@ -65,12 +76,12 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
         request,
         reply,
         { page: "report", oid: row.oid, title: row.title, problem: "report.tooMany" },
-        "Report",
+        { id: "toolbar.report" },
         429,
       );
     }
     await insertReport(db, { presentationId: row.id, reporterId: request.viewer?.userId ?? null, reason, details });
-    return send(request, reply, { page: "reported", oid: row.oid, title: row.title }, "Report sent");
+    return send(request, reply, { page: "reported", oid: row.oid, title: row.title }, { id: "report.thanks.title" });
   });
 
   // The moderation queue (product brief, Roles: admins see it and can hide a presentation).
@@ -93,7 +104,7 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
       request,
       reply,
       { page: "queue", reports: reports.map((r) => ({ ...r, createdAt: r.createdAt.toISOString() })) },
-      "Moderation",
+      { id: "moderation.title" },
     );
   });
 
@@ -137,7 +148,7 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
       request,
       reply,
       { page: "curate", oid: row.oid, title: row.title, hiddenTags, staffPick: row.isStaffPick, saved },
-      "Curate",
+      { id: "toolbar.curate" },
     );
   };
 

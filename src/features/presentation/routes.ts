@@ -55,7 +55,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
       data,
       render: (pageData) => createElement(PresentationPage, { data: pageData }),
       head: {
-        title: `${data.title} · Podium`,
+        title: data.title,
         description: summaryOf(data),
         canonicalUrl: `${context.publicUrl}${data.canonicalPath}`,
         imageUrl: `${context.publicUrl}${data.thumbnailUrl}`,
@@ -80,7 +80,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
       frameable: true,
       render: (pageData) => createElement(EmbedPage, { data: pageData }),
       head: {
-        title: `${data.title} · Podium`,
+        title: data.title,
         description: summaryOf(data),
         canonicalUrl: `${context.publicUrl}${data.canonicalPath}`,
         noindex: true,
@@ -99,7 +99,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
       entry: "view",
       data,
       render: (pageData) => createElement(PrivateViewPage, { data: pageData }),
-      head: { title: `${data.title} · Podium`, noindex: true },
+      head: { title: data.title, noindex: true },
     });
   });
 

@@ -1,7 +1,7 @@
 import { renderToString } from "react-dom/server";
 import { BOOT_DATA_ID, ROOT_ID } from "../../client/entries";
 import type { BootData } from "../../client/hydrate";
-import type { PageSpec } from "../../features/http";
+import type { HeadText, PageSpec } from "../../features/http";
 import { messagesFor } from "../../i18n/catalogues";
 import { createPodiumIntl, type Locale } from "../../i18n/locales";
 import { escapeHtml, jsonForScript } from "../../lib/html";
@@ -29,16 +29,24 @@ export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): s
   const boot: BootData<Data> = { locale: page.locale, messages, session: page.session, data: page.data };
   const entry = assets(page.entry);
   const { head } = page;
+  const text = (value: HeadText | undefined) =>
+    value === undefined
+      ? undefined
+      : typeof value === "string"
+        ? value
+        : intl.formatMessage({ id: value.id }, value.values);
+  const title = `${text(head.title)} · ${intl.formatMessage({ id: "app.name" })}`;
+  const description = text(head.description);
   const meta = [
     `<meta charset="utf-8">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
-    `<title>${escapeHtml(head.title)}</title>`,
-    head.description ? `<meta name="description" content="${escapeHtml(head.description)}">` : "",
+    `<title>${escapeHtml(title)}</title>`,
+    description ? `<meta name="description" content="${escapeHtml(description)}">` : "",
     head.noindex ? `<meta name="robots" content="noindex">` : "",
     head.canonicalUrl ? `<link rel="canonical" href="${escapeHtml(head.canonicalUrl)}">` : "",
     `<meta property="og:site_name" content="Podium">`,
-    `<meta property="og:title" content="${escapeHtml(head.title)}">`,
-    head.description ? `<meta property="og:description" content="${escapeHtml(head.description)}">` : "",
+    `<meta property="og:title" content="${escapeHtml(title)}">`,
+    description ? `<meta property="og:description" content="${escapeHtml(description)}">` : "",
     head.canonicalUrl ? `<meta property="og:url" content="${escapeHtml(head.canonicalUrl)}">` : "",
     head.imageUrl ? `<meta property="og:image" content="${escapeHtml(head.imageUrl)}">` : "",
     `<meta name="twitter:card" content="${head.imageUrl ? "summary_large_image" : "summary"}">`,
