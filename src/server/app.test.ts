@@ -17,24 +17,9 @@ import {
 import { stableOid } from "../lib/ids";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_ACCOUNT_LIMITS, DEFAULT_FEATURES } from "./config";
+import { TEST_CONFIG } from "./testing";
 
-const testConfig: Config = {
-  port: 0,
-  host: "127.0.0.1",
-  databaseUrl: null,
-  dataDir: "memory://",
-  env: "production",
-  publicUrl: "https://podium.example",
-  clientDir: null,
-  features: DEFAULT_FEATURES,
-  rateLimitPerMinute: 10_000,
-  logger: false,
-  seedDemo: false,
-  secret: "test-secret-test-secret-test-secret-0123",
-  likeRateLimitPerMinute: 1000,
-  accountLimits: DEFAULT_ACCOUNT_LIMITS,
-  nativeApp: null,
-};
+const testConfig: Config = { ...TEST_CONFIG, accountLimits: DEFAULT_ACCOUNT_LIMITS, likeRateLimitPerMinute: 1000 };
 
 const oids = {
   public: stableOid("t:public"),

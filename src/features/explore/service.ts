@@ -14,18 +14,8 @@ import { authorSegmentOf, SEARCH_TERMS, tsqueryOf } from "./search";
 
 /** Results per search page. */
 export const SEARCH_PAGE_SIZE = 24;
-/** How long the searchable count may be stale (it only feeds a placeholder). */
-const COUNT_TTL_MS = 60_000;
-
-const countCache = new WeakMap<object, { value: number; at: number }>();
-
-async function searchableCount(db: Queryable): Promise<number> {
-  const cached = countCache.get(db);
-  if (cached && Date.now() - cached.at < COUNT_TTL_MS) return cached.value;
-  const value = await countListedPresentations(db);
-  countCache.set(db, { value, at: Date.now() });
-  return value;
-}
+/** The placeholder states the real number (spec §2, product brief): counted per page, on an index. */
+const searchableCount = (db: Queryable) => countListedPresentations(db);
 
 /** Spec §3 "App data for the header", for a page about a presentation (or none). */
 export async function headerAppData(

@@ -1,6 +1,7 @@
 import type { Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
 import { escapeHtml } from "../../lib/html";
+import { cachedPerKey } from "../../lib/ttl-cache";
 import { listTemplates } from "../presentation/repository";
 import { thumbnailPathOf } from "../presentation/service";
 import { listVideoCards, type VideoCardRow } from "./repository";
@@ -29,7 +30,12 @@ export interface SidebarData {
   templates: Card[];
 }
 
-export async function getSidebar(db: Queryable): Promise<SidebarData> {
+/** The sidebar's cards change only with seeding or curation: built at most once a minute per database. */
+export const getSidebar: (db: Queryable) => Promise<SidebarData> = cachedPerKey(60_000, (db: Queryable) =>
+  buildSidebar(db),
+);
+
+async function buildSidebar(db: Queryable): Promise<SidebarData> {
   const [videos, templates] = await Promise.all([listVideoCards(db), listTemplates(db)]);
   return {
     videos: videos.slice(0, SIDEBAR_VIDEO_COUNT).map(videoCard),
