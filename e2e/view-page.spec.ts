@@ -276,6 +276,19 @@ test.describe("the public view page, complete", () => {
     consoleProblems.splice(0, consoleProblems.length, ...consoleProblems.filter((p) => !p.includes("404")));
   });
 
+  test("R5.5 each visit counts a view (one per usage session per 30 minutes)", async ({ page }) => {
+    await openDeck(page, "the-printing-press");
+    const views = async () => Number(((await page.locator(".toolbar__views").textContent()) ?? "").replace(/\D/g, ""));
+    const before = await views();
+    await expect
+      .poll(async () => {
+        await page.reload();
+        await waitForHydration(page);
+        return views();
+      })
+      .toBeGreaterThan(before);
+  });
+
   test("R2.13 R6.3 make a copy of a reusable presentation (desktop, signed in)", async ({ page }) => {
     await logIn(page, "tim@podium.test");
     const sitemap = await (await page.request.get("/sitemap.xml")).text();

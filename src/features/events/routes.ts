@@ -1,6 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
+import { recordUsageEvent } from "./repository";
+import { VIEWER_EVENTS } from "./usage-event";
 
 /** Largest usage-event request (one event; spec §7: a JSON array holding one). */
 export const USAGE_EVENT_MAX_BYTES = 8 * 1024;
@@ -25,10 +28,14 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
     const parsed = eventSchema.safeParse(body);
     if (!parsed.success) return 400;
     const [event] = parsed.data;
-    await context.db.query(
-      "insert into usage_events (session_id, event_name, presentation_oid, payload) values ($1, $2, $3, $4::jsonb)",
-      [event.user.session_id, event.body.event_name, event.body.oid ?? null, JSON.stringify(event)],
-    );
+    const oid = event.body.oid && isOid(event.body.oid) ? event.body.oid : null;
+    await recordUsageEvent(context.db, {
+      sessionId: event.user.session_id,
+      eventName: event.body.event_name,
+      presentationOid: oid,
+      payload: event,
+      countsAsView: event.body.event_name === VIEWER_EVENTS.loadedPublicViewPage && oid !== null,
+    });
     return 204;
   };
   for (const path of ["/log/json", "/fallback/json"]) {

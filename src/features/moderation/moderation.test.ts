@@ -164,7 +164,7 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
     expect((await new TestAgent(app).postForm(`/p/${reusable}/copy/`, {}, { csrf: null })).statusCode).toBe(403);
   });
 
-  it("R7.4 usage events: an array of one event is stored; anything else is a clear 400", async () => {
+  it("R7.4 usage events: an array of one event is stored (a loaded view page counts a view); anything else is a clear 400", async () => {
     const event = [
       {
         core: { type: "Analytics", event_type: "transcript_opened" },
@@ -199,6 +199,35 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
       });
       expect(bad.statusCode, payload).toBe(400);
     }
+    // A loaded view page counts one view per usage session per presentation per 30 minutes.
+    const oid = await oidOf("the-water-cycle");
+    const views = async () =>
+      (await db.query<{ n: number }>("select view_count as n from presentations where oid = $1", [oid]))[0]?.n ?? 0;
+    const before = await views();
+    const viewEvent = (session: string) => [
+      {
+        core: { type: "Analytics", event_type: "loaded_public_view_page" },
+        user: { session_id: session },
+        body: { event_name: "loaded_public_view_page", oid },
+      },
+    ];
+    const send = (session: string) =>
+      app.inject({
+        method: "POST",
+        url: "/log/json",
+        headers: { "content-type": "application/json" },
+        payload: JSON.stringify(viewEvent(session)),
+      });
+    expect((await send("session-a")).statusCode).toBe(204);
+    expect((await send("session-a")).statusCode).toBe(204);
+    expect(await views()).toBe(before + 1);
+    await send("session-b");
+    expect(await views()).toBe(before + 2);
+    await db.query(
+      "update usage_events set received_at = now() - interval '31 minutes' where session_id = 'session-a'",
+    );
+    await send("session-a");
+    expect(await views()).toBe(before + 3);
     const big = await app.inject({
       method: "POST",
       url: "/log/json",
