@@ -11,13 +11,17 @@
 // This reports figures; it is not a pass/fail test on speed. It exits non-zero only for
 // correctness failures: request errors, non-2xx answers, wrong answers, or a count that drifted.
 //
-// Usage: npm run bench:likes [-- --duration 10 --warmup 2 --connections 50 --build]
+// Besides req/s and latency it reports the CPU milliseconds per request of the server, of
+// PostgreSQL's processes and of this process (the load generator), read from /proc: on a
+// 2-core machine where all three share the CPU, these say more steadily what a change saves.
+//
+// Usage: npm run bench:likes [-- --duration 10 --warmup 2 --connections 50 --build --only postgres|pglite]
 // Runs the build (made here when missing, or with --build; a stale build is only reported).
 // PostgreSQL is taken at 127.0.0.1:5432 (user root, database test, trust auth); a fresh database
 // is created and dropped; without PostgreSQL that part is skipped.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -38,6 +42,8 @@ const option = (name, fallback) => {
 const DURATION_S = option("duration", 10);
 const WARMUP_S = option("warmup", 2);
 const CONNECTIONS = Math.floor(option("connections", 50));
+/** `--only postgres` (or pglite) measures hello-world and that one target. */
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
 
 const HOST = "127.0.0.1";
 const PG_ADMIN_URL = `postgres://root@${HOST}:5432/test`;
@@ -96,6 +102,7 @@ function startChild(name, args, env, ready) {
       return result;
     },
     stderr: () => err,
+    pid: child.pid,
   };
 }
 
@@ -140,6 +147,65 @@ async function startHelloWorld(port) {
   );
   await server.started;
   return server;
+}
+
+// --- CPU accounting (Linux /proc) -------------------------------------------------------------
+
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU seconds (user + system) used so far by one process, all of its threads; null without /proc. */
+function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of every PostgreSQL server process on the machine (the backends serve the run). */
+function postgresCpuSeconds() {
+  let total = 0;
+  let found = false;
+  for (const entry of existsSync("/proc") ? readdirSync("/proc") : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (!stat.includes("(postgres)")) continue;
+      found = true;
+      total += cpuSecondsOf(entry) ?? 0;
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return found ? total : null;
+}
+
+/**
+ * Where the machine's CPU goes during a measured run: the server, PostgreSQL, and this process
+ * (the load generator), in CPU milliseconds per request. On 2 cores these three share the CPU,
+ * so they say what a change saves, more steadily than req/s.
+ */
+function cpuMeter(serverPid) {
+  const take = () => ({
+    server: serverPid ? cpuSecondsOf(serverPid) : null,
+    postgres: postgresCpuSeconds(),
+    loadGenerator: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+  });
+  const before = take();
+  return (requests) => {
+    const after = take();
+    const perRequest = (key) =>
+      before[key] === null || after[key] === null || requests === 0
+        ? null
+        : Number((((after[key] - before[key]) * 1000) / requests).toFixed(3));
+    return {
+      server: perRequest("server"),
+      postgres: perRequest("postgres"),
+      loadGenerator: perRequest("loadGenerator"),
+    };
+  };
 }
 
 // --- HTTP setup (not measured) ------------------------------------------------------------
@@ -359,7 +425,9 @@ async function benchHelloWorld() {
   try {
     const url = `http://${HOST}:${port}/`;
     if (WARMUP_S > 0) await cannon({ url, duration: WARMUP_S });
-    return figures(await cannon({ url, duration: DURATION_S }));
+    const cpu = cpuMeter(server.pid);
+    const result = await cannon({ url, duration: DURATION_S });
+    return { ...figures(result), cpuMsPerRequest: cpu(result.requests.total) };
   } finally {
     await server.stop();
   }
@@ -381,7 +449,9 @@ async function benchLikes(name, database, count) {
     const setupMs = Math.round(performance.now() - setupStart);
     console.log(`  ${name}: ${users.length} people signed up and a presentation imported in ${setupMs} ms`);
     if (WARMUP_S > 0) await loadLikes(port, users, oid, WARMUP_S);
+    const cpu = cpuMeter(server.pid);
     const { result, wrong } = await loadLikes(port, users, oid, DURATION_S);
+    const cpuMsPerRequest = cpu(result.requests.total);
     const stop = await server.stop();
     stopped = true;
     if (stop.code !== 0) {
@@ -390,6 +460,7 @@ async function benchLikes(name, database, count) {
     const stored = await count(oid);
     return {
       ...figures(result, wrong),
+      cpuMsPerRequest,
       count: { ...stored, exact: stored.likesCount === stored.rows && stored.rows <= users.length },
     };
   } finally {
@@ -528,8 +599,8 @@ async function main() {
   const failures = [];
   const hello = await benchHelloWorld();
   console.log(`  hello-world: ${hello.requestsPerSecond} req/s`);
-  const pglite = await benchPglite();
-  const available = await postgresAvailable();
+  const pglite = ONLY === "postgres" ? null : await benchPglite();
+  const available = ONLY === "pglite" ? { ok: false, reason: "--only pglite" } : await postgresAvailable();
   let postgres = null;
   let postgresNote = null;
   if (available.ok) {
@@ -553,6 +624,16 @@ async function main() {
       .map(([code, n]) => `${code}×${n}`)
       .join(", ");
     console.log(`${name}: ${row.requests} requests (${codes || "no answers"})`);
+    const cpu = row.cpuMsPerRequest;
+    if (cpu) {
+      const part = (label, value) => (value === null ? null : `${label} ${value.toFixed(3)}`);
+      const parts = [
+        part("server", cpu.server),
+        part("PostgreSQL", cpu.postgres),
+        part("load generator", cpu.loadGenerator),
+      ];
+      console.log(`  CPU ms per request: ${parts.filter(Boolean).join(", ")}`);
+    }
     if (row.count) {
       console.log(
         `  count after the run: likes_count ${row.count.likesCount}, rows ${row.count.rows} → ${row.count.exact ? "exact" : "DRIFTED"}`,

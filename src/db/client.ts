@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
@@ -101,6 +102,26 @@ function ensureDirectory(path: string): void {
 /** Connections per app process (PODIUM_DB_POOL); a like takes two short queries, so 20 keep 50 callers moving. */
 const POOL_SIZE = Math.max(1, Math.min(200, Number(process.env.PODIUM_DB_POOL ?? 20) || 20));
 
+/** Prepared statements per connection at most (each holds server memory). */
+const MAX_PREPARED_STATEMENTS = 500;
+const statementNames = new Map<string, string>();
+
+/**
+ * Statements with parameters are prepared once per connection, by name, and reused: the
+ * server parses them once, and plans them once it has seen that a generic plan is as good
+ * (issue 4's benchmark: half of PostgreSQL's time per like went to parsing and planning).
+ * Podium's SQL is static text, so the names are few; past the cap, statements go unnamed.
+ */
+function statement(sql: string, params: readonly unknown[] | undefined): pg.QueryConfig {
+  if (!params) return { text: sql };
+  let name = statementNames.get(sql);
+  if (!name && statementNames.size < MAX_PREPARED_STATEMENTS) {
+    name = `podium_${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
+    statementNames.set(sql, name);
+  }
+  return name ? { name, text: sql, values: [...params] } : { text: sql, values: [...params] };
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
   // An idle client that loses its server emits 'error'; without a listener Node exits.
@@ -119,14 +140,14 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: "postgres",
     async query(sql, params) {
-      return (await pool.query(sql, params ? [...params] : undefined)).rows;
+      return (await pool.query(statement(sql, params))).rows;
     },
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query("begin");
         const result = await fn({
-          query: async (sql, params) => (await client.query(sql, params ? [...params] : undefined)).rows,
+          query: async (sql, params) => (await client.query(statement(sql, params))).rows,
         });
         await client.query("commit");
         return result;

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import type { Database, Queryable } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { stableOid } from "../../lib/ids";
 import { createTestApp, TestAgent } from "../../server/testing";
+import { insertUser } from "./repository";
+import { createSessionResolver, endSession, startSession } from "./service";
 
 describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   let app: FastifyInstance;
@@ -123,6 +126,54 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     });
     expect(replay.statusCode).toBe(303);
     expect(replay.headers.location).toBe("/login/?next=%2Fsettings%2F");
+  });
+
+  it("session lookups that arrive together take one query, and an ended session is never live", async () => {
+    const users = await Promise.all(
+      ["ida", "joe"].map((key) =>
+        insertUser(db, {
+          oid: stableOid(`accounts:batch:${key}`),
+          email: `${key}@batch.podium.test`,
+          username: `batch-${key}`,
+          firstName: key,
+          lastName: "Batch",
+          publicDisplayName: null,
+          passwordHash: "x",
+          isAdmin: false,
+          isCurator: false,
+        }),
+      ),
+    );
+    const [ida, joe] = users;
+    if (!ida || !joe) throw new Error("no users");
+    const idaToken = await startSession(db, ida.id);
+    const joeToken = await startSession(db, joe.id);
+    const endedToken = await startSession(db, joe.id);
+    await endSession(db, endedToken);
+    let queries = 0;
+    const counted: Queryable = {
+      query: (sql, params) => {
+        queries += 1;
+        return db.query(sql, params);
+      },
+    };
+    const resolve = createSessionResolver(counted);
+    const viewers = await Promise.all(
+      [idaToken, endedToken, joeToken, idaToken, "not-a-token", undefined].map((token) => resolve(token)),
+    );
+    expect(viewers.map((viewer) => viewer?.email ?? null)).toEqual([
+      "ida@batch.podium.test",
+      null,
+      "joe@batch.podium.test",
+      "ida@batch.podium.test",
+      null,
+      null,
+    ]);
+    expect(queries).toBe(1);
+    // Always fresh: once ended, the very next lookup says so.
+    await endSession(db, joeToken);
+    expect(await resolve(joeToken)).toBeNull();
+    expect((await resolve(idaToken))?.userId).toBe(ida.id);
   });
 
   it("a GET never changes state: GET /logout keeps the session", async () => {

@@ -105,15 +105,18 @@ export async function updatePasswordHash(db: Queryable, id: string, passwordHash
   await db.query("update users set password_hash = $2 where id = $1", [id, passwordHash]);
 }
 
-/** A session's user, when the session exists and has not expired. */
-export async function findSessionUser(db: Queryable, sessionId: string): Promise<UserWithSecrets | null> {
-  const rows = await db.query<UserWithSecrets>(
-    `select ${userColumns("u")}, u.password_hash as "passwordHash", u.language
+/** The users of the sessions that exist and have not expired, by session id (absent ones left out). */
+export async function findSessionUsers(
+  db: Queryable,
+  sessionIds: readonly string[],
+): Promise<Map<string, UserWithSecrets>> {
+  const rows = await db.query<UserWithSecrets & { sessionId: string }>(
+    `select s.id as "sessionId", ${userColumns("u")}, null as "passwordHash", u.language
        from sessions s join users u on u.id = s.user_id
-      where s.id = $1 and s.expires_at > now()`,
-    [sessionId],
+      where s.id = any($1::text[]) and s.expires_at > now()`,
+    [sessionIds],
   );
-  return rows[0] ?? null;
+  return new Map(rows.map(({ sessionId, ...user }) => [sessionId, user]));
 }
 
 export async function insertSession(

@@ -2,13 +2,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Database, Queryable } from "../../db/client";
 import { isLocale } from "../../i18n/locales";
+import { type BatchOptions, createBatcher } from "../../lib/batch";
 import { newOid } from "../../lib/ids";
 import type { Viewer } from "../viewer";
 import { hashPassword, verifyPassword } from "./password";
 import {
   deleteOtherSessions,
   deleteSession,
-  findSessionUser,
+  findSessionUsers,
   findUserById,
   findUserForLogin,
   insertSession,
@@ -143,10 +144,26 @@ export async function startSession(db: Queryable, userId: string, now = new Date
   return token;
 }
 
-export async function resolveSession(db: Queryable, token: string | undefined): Promise<Viewer> {
-  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-  const user = await findSessionUser(db, sessionIdOf(token));
-  return user ? viewerOf(user) : null;
+/** Who a session token belongs to: null for no token, a malformed one, or an ended session. */
+export type SessionResolver = (token: string | undefined) => Promise<Viewer>;
+
+/**
+ * Every request with a session cookie looks its session up; lookups that arrive together go to
+ * the database together (lib/batch.ts), one query for many, always fresh: a session that has
+ * ended is never taken for a live one.
+ */
+export const SESSION_LOOKUP_BATCH: BatchOptions = { maxBatch: 200, maxInFlight: 2 };
+
+export function createSessionResolver(db: Queryable, batch: BatchOptions = SESSION_LOOKUP_BATCH): SessionResolver {
+  const lookUp = createBatcher(async (sessionIds: string[]) => {
+    const users = await findSessionUsers(db, [...new Set(sessionIds)]);
+    return sessionIds.map((id) => users.get(id) ?? null);
+  }, batch);
+  return async (token) => {
+    if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
+    const user = await lookUp(sessionIdOf(token));
+    return user ? viewerOf(user) : null;
+  };
 }
 
 export async function endSession(db: Queryable, token: string | undefined): Promise<void> {

@@ -7,7 +7,15 @@ import { createTestApp, TestAgent } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
 import { startSession } from "../accounts/service";
 import { importMarkdown } from "../presentation/document/markdown";
-import { insertPresentationIfAbsent, insertViewLinkIfAbsent, revokeViewLink } from "../presentation/repository";
+import {
+  findAccessFacts,
+  insertPresentationIfAbsent,
+  insertViewLinkIfAbsent,
+  revokeViewLink,
+} from "../presentation/repository";
+import type { Viewer } from "../viewer";
+import { applyLikeChanges } from "./repository";
+import { createLikeService } from "./service";
 
 const publicOid = stableOid("likes:public");
 const privateOid = stableOid("likes:private");
@@ -208,5 +216,86 @@ describe.each(testDatabaseTargets().slice(0, 1))("like rate limit on $name", (ta
     } finally {
       await close();
     }
+  });
+});
+
+/** A person with an account, straight in the database (no session needed by the services). */
+async function person(db: Database, key: string): Promise<NonNullable<Viewer>> {
+  const user = await insertUser(db, {
+    oid: stableOid(`likes:person:${key}`),
+    email: `${key}@batch.likes.test`,
+    username: `batch-${key}`,
+    firstName: "Batch",
+    lastName: key,
+    publicDisplayName: null,
+    passwordHash: "x",
+    isAdmin: false,
+    isCurator: false,
+  });
+  return { ...user, userId: user.id, language: null };
+}
+
+describe.each(testDatabaseTargets())("like changes written in batches on $name", (target) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, drop } = await target.create());
+    await seedPresentations(db);
+  });
+  afterAll(() => drop());
+
+  it("R7.1 one batch applies each change as if alone and in order, with each change's count", async () => {
+    const [ann, bob, cid] = await Promise.all(["ann", "bob", "cid"].map((key) => person(db, key)));
+    if (!ann || !bob || !cid) throw new Error("no people");
+    const open = { openOid: publicOid };
+    const counts = await applyLikeChanges(db, [
+      { userId: ann.userId, target: open, liked: true },
+      { userId: bob.userId, target: open, liked: true },
+      { userId: ann.userId, target: open, liked: false }, // the same person again: a later round
+      { userId: cid.userId, target: open, liked: true },
+      { userId: cid.userId, target: open, liked: true }, // idempotent
+      { userId: bob.userId, target: { openOid: privateOid }, liked: true }, // not open to everyone
+      { userId: bob.userId, target: { openOid: stableOid("likes:absent") }, liked: true },
+    ]);
+    // Round one: ann, bob and cid like (3); round two: ann unlikes and cid likes again (2).
+    expect(counts).toEqual([3, 3, 2, 3, 2, null, null]);
+    expect(await likeRows(db, publicOid)).toEqual({ rows: 2, stored: 2 });
+    const privateDeck = await findAccessFacts(db, privateOid);
+    if (!privateDeck) throw new Error("no private deck");
+    // By id, once the policy has said yes.
+    expect(
+      await applyLikeChanges(db, [{ userId: ann.userId, target: { presentationId: privateDeck.id }, liked: true }]),
+    ).toEqual([1]);
+    expect(await likeRows(db, privateOid)).toEqual({ rows: 1, stored: 1 });
+    await applyLikeChanges(
+      db,
+      [ann, bob, cid].map((p) => ({ userId: p.userId, target: { presentationId: privateDeck.id }, liked: false })),
+    );
+    await applyLikeChanges(
+      db,
+      [bob, cid].map((p) => ({ userId: p.userId, target: open, liked: false })),
+    );
+    expect(await likeRows(db, publicOid)).toEqual({ rows: 0, stored: 0 });
+    expect(await likeRows(db, privateOid)).toEqual({ rows: 0, stored: 0 });
+  });
+
+  it("keeps the count equal to the rows when two servers' batches of one presentation run at once", async () => {
+    // Two services are two app processes: their batches run side by side on separate connections.
+    const servers = [createLikeService(db), createLikeService(db)];
+    const people = await Promise.all(Array.from({ length: 40 }, (_, i) => person(db, `crowd-${i}`)));
+    const calls = Array.from({ length: 400 }, (_, i) => {
+      const server = servers[i % 2];
+      const viewer = people[(i * 7) % people.length];
+      if (!server || !viewer) throw new Error("no server or person");
+      return server.setLiked(viewer, { oid: publicOid }, i % 3 !== 2);
+    });
+    const answers = await Promise.all(calls);
+    expect(answers.every((answer, i) => answer.liked === (i % 3 !== 2))).toBe(true);
+    expect(answers.every((answer) => answer.likesCount >= 0 && answer.likesCount <= people.length)).toBe(true);
+    const counts = await likeRows(db, publicOid);
+    expect(counts?.stored).toBe(counts?.rows);
+    // Calls of one person in flight at once have no order, so which of them wins is open; the
+    // rows and the count must agree whatever it is.
+    expect(counts?.rows).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FeatureContext } from "../http";
-import { LikeError, type LikeTarget, setLiked } from "./service";
+import { createLikeService, LikeError, type LikeTarget } from "./service";
 
 /**
  * Spec §7 like calls: PUT likes, DELETE unlikes, at /api/v4/presentation/{oid}/like/ or
@@ -8,6 +8,7 @@ import { LikeError, type LikeTarget, setLiked } from "./service";
  * CSRF header is checked for every one of them (server/plugins/session.ts).
  */
 export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const likes = createLikeService(context.db);
   const rateLimit = {
     max: context.likeRateLimitPerMinute,
     timeWindow: "1 minute",
@@ -20,7 +21,7 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
     (target: (request: FastifyRequest) => LikeTarget, liked: boolean) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       try {
-        const result = await setLiked(context.db, request.viewer, target(request), liked);
+        const result = await likes.setLiked(request.viewer, target(request), liked);
         return reply.header("cache-control", "no-store").send(result);
       } catch (error) {
         if (error instanceof LikeError) {

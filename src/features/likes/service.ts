@@ -1,9 +1,10 @@
 import type { Database } from "../../db/client";
+import { type BatchOptions, createBatcher } from "../../lib/batch";
 import { isOid } from "../../lib/ids";
 import { findAccessFacts, findLiveViewLink } from "../presentation/repository";
 import { accessTo, VIEW_LINK_PATTERN } from "../presentation/service";
 import type { Viewer } from "../viewer";
-import { addLike, removeLike } from "./repository";
+import { applyLikeChanges, type LikeChange } from "./repository";
 
 /** The view-link key type of spec §7 (`key_type`). */
 export const VIEW_LINK_KEY_TYPE = "view_link";
@@ -23,9 +24,25 @@ export type LikeTarget = { oid: string } | { viewLinkId: string; keyType: string
 
 const NOT_FOUND = "This presentation doesn't exist.";
 
-/** Likes or unlikes; idempotent (a second like leaves one like). Returns the exact count. */
-export async function setLiked(
+/**
+ * Like changes that arrive together are written together, one statement and one commit per
+ * batch (lib/batch.ts): a lone like still goes at once; under load, one round trip serves many.
+ */
+export const LIKE_BATCH: BatchOptions = { maxBatch: 200, maxInFlight: 2 };
+
+export interface LikeService {
+  /** Likes or unlikes; idempotent (a second like leaves one like). Returns the exact count. */
+  setLiked(viewer: Viewer, target: LikeTarget, liked: boolean): Promise<{ liked: boolean; likesCount: number }>;
+}
+
+export function createLikeService(db: Database, batch: BatchOptions = LIKE_BATCH): LikeService {
+  const apply = createBatcher((changes: LikeChange[]) => applyLikeChanges(db, changes), batch);
+  return { setLiked: (viewer, target, liked) => setLiked(db, apply, viewer, target, liked) };
+}
+
+async function setLiked(
   db: Database,
+  apply: (change: LikeChange) => Promise<number | null>,
   viewer: Viewer,
   target: LikeTarget,
   liked: boolean,
@@ -33,9 +50,7 @@ export async function setLiked(
   if (!viewer) throw new LikeError(401, "Sign in to like presentations.");
   // The hot path: a presentation open to everyone is checked and liked in one statement.
   if ("oid" in target && isOid(target.oid)) {
-    const count = liked
-      ? await addLike(db, viewer.userId, { openOid: target.oid })
-      : await removeLike(db, viewer.userId, { openOid: target.oid });
+    const count = await apply({ userId: viewer.userId, target: { openOid: target.oid }, liked });
     if (count !== null) return { liked, likesCount: count };
   }
   let oid: string;
@@ -54,9 +69,7 @@ export async function setLiked(
   if (!presentation) throw new LikeError(404, NOT_FOUND);
   const access = await accessTo(db, presentation, viewer, { viaLiveLink, needRights: false });
   if (!access.view) throw new LikeError(403, "You don't have access to this presentation.");
-  const changed = liked
-    ? await addLike(db, viewer.userId, { presentationId: presentation.id })
-    : await removeLike(db, viewer.userId, { presentationId: presentation.id });
+  const changed = await apply({ userId: viewer.userId, target: { presentationId: presentation.id }, liked });
   if (changed === null) throw new LikeError(404, NOT_FOUND);
   return { liked, likesCount: changed };
 }

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../../db/client";
-import { endSession, resolveSession, SESSION_LIFETIME_MS, startSession } from "../../features/accounts/service";
+import { createSessionResolver, endSession, SESSION_LIFETIME_MS, startSession } from "../../features/accounts/service";
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure over HTTPS. */
 export const SESSION_COOKIE = "podium_session";
@@ -37,6 +37,7 @@ export function registerSessions(
   options: { db: Database; secret: string; secureCookies: boolean; publicOrigin: string },
 ): SessionTools {
   const { db, secret, secureCookies } = options;
+  const resolveSession = createSessionResolver(db);
   const cookieBase = { path: "/", sameSite: "lax" as const, secure: secureCookies };
   const hmac = (value: string) => createHmac("sha256", secret).update(value).digest("base64url");
   const expectedToken = (request: FastifyRequest): string | null => {
@@ -51,7 +52,7 @@ export function registerSessions(
   app.addHook("onRequest", async (request, reply) => {
     const token = request.cookies?.[SESSION_COOKIE];
     if (!token) return;
-    const viewer = await resolveSession(db, token);
+    const viewer = await resolveSession(token);
     if (viewer) {
       request.viewer = viewer;
       request.sessionToken = token;
@@ -121,7 +122,7 @@ export function registerSessions(
         maxAge: Math.floor(SESSION_LIFETIME_MS / 1000),
       });
       request.sessionToken = token;
-      request.viewer = await resolveSession(db, token);
+      request.viewer = await resolveSession(token);
       setXsrfCookie(request, reply, hmac(`session:${token}`));
     },
     async signOut(request, reply) {
