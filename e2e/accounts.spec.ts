@@ -99,6 +99,57 @@ test.describe("accounts, sharing and likes", () => {
     expect(consoleProblems).toEqual([]);
   });
 
+  test("the owner sees views and likes of the last 30 days as a chart, with the same numbers as a table", async ({
+    page,
+  }) => {
+    await signUp(page, `charts.${Date.now()}@podium.test`);
+    await page.getByLabel("Markdown or JSON file").setInputFiles(deckFile());
+    await page.getByRole("button", { name: "Import" }).click();
+    await expect(page.getByText("Your presentation is imported.")).toBeVisible();
+    const managePath = new URL(page.url()).pathname;
+    const oid = /presentations\/([a-z0-9]{12})\//.exec(managePath)?.[1] ?? "";
+
+    // Three visitors load the view page (the usage events their browsers send); the first comes
+    // back within 30 minutes, which is no new view.
+    for (const session of ["visitor-1", "visitor-2", "visitor-3", "visitor-1"]) {
+      const sent = await page.request.post("/log/json", {
+        data: [
+          {
+            core: { type: "Analytics", event_type: "loaded_public_view_page" },
+            user: { session_id: session },
+            body: { event_name: "loaded_public_view_page", oid },
+          },
+        ],
+      });
+      expect(sent.status()).toBe(204);
+    }
+    // And the owner likes it (the like button's API call).
+    const token = (await page.context().cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
+    const liked = await page.request.put(`/api/v4/presentation/${oid}/like/`, { headers: { "x-xsrf-token": token } });
+    expect(liked.status()).toBe(200);
+
+    await page.goto(managePath);
+    await waitForHydration(page);
+    const activity = page.getByRole("region", { name: "Views and likes, last 30 days" });
+    await expect(activity.getByRole("img", { name: /3 views and 1 like in all/ })).toBeVisible();
+    await expect(activity.getByRole("listitem")).toHaveText(["Views3", "Likes1"]);
+    // Pointing at today's column reads its numbers.
+    const chart = activity.locator(".activity__chart");
+    const box = await chart.boundingBox();
+    await chart.hover({ position: { x: (box?.width ?? 0) - 60, y: (box?.height ?? 0) / 2 } });
+    await expect(activity.locator(".activity__tooltip")).toContainText("3 views");
+    await expect(activity.locator(".activity__tooltip")).toContainText("1 like");
+    await activity.screenshot({ path: "e2e/screenshots/dashboard-activity-chart.png" });
+
+    await activity.getByText("Show the numbers as a table").click();
+    const table = activity.getByRole("table", { name: "Views and likes per day (UTC)" });
+    await expect(table.getByRole("row")).toHaveCount(32);
+    await expect(table.getByRole("row").last()).toHaveText("Total31");
+    await page.mouse.move(0, 0);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: "e2e/screenshots/dashboard-activity.png", fullPage: true });
+  });
+
   test("R4.5 R4.6 like and unlike as a signed-in person, with the count updating and kept", async ({ page }) => {
     await signUp(page, `liker.${Date.now()}@podium.test`);
     const sitemap = await (await page.request.get("/sitemap.xml")).text();

@@ -94,6 +94,23 @@ test.describe("the player", () => {
     await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "1");
   });
 
+  test("R2.14 the viewer's lazy chunk (present-viewer) loads on demand: not with the page, only on Present", async ({
+    page,
+  }) => {
+    const chunkRequests: string[] = [];
+    page.on("request", (request) => {
+      if (/\/static\/present-viewer-[^/]+\.js(\?|$)/.test(request.url())) chunkRequests.push(request.url());
+    });
+    await openDeck(page, "sourdough-basics");
+    await page.waitForLoadState("networkidle");
+    // Neither fetched nor preloaded with the page.
+    expect(chunkRequests).toEqual([]);
+    expect(await page.locator('link[href*="present-viewer"]').count()).toBe(0);
+    await page.getByRole("button", { name: "Present" }).click();
+    await expect(player(page)).toHaveAttribute("data-player-state", "playing");
+    expect(chunkRequests).toHaveLength(1);
+  });
+
   test("a #step=N deep link plays from that step and survives a reload", async ({ page }) => {
     await openDeck(page, "the-water-cycle", "#step=3");
     await expect(player(page)).toHaveAttribute("data-player-state", "playing");

@@ -9,7 +9,18 @@ const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
  * Every page test fails on a console error, a page error or a hydration warning: a page
  * that logs an error is broken even when it looks fine.
  */
-export const test = base.extend<{ consoleProblems: string[] }>({
+export const test = base.extend<{ consoleProblems: string[]; cookieChoice: "performance" | "necessary" | null }>({
+  /**
+   * The cookie choice a test's visitor has already made: "necessary" by default, so the cookie
+   * banner stays out of the way; tests of the banner itself use `test.use({ cookieChoice: null })`.
+   */
+  cookieChoice: ["necessary", { option: true }],
+  context: async ({ context, cookieChoice, baseURL }, use) => {
+    if (cookieChoice) {
+      await context.addCookies([{ name: "podium_cookie_consent", value: cookieChoice, url: baseURL ?? "" }]);
+    }
+    await use(context);
+  },
   consoleProblems: [
     async ({ page }, use) => {
       const problems: string[] = [];

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { hydrateRoot } from "react-dom/client";
+import { logClientProblem } from "../features/events/client";
 import { createPodiumIntl, type Locale, type Messages } from "../i18n/locales";
 import { PodiumApp } from "../ui/PodiumApp";
 import type { SessionInfo } from "../ui/session";
@@ -18,6 +19,7 @@ export function hydratePage<Data>(render: (data: Data) => ReactNode): void {
   const root = document.getElementById(ROOT_ID);
   if (!bootElement?.textContent || !root) throw new Error("Podium: the page has no boot data to hydrate from.");
   const boot = JSON.parse(bootElement.textContent) as BootData<Data>;
+  reportUncaughtProblems();
   const intl = createPodiumIntl(boot.locale, boot.messages);
   hydrateRoot(
     root,
@@ -31,4 +33,28 @@ export function hydratePage<Data>(render: (data: Data) => ReactNode): void {
       },
     },
   );
+}
+
+/** Scripts that fail in visitors' browsers reach Podium's operators through the client log (spec §7). */
+function reportUncaughtProblems(): void {
+  window.addEventListener("error", (event) => {
+    void logClientProblem({
+      msg: event.message || "Script error",
+      levelname: "ERROR",
+      object: "window",
+      action: "error",
+      trigger: "uncaught",
+      source: event.filename ? `${event.filename}:${event.lineno}:${event.colno}` : "",
+    });
+  });
+  window.addEventListener("unhandledrejection", (event) => {
+    const reason = event.reason as { message?: unknown } | undefined;
+    void logClientProblem({
+      msg: typeof reason?.message === "string" ? reason.message : String(event.reason),
+      levelname: "ERROR",
+      object: "window",
+      action: "unhandledrejection",
+      trigger: "uncaught",
+    });
+  });
 }

@@ -37,6 +37,42 @@ describe.each(testDatabaseTargets())("migrations on $name", (target) => {
     );
   });
 
+  it("0005 marks the events stored before it that counted a view, by the intake's rule", async () => {
+    current = await target.create(listMigrations().filter((m) => m.name < "0005"));
+    const { db } = current;
+    const [owner] = await db.query<{ id: string }>(
+      "insert into users (oid, email, username, first_name, password_hash) values ('backfillownr', 'b@podium.test', 'backfill', 'B', 'x') returning id::text",
+    );
+    await db.query(
+      "insert into presentations (oid, owner_id, title, privacy, schema_version, document) values ('backfilldeck', $1, 'Deck', 'public', '2', '{}'::jsonb)",
+      [owner?.id],
+    );
+    // [session, event, oid, minutes after 12:00]: what counted is what the intake counted.
+    const events: [string, string, string, number][] = [
+      ["s1", "loaded_public_view_page", "backfilldeck", 0], // counted
+      ["s1", "loaded_public_view_page", "backfilldeck", 20], // 20 minutes after s1's last load: not counted
+      ["s1", "loaded_public_view_page", "backfilldeck", 51], // 31 minutes after s1's last load: counted
+      ["s2", "loaded_public_view_page", "backfilldeck", 5], // another session: counted
+      ["s3", "transcript_opened", "backfilldeck", 0], // not a view
+      ["s3", "loaded_public_view_page", "nosuchdeck00", 0], // no such presentation: not counted
+    ];
+    for (const [session, name, oid, minutes] of events) {
+      await db.query(
+        "insert into usage_events (received_at, session_id, event_name, presentation_oid, payload) values (timestamptz '2025-03-10T12:00:00Z' + make_interval(mins => $4), $1, $2, $3, '{}'::jsonb)",
+        [session, name, oid, minutes],
+      );
+    }
+    expect(await migrate(db)).toContain("0005_view_history");
+    const counted = await db.query<{ session_id: string; minutes: number }>(
+      "select session_id, extract(minute from received_at)::int as minutes from usage_events where counted_view order by id",
+    );
+    expect(counted).toEqual([
+      { session_id: "s1", minutes: 0 },
+      { session_id: "s1", minutes: 51 },
+      { session_id: "s2", minutes: 5 },
+    ]);
+  });
+
   it("roll a failing migration back whole: nothing of it is left behind", async () => {
     current = await target.create();
     const { db } = current;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { type Database, openDatabase } from "./client";
-import { migrate } from "./migrate";
+import { listMigrations, type Migration, migrate } from "./migrate";
 
 /**
  * Test databases: repository tests run against every target here: always embedded PGlite
@@ -10,24 +10,27 @@ import { migrate } from "./migrate";
  */
 export interface TestDatabaseTarget {
   name: "pglite" | "postgres";
-  /** Opens a new, migrated, empty database; drop() closes and removes it. */
-  create(): Promise<{ db: Database; drop(): Promise<void> }>;
+  /**
+   * Opens a new, empty database with these migrations applied (all by default; fewer to test
+   * what a later migration does to existing rows); drop() closes and removes it.
+   */
+  create(migrations?: Migration[]): Promise<{ db: Database; drop(): Promise<void> }>;
 }
 
 export function testDatabaseTargets(): TestDatabaseTarget[] {
   const targets: TestDatabaseTarget[] = [{ name: "pglite", create: createPgliteDatabase }];
   const url = process.env.TEST_DATABASE_URL;
-  if (url) targets.push({ name: "postgres", create: () => createPostgresDatabase(url) });
+  if (url) targets.push({ name: "postgres", create: (migrations) => createPostgresDatabase(url, migrations) });
   return targets;
 }
 
-async function createPgliteDatabase() {
+async function createPgliteDatabase(migrations = listMigrations()) {
   const db = await openDatabase({ dataDir: "memory://" });
-  await migrate(db);
+  await migrate(db, migrations);
   return { db, drop: () => db.close() };
 }
 
-async function createPostgresDatabase(adminUrl: string) {
+async function createPostgresDatabase(adminUrl: string, migrations = listMigrations()) {
   const name = `podium_test_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -39,7 +42,7 @@ async function createPostgresDatabase(adminUrl: string) {
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ url: url.toString() });
-  await migrate(db);
+  await migrate(db, migrations);
   return {
     db,
     async drop() {

@@ -44,6 +44,8 @@ export interface PageHead {
   canonicalUrl?: string;
   /** Absolute URL of a preview image (Open Graph, Twitter cards). */
   imageUrl?: string;
+  /** Absolute URL of the page's oEmbed answer (discovery link for sites that embed links). */
+  oembedUrl?: string;
   noindex?: boolean;
 }
 

@@ -3,6 +3,20 @@ import { createIntl, createIntlCache, type IntlShape } from "react-intl";
 /** Spec §9: the UI languages; the default is en. */
 export const LOCALES = ["de", "en", "es", "fr", "pt", "hu", "it", "ja", "ko"] as const;
 export type Locale = (typeof LOCALES)[number];
+/** Each language by its own name (the same in every UI language, so not a message). */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  de: "Deutsch",
+  en: "English",
+  es: "Español",
+  fr: "Français",
+  pt: "Português",
+  hu: "Magyar",
+  it: "Italiano",
+  ja: "日本語",
+  ko: "한국어",
+};
+/** How long the language cookie lasts, in days. */
+export const LANGUAGE_COOKIE_EXPIRY_DAYS = 365;
 export const DEFAULT_LOCALE: Locale = "en";
 /** Product brief: the language cookie is named `language` and holds a code. */
 export const LANGUAGE_COOKIE = "language";

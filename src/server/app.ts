@@ -13,6 +13,7 @@ import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerAccountRoutes } from "../features/accounts/routes";
 import { registerCatalogRoutes } from "../features/catalog/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
+import { registerEmbedRoutes } from "../features/embed/routes";
 import { registerEventRoutes } from "../features/events/routes";
 import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
@@ -22,6 +23,7 @@ import { registerModerationRoutes } from "../features/moderation/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
+import { COOKIE_CONSENT_COOKIE, type CookieChoice } from "../lib/usage-session";
 import { ErrorPage } from "../ui/ErrorPage";
 import type { SessionInfo } from "../ui/session";
 import type { Config } from "./config";
@@ -131,7 +133,15 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       viewerOid: viewer?.oid ?? null,
       csrfToken,
       environment: config.env,
+      // Spec §4: the no-cookie host and embed mode skip cookie handling.
+      cookies:
+        config.env === "nocookie" || page.frameable ? "off" : config.cookieConsentRequired ? "consent" : "always",
+      cookieChoice: cookieChoiceOf(cookies?.[COOKIE_CONSENT_COOKIE]),
     };
+    // The page depends on the visitor's cookies (language, session, cookie choice).
+    const vary = reply.getHeader("vary");
+    if (!vary) reply.header("vary", "Cookie");
+    else if (!/\bcookie\b/i.test(String(vary))) reply.header("vary", `${String(vary)}, Cookie`);
     const html = renderPage(assets, { ...page, locale, session });
     reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
     if (page.frameable) reply.header("cross-origin-resource-policy", "cross-origin");
@@ -219,6 +229,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);
   registerEventRoutes(app, context);
+  registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
   registerPresentationRoutes(app, context);
   registerSitemapRoute(app, context);
@@ -234,6 +245,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
  * Scripts only from our origin (no inline scripts: page data is a JSON script element),
  * nothing fetched from elsewhere, and framing refused except where a page allows it.
  */
+function cookieChoiceOf(value: string | undefined): CookieChoice | null {
+  return value === "performance" || value === "necessary" ? value : null;
+}
+
 export function contentSecurityPolicy(options: { frameable: boolean }): string {
   return [
     "default-src 'self'",

@@ -34,6 +34,8 @@ export interface Config {
   accountLimits: AccountLimits;
   /** Spec §3 nativeApp: the store and app-protocol URLs of a native app, when there is one. */
   nativeApp: NativeAppConfig | null;
+  /** Spec §4: whether visitors are asked before the usage-session cookie is set (PODIUM_COOKIE_CONSENT). */
+  cookieConsentRequired: boolean;
 }
 
 export interface NativeAppConfig {
@@ -147,6 +149,10 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
   const nativeApp = nativeAppFrom(env);
   if (secret !== null && secret.length < 32) throw new ConfigError("PODIUM_SECRET must be at least 32 characters.");
   const dataDir = env.PODIUM_DATA_DIR ?? "./data";
+  const consent = env.PODIUM_COOKIE_CONSENT ?? "required";
+  if (consent !== "required" && consent !== "not-required") {
+    throw new ConfigError(`PODIUM_COOKIE_CONSENT must be "required" or "not-required", not "${consent}".`);
+  }
   return {
     port,
     host: env.HOST ?? "0.0.0.0",
@@ -165,6 +171,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     secret,
     likeRateLimitPerMinute: likeRate,
     nativeApp,
+    cookieConsentRequired: consent === "required",
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: DEFAULT_ACCOUNT_LIMITS.loginFailuresPerAccount,

@@ -22,6 +22,7 @@ export const TEST_CONFIG: Config = {
   likeRateLimitPerMinute: 100_000,
   accountLimits: { loginPerAddress: 100_000, loginFailuresPerAccount: 8, signupsPerAddress: 100_000 },
   nativeApp: null,
+  cookieConsentRequired: true,
 };
 
 export async function createTestApp(

@@ -1,5 +1,6 @@
 import { type ReactNode, StrictMode, useEffect } from "react";
 import { type IntlShape, RawIntlProvider } from "react-intl";
+import { CookieBanner } from "./CookieBanner";
 import { ANONYMOUS_SESSION, SessionContext, type SessionInfo } from "./session";
 
 /**
@@ -21,6 +22,7 @@ export function PodiumApp({
         <SessionContext.Provider value={session}>
           <HydrationMark />
           {children}
+          <CookieBanner />
         </SessionContext.Provider>
       </RawIntlProvider>
     </StrictMode>

@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
+import { CookieSettingsButton } from "./CookieBanner";
 import { PostForm } from "./Form";
+import { LanguagePicker } from "./LanguagePicker";
 import { useSession } from "./session";
 import "./styles/base.css";
 
@@ -41,6 +43,10 @@ export function SiteLayout({
         <p>
           <FormattedMessage id="app.footer.tagline" />
         </p>
+        <div className="site-footer__settings">
+          <LanguagePicker />
+          <CookieSettingsButton />
+        </div>
       </footer>
     </>
   );

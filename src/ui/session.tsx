@@ -1,4 +1,5 @@
 import { createContext, useContext } from "react";
+import type { CookieChoice, UsageCookieMode } from "../lib/usage-session";
 
 /** What every page knows about the visitor (boot data), for the header and forms. */
 export interface SessionInfo {
@@ -9,6 +10,10 @@ export interface SessionInfo {
   csrfToken: string | null;
   /** Podium's environment (spec §7 host rules: production, preproduction, local, dev, nocookie). */
   environment: string;
+  /** Spec §4 usage-session cookie: ask first, set it without asking, or never touch cookies. */
+  cookies: UsageCookieMode;
+  /** The visitor's cookie choice so far (null: not asked yet). */
+  cookieChoice: CookieChoice | null;
 }
 
 export const ANONYMOUS_SESSION: SessionInfo = {
@@ -17,6 +22,8 @@ export const ANONYMOUS_SESSION: SessionInfo = {
   viewerOid: null,
   csrfToken: null,
   environment: "production",
+  cookies: "off",
+  cookieChoice: null,
 };
 
 export const SessionContext = createContext<SessionInfo>(ANONYMOUS_SESSION);

@@ -241,6 +241,65 @@ describe.each(testDatabaseTargets())("the dashboard on $name", (target) => {
     expect((await new TestAgent(app).get(`/p/${oid}/`)).statusCode).toBe(200);
   });
 
+  it("shows the owner views and likes of the last 30 days as a chart with a table; nobody else gets them", async () => {
+    await owner.get("/dashboard/next/");
+    const created = await importFile(owner, { name: "charted.md", content: DECK });
+    const oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
+    const viewed = await app.inject({
+      method: "POST",
+      url: "/log/json",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify([
+        {
+          core: { type: "Analytics", event_type: "loaded_public_view_page" },
+          user: { session_id: "chart-session" },
+          body: { event_name: "loaded_public_view_page", oid },
+        },
+      ]),
+    });
+    expect(viewed.statusCode).toBe(204);
+    const fan = new TestAgent(app);
+    await fan.signUp("fan@dash.test");
+    expect((await fan.api("PUT", `/api/v4/presentation/${oid}/like/`)).statusCode).toBe(200);
+
+    const page = await owner.get(`/dashboard/next/presentations/${oid}/`);
+    expect(page.statusCode).toBe(200);
+    // Every page carries the message catalogue; the rendered chart is what only the owner gets.
+    expect(page.body).toContain("Views and likes, last 30 days</h2>");
+    expect(page.body).toContain("activity__chart");
+    expect(page.body).toMatch(/<svg[^>]*role="img"[^>]*aria-label="Chart of views per day/);
+    expect(page.body).toContain("Show the numbers as a table");
+    const boot = JSON.parse(
+      /<script type="application\/json" id="podium-boot">(.*?)<\/script>/s.exec(page.body)?.[1] ?? "",
+    );
+    const activity = boot.data.activity as { days: { day: string; views: number; likes: number }[]; totals: object };
+    expect(activity.days).toHaveLength(30);
+    expect(activity.days.at(-1)).toMatchObject({ views: 1, likes: 1 });
+    expect(activity.totals).toEqual({ views: 1, likes: 1 });
+
+    // A collaborator who may edit, another signed-in person and a visitor get no chart and no numbers.
+    await owner.postForm(`/dashboard/next/presentations/${oid}/collaborators`, {
+      email: "fan@dash.test",
+      right: "edit",
+    });
+    const visitor = new TestAgent(app);
+    for (const [who, agent, status] of [
+      ["collaborator", fan, 403],
+      ["visitor", visitor, 303],
+    ] as const) {
+      const refused = await agent.get(`/dashboard/next/presentations/${oid}/`);
+      expect(refused.statusCode, who).toBe(status);
+      expect(refused.body, who).not.toContain("activity__chart");
+      expect(refused.body, who).not.toContain('"activity":');
+    }
+    const stranger = new TestAgent(app);
+    await stranger.signUp("onlooker@dash.test");
+    const refused = await stranger.get(`/dashboard/next/presentations/${oid}/`);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).not.toContain("activity__chart");
+    expect(refused.body).not.toContain('"activity":');
+  });
+
   it("paginates the list, newest first", async () => {
     const busy = new TestAgent(app);
     await busy.signUp("busy@dash.test");

@@ -27,6 +27,7 @@ import {
 } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
 import type { Viewer } from "../viewer";
+import { findDailyActivity, type PresentationActivity } from "./repository";
 
 /** Presentations per dashboard page. */
 export const DASHBOARD_PAGE_SIZE = 20;
@@ -201,11 +202,17 @@ export interface ManageData {
     url: string;
   })[];
   collaborators: CollaboratorListing[];
+  /** Views and likes per UTC day, computed here once so the page hydrates from the same days. */
+  activity: PresentationActivity;
 }
 
 export async function getManageData(db: Queryable, viewer: NonNullable<Viewer>, oid: string): Promise<ManageData> {
   const row = await owned(db, viewer, oid);
-  const [links, collaborators] = await Promise.all([listViewLinks(db, row.id), listCollaborators(db, row.id)]);
+  const [links, collaborators, activity] = await Promise.all([
+    listViewLinks(db, row.id),
+    listCollaborators(db, row.id),
+    findDailyActivity(db, row),
+  ]);
   return {
     presentation: {
       ...rowOf(row),
@@ -221,6 +228,7 @@ export async function getManageData(db: Queryable, viewer: NonNullable<Viewer>, 
       url: `/view/${link.linkId}/`,
     })),
     collaborators,
+    activity,
   };
 }
 

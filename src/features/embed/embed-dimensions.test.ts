@@ -3,6 +3,7 @@ import {
   cleanDimension,
   DEFAULT_EMBED,
   EMBED_MODAL_MAX_WIDTH,
+  type EmbedSettings,
   embedProductType,
   embedSnippet,
   fromHeight,
@@ -30,6 +31,34 @@ describe("embed dimensions", () => {
     expect(fromWidth("0")).toEqual({ width: "", height: "" });
     expect(fromHeight("000")).toEqual({ width: "", height: "" });
     expect(fromHeight("x")).toEqual({ width: "", height: "" });
+  });
+  it("R3.4 embed settings hold height and width as digit strings, whatever is typed", () => {
+    const settings: EmbedSettings[] = [DEFAULT_EMBED];
+    for (const typed of [
+      "",
+      "0",
+      "7",
+      "315",
+      "1000",
+      "1001",
+      "12.5",
+      "-40",
+      "3e2",
+      "９９",
+      "1 0 0",
+      "99999",
+      "560px",
+      "x",
+    ]) {
+      settings.push(fromWidth(typed), fromHeight(typed));
+    }
+    for (const { width, height } of settings) {
+      expect(typeof width).toBe("string");
+      expect(typeof height).toBe("string");
+      // Digits only (at most 4, spec §9), or empty when the value was cleared (§5).
+      expect(width, `${width}×${height}`).toMatch(/^\d{0,4}$/);
+      expect(height, `${width}×${height}`).toMatch(/^\d{0,4}$/);
+    }
   });
   it("R9.2 R9.4 defaults 560×315, modal at most 600 wide", () => {
     expect(DEFAULT_EMBED).toEqual({ width: "560", height: "315" });

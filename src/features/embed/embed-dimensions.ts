@@ -42,11 +42,16 @@ export function fromHeight(input: string): EmbedSettings {
   return { width: String(width), height };
 }
 
-/** Spec §2: the iframe snippet for /p/embed/{id}/ with height, width, fullscreen and autoplay allowed. */
-export function embedSnippet(origin: string, oid: string, settings: EmbedSettings, title: string): string {
+/**
+ * Spec §2: the iframe snippet for /p/embed/{id}/ with height, width, fullscreen and autoplay
+ * allowed. Sized by the embed settings (digit strings, §3), or filling its container when only
+ * responsive dimensions are allowed (§5).
+ */
+export function embedSnippet(origin: string, oid: string, size: EmbedSettings | "responsive", title: string): string {
   const escapeAttribute = (value: string) =>
     value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-  return `<iframe src="${origin}/p/embed/${oid}/" width="${settings.width}" height="${settings.height}" title="${escapeAttribute(title)}" frameborder="0" allow="autoplay; fullscreen" allowfullscreen></iframe>`;
+  const { width, height } = size === "responsive" ? { width: "100%", height: "100%" } : size;
+  return `<iframe src="${origin}/p/embed/${oid}/" width="${width}" height="${height}" title="${escapeAttribute(title)}" frameborder="0" allow="autoplay; fullscreen" allowfullscreen></iframe>`;
 }
 
 /** Spec §3: the embed-copy log's product_type: CLASSIC for schema '0', else NEXT. */

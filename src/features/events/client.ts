@@ -1,11 +1,39 @@
-import { buildUsageEvent } from "./usage-event";
+import { type ClientLogger, type ClientLogMessage, createClientLogger } from "../../lib/client-log";
+import {
+  COOKIE_CONSENT_CHANGE_EVENT,
+  createUsageSession,
+  type UsageCookieMode,
+  type UsageSession,
+} from "../../lib/usage-session";
+import { filterUsageEvent } from "./filters";
+import { buildUsageEvent, CLIENT_LOG_PATH } from "./usage-event";
 
 /**
  * Sends usage events from the browser (spec §7): a beacon to /log/json when the browser has
  * one, else a POST to /fallback/json. Failures are ignored (spec §8): tracking never gets in
- * a visitor's way. Without cookie consent the session id lives only for this page load.
+ * a visitor's way. The session id comes from the usage-session cookie where cookies are
+ * allowed (lib/usage-session.ts), else it lives only for this page load.
  */
 const pageSessionId = randomId();
+let usageSession: UsageSession | null = null;
+
+/** The page's usage session, made on first use from the page's cookie mode (`<html data-cookies>`). */
+export function currentUsageSession(): UsageSession {
+  if (usageSession) return usageSession;
+  const declared = document.documentElement.dataset.cookies;
+  const mode: UsageCookieMode = declared === "always" || declared === "consent" ? declared : "off";
+  const session = createUsageSession({
+    mode,
+    jar: document,
+    randomId,
+    secure: window.location.protocol === "https:",
+  });
+  window.addEventListener(COOKIE_CONSENT_CHANGE_EVENT, (event) => {
+    session.consentChanged((event as CustomEvent<{ performance?: boolean }>).detail?.performance === true);
+  });
+  usageSession = session;
+  return session;
+}
 
 function randomId(): string {
   const bytes = new Uint8Array(12);
@@ -23,16 +51,21 @@ export function eventDelivery(environment: string | undefined): "send" | "consol
 export async function trackEvent(eventName: string, fields: Record<string, unknown> = {}): Promise<boolean> {
   if (typeof window === "undefined") return false;
   const delivery = eventDelivery(document.documentElement.dataset.env);
-  const event = buildUsageEvent({
+  const session = currentUsageSession();
+  session.touch();
+  const built = buildUsageEvent({
     eventName,
     fields,
-    sessionId: pageSessionId,
+    sessionId: session.id,
+    cookieId: session.cookieId,
     pageSessionId,
     url: window.location.href,
     referer: document.referrer || null,
     now: Date.now(),
   });
-  if (delivery === "none") return false;
+  // Spec §5: the page's filters may drop (or change) the event.
+  const event = filterUsageEvent(built);
+  if (!event || delivery === "none") return false;
   if (delivery === "console") {
     console.info("podium usage event", event);
     return false;
@@ -56,4 +89,23 @@ export async function trackEvent(eventName: string, fields: Record<string, unkno
   } catch {
     return false;
   }
+}
+
+let clientLogger: ClientLogger | null = null;
+
+/**
+ * Spec §7 client log: in production to Podium's log endpoint, elsewhere to the console.
+ * Never throws and never delays the caller's work (spec §8: logging failures are ignored).
+ */
+export function logClientProblem(message: ClientLogMessage): Promise<void> {
+  if (typeof window === "undefined") return Promise.resolve();
+  clientLogger ??= createClientLogger({
+    production: document.documentElement.dataset.env === "production",
+    logApiEndpoint: CLIENT_LOG_PATH,
+    sessionId: () => currentUsageSession().id,
+    fetch: (url, init) => fetch(url, init),
+    console,
+    pageStart: Date.now() - performance.now(),
+  });
+  return clientLogger.log(message).catch(() => {});
 }

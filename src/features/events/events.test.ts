@@ -8,6 +8,7 @@ describe("usage events", () => {
       eventName: "transcript_opened",
       fields: { oid: "abcdefghijkl" },
       sessionId: "s1",
+      cookieId: null,
       pageSessionId: "p1",
       url: "https://podium.example/p/abcdefghijkl/",
       referer: null,

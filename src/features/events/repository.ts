@@ -1,15 +1,16 @@
-import type { Database } from "../../db/client";
+import type { Queryable } from "../../db/client";
 
 /** Product brief, Analytics: one view per usage session per presentation per 30 minutes. */
 export const VIEW_WINDOW_MINUTES = 30;
 
 /**
  * Stores a usage event; a loaded-view-page event also counts a view, unless the same usage
- * session already counted one for this presentation in the last 30 minutes. Both in one
- * transaction: an event and its view land together or not at all.
+ * session already loaded this presentation in the last 30 minutes. One statement: the event,
+ * its counted_view mark (the owner's view history) and the view count land together or not
+ * at all.
  */
 export async function recordUsageEvent(
-  db: Database,
+  db: Queryable,
   event: {
     sessionId: string;
     eventName: string;
@@ -18,22 +19,26 @@ export async function recordUsageEvent(
     countsAsView: boolean;
   },
 ): Promise<void> {
-  await db.transaction(async (tx) => {
-    if (event.countsAsView && event.presentationOid) {
-      await tx.query(
-        `update presentations set view_count = view_count + 1
-          where oid = $1
-            and not exists (
-              select 1 from usage_events
-               where presentation_oid = $1 and session_id = $2 and event_name = $3
-                 and received_at > now() - make_interval(mins => $4)
-            )`,
-        [event.presentationOid, event.sessionId, event.eventName, VIEW_WINDOW_MINUTES],
-      );
-    }
-    await tx.query(
-      "insert into usage_events (session_id, event_name, presentation_oid, payload) values ($1, $2, $3, $4::jsonb)",
-      [event.sessionId, event.eventName, event.presentationOid, JSON.stringify(event.payload)],
-    );
-  });
+  await db.query(
+    `with counted as (
+       update presentations set view_count = view_count + 1
+        where $5::boolean and oid = $3
+          and not exists (
+            select 1 from usage_events
+             where presentation_oid = $3 and session_id = $1 and event_name = $2
+               and received_at > now() - make_interval(mins => $6)
+          )
+       returning id
+     )
+     insert into usage_events (session_id, event_name, presentation_oid, payload, counted_view)
+     values ($1, $2, $3, $4::jsonb, exists (select 1 from counted))`,
+    [
+      event.sessionId,
+      event.eventName,
+      event.presentationOid,
+      JSON.stringify(event.payload),
+      event.countsAsView && event.presentationOid !== null,
+      VIEW_WINDOW_MINUTES,
+    ],
+  );
 }

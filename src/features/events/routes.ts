@@ -2,8 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
+import { insertClientLog } from "./client-log-repository";
 import { recordUsageEvent } from "./repository";
-import { VIEWER_EVENTS } from "./usage-event";
+import { CLIENT_LOG_PATH, VIEWER_EVENTS } from "./usage-event";
 
 /** Largest usage-event request (one event; spec §7: a JSON array holding one). */
 export const USAGE_EVENT_MAX_BYTES = 8 * 1024;
@@ -14,6 +15,23 @@ const eventSchema = z.tuple([
       core: z.object({ type: z.string().max(50), event_type: z.string().max(100) }).loose(),
       user: z.object({ session_id: z.string().min(1).max(100) }).loose(),
       body: z.object({ event_name: z.string().min(1).max(100), oid: z.string().max(20).optional() }).loose(),
+    })
+    .loose(),
+]);
+
+/** Largest client-log request (spec §7: a JSON array holding one record). */
+export const CLIENT_LOG_MAX_BYTES = 8 * 1024;
+/** Client-log records per minute per address: enough for a page in trouble, not for a flood. */
+export const CLIENT_LOG_RATE_PER_MINUTE = 30;
+
+const clientLogSchema = z.tuple([
+  z
+    .object({
+      msg: z.string().max(2000),
+      levelname: z.enum(["INFO", "WARN", "ERROR"]),
+      levelno: z.number().int().min(0).max(100),
+      session_id: z.string().min(1).max(100),
+      presentation_id: z.string().max(20).optional(),
     })
     .loose(),
 ]);
@@ -38,6 +56,32 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
     });
     return 204;
   };
+  // Spec §7 client log: like usage events, a record of what happened, so no CSRF token.
+  app.post(
+    CLIENT_LOG_PATH,
+    {
+      bodyLimit: CLIENT_LOG_MAX_BYTES,
+      config: { csrfExempt: true, rateLimit: { max: CLIENT_LOG_RATE_PER_MINUTE, timeWindow: "1 minute" } },
+    },
+    async (request, reply) => {
+      const parsed = clientLogSchema.safeParse(request.body);
+      if (!parsed.success) {
+        return reply
+          .status(400)
+          .send({ statusCode: 400, message: "A client log must be a JSON array holding one record." });
+      }
+      const [record] = parsed.data;
+      await insertClientLog(context.db, {
+        levelname: record.levelname,
+        msg: record.msg,
+        sessionId: record.session_id,
+        presentationOid: record.presentation_id && isOid(record.presentation_id) ? record.presentation_id : null,
+        record,
+      });
+      return reply.status(204).send();
+    },
+  );
+
   for (const path of ["/log/json", "/fallback/json"]) {
     app.post(path, { bodyLimit: USAGE_EVENT_MAX_BYTES, config: { csrfExempt: true } }, async (request, reply) => {
       const status = await accept(request.body);

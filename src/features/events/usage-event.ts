@@ -7,6 +7,9 @@ export interface UsageEvent {
   body: { event_name: string } & Record<string, unknown>;
 }
 
+/** Podium's own client-log endpoint (spec §7: "a configurable log endpoint"; routes.ts). */
+export const CLIENT_LOG_PATH = "/log/client";
+
 /** Spec §3 families: Analytics (sources Js and Webgl). */
 export const ANALYTICS_FAMILY = { type: "Analytics", source: "Js", schemaId: 1 } as const;
 
@@ -28,6 +31,8 @@ export function buildUsageEvent(input: {
   eventName: string;
   fields: Record<string, unknown>;
   sessionId: string;
+  /** The usage-session id when it lives in a cookie (spec §3 platform: cookie-derived id or null). */
+  cookieId: string | null;
   pageSessionId: string;
   url: string;
   referer: string | null;
@@ -42,7 +47,7 @@ export function buildUsageEvent(input: {
       event_type: input.eventName,
     },
     event_source: { single_page_session_id: input.pageSessionId },
-    platform: { type: "Web", id: null, referer: input.referer, url: input.url },
+    platform: { type: "Web", id: input.cookieId, referer: input.referer, url: input.url },
     user: { session_id: input.sessionId },
     body: { event_name: input.eventName, ...input.fields },
   };

@@ -59,6 +59,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
         description: summaryOf(data),
         canonicalUrl: `${context.publicUrl}${data.canonicalPath}`,
         imageUrl: `${context.publicUrl}${data.thumbnailUrl}`,
+        oembedUrl: `${context.publicUrl}/oembed?format=json&url=${encodeURIComponent(`${context.publicUrl}${data.canonicalPath}`)}`,
         noindex: data.privacy === "unlisted",
       },
     });

@@ -49,6 +49,9 @@ export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): s
     description ? `<meta property="og:description" content="${escapeHtml(description)}">` : "",
     head.canonicalUrl ? `<meta property="og:url" content="${escapeHtml(head.canonicalUrl)}">` : "",
     head.imageUrl ? `<meta property="og:image" content="${escapeHtml(head.imageUrl)}">` : "",
+    head.oembedUrl
+      ? `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(head.oembedUrl)}" title="${escapeHtml(title)}">`
+      : "",
     `<meta name="twitter:card" content="${head.imageUrl ? "summary_large_image" : "summary"}">`,
     `<link rel="icon" href="/favicon.svg" type="image/svg+xml">`,
     ...(entry?.styles ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
@@ -57,7 +60,7 @@ export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): s
     .filter(Boolean)
     .join("\n");
   return `<!doctype html>
-<html lang="${escapeHtml(page.locale)}" data-env="${escapeHtml(page.session.environment)}">
+<html lang="${escapeHtml(page.locale)}" data-env="${escapeHtml(page.session.environment)}" data-cookies="${escapeHtml(page.session.cookies)}">
 <head>
 ${meta}
 </head>

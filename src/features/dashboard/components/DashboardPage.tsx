@@ -4,6 +4,7 @@ import { FormNotice, PostForm } from "../../../ui/Form";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import type { DashboardRow, ManageData } from "../service";
+import { ActivityChart } from "./ActivityChart";
 import "./dashboard.css";
 
 export interface Notice {
@@ -204,6 +205,8 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
         </p>
       </div>
       <NoticeBanner notice={data.notice} />
+
+      <ActivityChart activity={data.activity} />
 
       <section className="panel" aria-labelledby="details-title">
         <h2 id="details-title">

@@ -46,7 +46,7 @@ export function EmbedModal({
     },
     [],
   );
-  const code = embedSnippet(origin, oid, responsiveOnly ? { width: "100%", height: "100%" } : settings, title);
+  const code = embedSnippet(origin, oid, responsiveOnly ? "responsive" : settings, title);
 
   const copy = async () => {
     try {

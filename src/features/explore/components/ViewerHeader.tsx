@@ -1,7 +1,10 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
+import { followAfterLog, redirectAfter } from "../../../lib/redirect";
 import { PostForm } from "../../../ui/Form";
 import { SiteLogo } from "../../../ui/SiteLayout";
+import { trackEvent } from "../../events/client";
+import { HEADER_LOG_EVENTS, searchLog } from "../../events/log-calls";
 import { HEADER_CLICK_SOURCE, type HeaderAppData, NATIVE_APP_OPEN_TIMEOUT_MS } from "../header-data";
 import { searchUrl } from "../search";
 import "./header.css";
@@ -24,10 +27,27 @@ export function ViewerHeader({
   initialSearch?: string;
 }) {
   const intl = useIntl();
+  const headerRef = useRef<HTMLElement>(null);
+  // Spec §7: header logs carry the presentation's oid when the header sits on a view page.
+  const logFields = appData.oid ? { oid: appData.oid } : {};
+  const log = (eventName: string, fields: Record<string, unknown> = {}) =>
+    trackEvent(eventName, { ...logFields, ...fields });
+
+  // Spec §7 click logo: the logo is the shared SiteLogo, so its click is caught on the element.
+  const oid = appData.oid;
+  useEffect(() => {
+    const logo = headerRef.current?.querySelector<HTMLAnchorElement>("a.site-logo");
+    if (!logo) return;
+    const onClick = (event: globalThis.MouseEvent) =>
+      followAfterLog(event, trackEvent(HEADER_LOG_EVENTS.clickLogo, oid ? { oid } : {}));
+    logo.addEventListener("click", onClick);
+    return () => logo.removeEventListener("click", onClick);
+  }, [oid]);
+
   if (!appData.searchTerms) return null;
   const trending = appData.searchTerms[appData.authorSegment] ?? appData.searchTerms.other ?? [];
   return (
-    <header className="viewer-header">
+    <header className="viewer-header" ref={headerRef}>
       <div className="viewer-header__inner">
         {onBack ? (
           <button type="button" className="viewer-header__back" onClick={onBack}>
@@ -35,15 +55,23 @@ export function ViewerHeader({
           </button>
         ) : null}
         <SiteLogo />
-        <HeaderSearch count={appData.searchableCount} initial={initialSearch} />
+        <HeaderSearch count={appData.searchableCount} initial={initialSearch} log={log} />
         {appData.isAuthenticated ? (
           <AccountMenu name={appData.viewerName ?? ""} />
         ) : (
           <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.label" })}>
-            <a className="site-nav__link" href="/login/">
+            <a
+              className="site-nav__link"
+              href="/login/"
+              onClick={(event) => followAfterLog(event, log(HEADER_LOG_EVENTS.visitPricingPage))}
+            >
               <FormattedMessage id="nav.logIn" />
             </a>
-            <a className="button button--primary" href="/signup/">
+            <a
+              className="button button--primary"
+              href="/signup/"
+              onClick={(event) => followAfterLog(event, log(HEADER_LOG_EVENTS.visitSignupPage))}
+            >
               <FormattedMessage id="nav.getStarted" />
             </a>
           </nav>
@@ -57,7 +85,13 @@ export function ViewerHeader({
           <ul>
             {trending.map((term) => (
               <li key={term}>
-                <a className="trending__term" href={searchUrl(term)}>
+                <a
+                  className="trending__term"
+                  href={searchUrl(term)}
+                  onClick={(event) =>
+                    followAfterLog(event, log(HEADER_LOG_EVENTS.searchPresentations, searchLog(term)))
+                  }
+                >
                   {term}
                 </a>
               </li>
@@ -70,7 +104,15 @@ export function ViewerHeader({
   );
 }
 
-function HeaderSearch({ count, initial }: { count: number; initial: string }) {
+function HeaderSearch({
+  count,
+  initial,
+  log,
+}: {
+  count: number;
+  initial: string;
+  log: (eventName: string, fields?: Record<string, unknown>) => Promise<boolean>;
+}) {
   const intl = useIntl();
   const [expanded, setExpanded] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -84,7 +126,13 @@ function HeaderSearch({ count, initial }: { count: number; initial: string }) {
       requestAnimationFrame(() => inputRef.current?.focus());
       return;
     }
-    window.location.assign(searchUrl(inputRef.current?.value ?? ""));
+    // Spec §7: log search presentations (§3 search log), then search once the log settles.
+    const term = inputRef.current?.value ?? "";
+    void redirectAfter(
+      (url) => window.location.assign(url),
+      searchUrl(term),
+      log(HEADER_LOG_EVENTS.searchPresentations, searchLog(term)),
+    );
   };
 
   const placeholder = intl.formatMessage({ id: "header.searchPlaceholder" }, { count });
@@ -104,6 +152,8 @@ function HeaderSearch({ count, initial }: { count: number; initial: string }) {
           autoComplete="off"
           maxLength={200}
           className="header-search__input"
+          onClick={() => void log(HEADER_LOG_EVENTS.searchBarClicked)}
+          onFocus={() => void log(HEADER_LOG_EVENTS.enterSearchBar)}
         />
         <button
           type="submit"

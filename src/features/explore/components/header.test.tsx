@@ -5,15 +5,40 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
+import { trackEvent } from "../../events/client";
 import type { HeaderAppData } from "../header-data";
 import { SEARCH_TERMS } from "../search";
 import { ViewerHeader } from "./ViewerHeader";
+
+vi.mock("../../events/client", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../events/client")>()),
+  trackEvent: vi.fn(async () => true),
+}));
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.mocked(trackEvent).mockClear();
 });
+
+/** Lets pending promises and timers of 0 ms run, so a navigation that did not wait would have happened. */
+const flush = () =>
+  act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+
+/** A log call that settles when the test says so. */
+function heldLog() {
+  let settle: (ok: boolean) => void = () => {};
+  vi.mocked(trackEvent).mockImplementationOnce(
+    () =>
+      new Promise<boolean>((resolve) => {
+        settle = resolve;
+      }),
+  );
+  return (ok: boolean) => act(async () => settle(ok));
+}
 
 const renderIntl = (element: ReactElement) =>
   render(<PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>{element}</PodiumApp>);
@@ -105,5 +130,68 @@ describe("viewer header", () => {
       vi.advanceTimersByTime(1);
     });
     expect(assign).toHaveBeenLastCalledWith("https://store.example/podium");
+  });
+
+  it("R7.8 R3.10 search presentations is logged with the search log, and the search goes once the log settles", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    vi.stubGlobal("matchMedia", () => ({ matches: false }));
+    renderIntl(<ViewerHeader appData={appData()} />);
+    const box = screen.getByRole("searchbox");
+    fireEvent.change(box, { target: { value: "water cycle" } });
+    const settle = heldLog();
+    fireEvent.submit(box.closest("form") as HTMLFormElement);
+    expect(trackEvent).toHaveBeenLastCalledWith("search_presentations", {
+      oid: "abcdefghijkl",
+      search_term: "water cycle",
+      search_type: "PRESENT",
+    });
+    await flush();
+    expect(assign).not.toHaveBeenCalled();
+    await settle(false);
+    expect(assign).toHaveBeenCalledWith("/explore/search/?search=water%20cycle");
+
+    // A trending-search button is a search too.
+    const trending = screen.getAllByRole("link").find((a) => a.textContent === SEARCH_TERMS.other[0]);
+    if (!trending) throw new Error("no trending term");
+    fireEvent.click(trending);
+    expect(trackEvent).toHaveBeenLastCalledWith("search_presentations", {
+      oid: "abcdefghijkl",
+      search_term: SEARCH_TERMS.other[0],
+      search_type: "PRESENT",
+    });
+  });
+
+  it("R7.8 the search bar logs being clicked and entered", () => {
+    renderIntl(<ViewerHeader appData={appData({ oid: null })} />);
+    const box = screen.getByRole("searchbox");
+    fireEvent.focus(box);
+    expect(trackEvent).toHaveBeenLastCalledWith("enter_search_bar", {});
+    fireEvent.click(box);
+    expect(trackEvent).toHaveBeenLastCalledWith("search_bar_clicked", {});
+  });
+
+  it("R7.8 Log in logs visit pricing page, Get started visit sign-up page, the logo click logo; each navigates after its log", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    renderIntl(<ViewerHeader appData={appData()} />);
+    const cases: [string, string, RegExp][] = [
+      ["Log in", "visit_pricing_page", /\/login\/$/],
+      ["Get started", "visit_signup_page", /\/signup\/$/],
+      ["Podium home", "click_logo", /^http:\/\/[^/]+\/$/],
+    ];
+    for (const [name, eventName, target] of cases) {
+      assign.mockClear();
+      const settle = heldLog();
+      const link = screen.getByRole("link", { name });
+      // The click's own navigation is held back until the log settles.
+      expect(fireEvent.click(link)).toBe(false);
+      expect(trackEvent).toHaveBeenLastCalledWith(eventName, { oid: "abcdefghijkl" });
+      await flush();
+      await flush();
+      expect(assign).not.toHaveBeenCalled();
+      await settle(true);
+      expect(assign).toHaveBeenCalledWith(expect.stringMatching(target));
+    }
   });
 });

@@ -1,13 +1,16 @@
-import { useCallback, useEffect, useState } from "react";
+import { type FormEvent, type MouseEvent, useCallback, useEffect, useState } from "react";
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import type { Card } from "../../../lib/card";
 import { readFeature } from "../../../lib/features";
 import { ownerDisplayName } from "../../../lib/owner";
+import { followAfterLog, redirectAfter } from "../../../lib/redirect";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
 import { EmbedModal } from "../../embed/components/EmbedModal";
 import { embedProductType } from "../../embed/embed-dimensions";
 import { trackEvent } from "../../events/client";
+import { COPY_SOURCE_VIEW_PAGE, NATIVE_LOG_EVENTS } from "../../events/log-calls";
 import { VIEWER_EVENTS } from "../../events/usage-event";
 import { ViewerHeader } from "../../explore/components/ViewerHeader";
 import { LikeButton } from "../../likes/components/LikeButton";
@@ -74,14 +77,32 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
     if (data.isMobile && typeof navigator.share === "function") {
       try {
         await navigator.share({ title: data.title, url: viewUrl });
+        void trackEvent(NATIVE_LOG_EVENTS.sharePresentation, { oid: data.oid, type: "MOBILE" });
         return;
       } catch {
         // Cancelled or refused: fall back to the modal.
       }
     }
     setShareOpen(true);
+    void trackEvent(NATIVE_LOG_EVENTS.openSocialShare, { oid: data.oid });
     void trackEvent(VIEWER_EVENTS.showModal, { oid: data.oid, modal: "share" });
   };
+  const like = async (liked: boolean) => {
+    await sendLike({ oid: data.oid }, liked, { preproduction: session.environment === "preproduction" });
+    void trackEvent(liked ? NATIVE_LOG_EVENTS.like : NATIVE_LOG_EVENTS.unlike, { oid: data.oid });
+  };
+  /** Spec §7: copy presentation is logged (source VIEW_PAGE) before the form goes (§4: after the log settles). */
+  const makeCopy = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const log = trackEvent(NATIVE_LOG_EVENTS.copyPresentation, { oid: data.oid, source: COPY_SOURCE_VIEW_PAGE });
+    void redirectAfter(() => form.submit(), form.action, log);
+  };
+  const openCard = (card: Card, event: MouseEvent<HTMLAnchorElement>) =>
+    followAfterLog(
+      event,
+      trackEvent(VIEWER_EVENTS.presentationCardOpened, { oid: data.oid, card_type: card.type, target_url: card.path }),
+    );
   const onPagedShown = useCallback(
     () => void trackEvent(VIEWER_EVENTS.pagedTranscriptShown, { oid: data.oid }),
     [data.oid],
@@ -167,9 +188,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                   hasLiked={data.hasLikedPrezi}
                   isAuthenticated={data.isAuthenticated}
                   onLoggedOutLike={goToSignup}
-                  sendLike={(liked) =>
-                    sendLike({ oid: data.oid }, liked, { preproduction: session.environment === "preproduction" })
-                  }
+                  sendLike={like}
                 />
               </div>
               <div className="toolbar__group toolbar__group--right">
@@ -187,7 +206,12 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                       <FormattedMessage id="toolbar.share" />
                     </button>
                     {data.showMakeACopyButton && data.makeACopyRedirectUrl ? (
-                      <form method="post" action={data.makeACopyRedirectUrl} className="inline-form">
+                      <form
+                        method="post"
+                        action={data.makeACopyRedirectUrl}
+                        className="inline-form"
+                        onSubmit={makeCopy}
+                      >
                         <input type="hidden" name="_csrf" value={session.csrfToken ?? ""} />
                         <button type="submit" className="button">
                           <FormattedMessage id="toolbar.makeCopy" />
@@ -224,7 +248,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             <Transcript transcript={data.transcriptData} onPagedShown={onPagedShown} onOpened={onTranscriptOpened} />
           </section>
         </div>
-        {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} /> : null}
+        {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} onCardClick={openCard} /> : null}
       </div>
 
       <ShareModal
@@ -234,6 +258,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
           void trackEvent(VIEWER_EVENTS.closeModal, { oid: data.oid, modal: "share" });
         }}
         target={{ url: viewUrl, title: data.title, tags: data.tags }}
+        onShare={(network) => void trackEvent(NATIVE_LOG_EVENTS.sharePresentation, { oid: data.oid, type: network })}
+        onCopyLink={() => void trackEvent(NATIVE_LOG_EVENTS.copyViewLink, { oid: data.oid })}
       />
       <EmbedModal
         open={dialog === "embed"}

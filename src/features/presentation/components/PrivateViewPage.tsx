@@ -1,6 +1,6 @@
 import type { MouseEvent } from "react";
 import { FormattedMessage } from "react-intl";
-import { redirectAfter } from "../../../lib/redirect";
+import { followAfterLog } from "../../../lib/redirect";
 import { trackEvent } from "../../events/client";
 import { VIEWER_EVENTS } from "../../events/usage-event";
 import { commentUrl, editorUrl, privateHeaderAction, privateHeaderVisible } from "../editor-links";
@@ -12,10 +12,7 @@ import "./fullscreen-page.css";
 
 /** Spec §4: open editor / open for commenting log first, then navigate once the log call settles. */
 function loggedNavigation(event: MouseEvent<HTMLAnchorElement>, eventName: string, oid: string): void {
-  if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-  event.preventDefault();
-  const href = event.currentTarget.href;
-  void redirectAfter((url) => window.location.assign(url), href, trackEvent(eventName, { oid }));
+  followAfterLog(event, trackEvent(eventName, { oid }));
 }
 
 /**

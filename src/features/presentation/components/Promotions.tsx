@@ -2,7 +2,9 @@ import { useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { FeatureFlags } from "../../../lib/features";
 import { readFeature } from "../../../lib/features";
+import { followAfterLog } from "../../../lib/redirect";
 import { trackEvent } from "../../events/client";
+import { ctaLog } from "../../events/log-calls";
 import { VIEWER_EVENTS } from "../../events/usage-event";
 
 /** Spec §6: the banner's wording follows these two flags. */
@@ -32,14 +34,11 @@ export function VideoBanner({ features, oid }: { features: FeatureFlags; oid: st
       <a
         className="video-banner__link"
         href={href}
-        onClick={() =>
-          void trackEvent(VIEWER_EVENTS.ctaClicked, {
-            oid,
-            cta_location: "video_banner",
-            cta_text: "Learn more",
-            cta_type: "LINK",
-            target_url: href,
-          })
+        onClick={(event) =>
+          followAfterLog(
+            event,
+            trackEvent(VIEWER_EVENTS.ctaClicked, { oid, ...ctaLog("video_banner", "Learn more", "LINK", href) }),
+          )
         }
       >
         <FormattedMessage id="banner.learnMore" />
@@ -70,14 +69,11 @@ export function BottomBand({ isAuthenticated, oid }: { isAuthenticated: boolean;
       <a
         className="button button--primary"
         href={href}
-        onClick={() =>
-          void trackEvent(VIEWER_EVENTS.ctaClicked, {
-            oid,
-            cta_location: "bottom_band",
-            cta_text: "Learn more",
-            cta_type: "BUTTON",
-            target_url: href,
-          })
+        onClick={(event) =>
+          followAfterLog(
+            event,
+            trackEvent(VIEWER_EVENTS.ctaClicked, { oid, ...ctaLog("bottom_band", "Learn more", "BUTTON", href) }),
+          )
         }
       >
         <FormattedMessage id="band.button" />

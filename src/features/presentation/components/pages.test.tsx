@@ -1,10 +1,11 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
+import { trackEvent } from "../../events/client";
 import type { PresentationPageData } from "../page-data";
 import { PrivateViewPage } from "./PrivateViewPage";
 import { CircularProgress } from "./player/CircularProgress";
@@ -16,7 +17,21 @@ beforeAll(() => {
     disconnect() {}
   } as unknown as typeof ResizeObserver;
 });
-afterEach(cleanup);
+vi.mock("../../events/client", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../events/client")>()),
+  trackEvent: vi.fn(async () => true),
+}));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.mocked(trackEvent).mockClear();
+});
+
+/** Lets pending promises and timers of 0 ms run, so a navigation that did not wait would have happened. */
+const flush = () =>
+  act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
 
 function renderWithIntl(element: ReactElement) {
   return render(<PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>{element}</PodiumApp>);
@@ -99,6 +114,37 @@ describe("private view page", () => {
       expect(container.querySelector(".private-header")).toBeNull();
       // Without the header, the player's title is the page's heading.
       expect(screen.getByRole("heading", { level: 1, name: "Board update" })).toBeTruthy();
+      unmount();
+    }
+  });
+});
+
+describe("private header actions", () => {
+  it("R4.11 Edit and Comment log open editor / open for commenting, then go to the editor once the log settles", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    const cases: [PresentationPageData["viewerRights"], string, string, string][] = [
+      [{ edit: true, comment: true }, "Edit", "open_editor", "/p/edit/abcdefghijkl/"],
+      [{ edit: false, comment: true }, "Comment", "open_for_commenting", "/p/edit/abcdefghijkl/#present"],
+    ];
+    for (const [viewerRights, name, eventName, path] of cases) {
+      let settle: (ok: boolean) => void = () => {};
+      vi.mocked(trackEvent).mockImplementationOnce(
+        () =>
+          new Promise<boolean>((resolve) => {
+            settle = resolve;
+          }),
+      );
+      assign.mockClear();
+      const { unmount } = renderWithIntl(<PrivateViewPage data={pageData({ viewerRights })} />);
+      expect(fireEvent.click(screen.getByRole("link", { name }))).toBe(false);
+      expect(trackEvent).toHaveBeenLastCalledWith(eventName, { oid: "abcdefghijkl" });
+      await flush();
+      await flush();
+      expect(assign).not.toHaveBeenCalled();
+      // Spec §4, §8: success or failure, the navigation follows.
+      await act(async () => settle(false));
+      expect(assign).toHaveBeenCalledWith(new URL(path, window.location.href).href);
       unmount();
     }
   });

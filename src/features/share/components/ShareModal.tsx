@@ -19,8 +19,23 @@ const NETWORK_LABEL: Record<SocialNetwork, MessageId> = {
   GOOGLE_CLASSROOM: "share.classroom",
 };
 
-/** Spec §2 share modal: the four networks and the link with a copy button (§4: 3 s of success). */
-export function ShareModal({ open, onClose, target }: { open: boolean; onClose: () => void; target: ShareTarget }) {
+/**
+ * Spec §2 share modal: the four networks and the link with a copy button (§4: 3 s of success).
+ * onShare and onCopyLink let the page log the share and the copy (§7 native logging calls).
+ */
+export function ShareModal({
+  open,
+  onClose,
+  target,
+  onShare,
+  onCopyLink,
+}: {
+  open: boolean;
+  onClose: () => void;
+  target: ShareTarget;
+  onShare?: (network: SocialNetwork) => void;
+  onCopyLink?: () => void;
+}) {
   const intl = useIntl();
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
@@ -41,10 +56,12 @@ export function ShareModal({ open, onClose, target }: { open: boolean; onClose: 
     setCopied(true);
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => setCopied(false), COPY_SUCCESS_MS);
+    onCopyLink?.();
   };
 
   const openNetwork = (network: SocialNetwork) => {
     window.open(shareUrlFor(network, target), `podium-share-${network}`, popupFeatures(network, window.screen));
+    onShare?.(network);
   };
 
   return (

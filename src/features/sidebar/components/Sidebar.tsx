@@ -1,3 +1,4 @@
+import type { MouseEvent } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
@@ -5,8 +6,19 @@ import type { SidebarData } from "../service";
 import { LazyThumbnail } from "./LazyThumbnail";
 import "./sidebar.css";
 
+/** Spec §4: the page logs a card's opening (presentation card opened) before following it. */
+export type CardClickHandler = (card: Card, event: MouseEvent<HTMLAnchorElement>) => void;
+
 /** Spec §2 sidebar: 10 videos, 15 templates and the staff picks, each with a See more link. */
-export function Sidebar({ data, topPicks }: { data: SidebarData; topPicks: Card[] }) {
+export function Sidebar({
+  data,
+  topPicks,
+  onCardClick,
+}: {
+  data: SidebarData;
+  topPicks: Card[];
+  onCardClick?: CardClickHandler;
+}) {
   return (
     <aside className="sidebar">
       <SidebarColumn
@@ -16,6 +28,7 @@ export function Sidebar({ data, topPicks }: { data: SidebarData; topPicks: Card[
         moreHref="/video/explore/"
         cards={data.videos}
         thumbnail={{ width: 170, height: 95.63 }}
+        onCardClick={onCardClick}
       />
       <SidebarColumn
         id="templates"
@@ -24,6 +37,7 @@ export function Sidebar({ data, topPicks }: { data: SidebarData; topPicks: Card[
         moreHref="/presentation-template/"
         cards={data.templates}
         thumbnail={{ width: 170, height: 95.63 }}
+        onCardClick={onCardClick}
       />
       {topPicks.length > 0 ? (
         <SidebarColumn
@@ -33,6 +47,7 @@ export function Sidebar({ data, topPicks }: { data: SidebarData; topPicks: Card[
           moreHref="/gallery/"
           cards={topPicks}
           thumbnail={{ width: 170, height: 95.63 }}
+          onCardClick={onCardClick}
         />
       ) : null}
     </aside>
@@ -46,6 +61,7 @@ function SidebarColumn({
   moreHref,
   cards,
   thumbnail,
+  onCardClick,
 }: {
   id: string;
   titleId: MessageId;
@@ -53,6 +69,7 @@ function SidebarColumn({
   moreHref: string;
   cards: Card[];
   thumbnail: { width: number; height: number };
+  onCardClick?: CardClickHandler;
 }) {
   const intl = useIntl();
   if (cards.length === 0) return null;
@@ -64,7 +81,12 @@ function SidebarColumn({
       <ul className="sidebar__cards" aria-label={intl.formatMessage({ id: titleId })}>
         {cards.map((card) => (
           <li key={card.path}>
-            <a className="sidebar-card" href={card.path}>
+            <a
+              className="sidebar-card"
+              href={card.path}
+              data-card-type={card.type}
+              onClick={onCardClick ? (event) => onCardClick(card, event) : undefined}
+            >
               <LazyThumbnail
                 src={card.thumbnail}
                 hoverSrc={card.previewAnimation}

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { ownerDisplayName } from "../../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
+import { logClientProblem } from "../../../events/client";
 import type { PresentationDocument } from "../../document/schema";
 import type { OwnerData } from "../../page-data";
 import {
@@ -110,8 +111,17 @@ export function Player(props: PlayerProps) {
     } catch (error) {
       setLoadStatus("error");
       setFailure(error instanceof ChunkLoadError ? { kind: "chunk", error } : { kind: "document" });
+      void logClientProblem({
+        msg: (error as Error).message,
+        levelname: "ERROR",
+        object: "player",
+        action: error instanceof ChunkLoadError ? `chunk_${error.type}` : "document",
+        trigger: "present",
+        source: "viewer",
+        presentation_id: props.oid,
+      });
     }
-  }, [props.documentUrl]);
+  }, [props.documentUrl, props.oid]);
 
   // A #step=N deep link (or autoplay) starts playing at once.
   useEffect(() => {

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { stableOid } from "../../lib/ids";
+import { createTestApp, TEST_CONFIG } from "../../server/testing";
+import { insertUser } from "../accounts/repository";
+import { importMarkdown } from "../presentation/document/markdown";
+import { insertPresentationIfAbsent, type Privacy } from "../presentation/repository";
+import { fitSize, oidFromUrl } from "./oembed";
+
+const ORIGIN = TEST_CONFIG.publicUrl;
+const oids = {
+  public: stableOid("oembed:public"),
+  unlisted: stableOid("oembed:unlisted"),
+  private: stableOid("oembed:private"),
+  hidden: stableOid("oembed:hidden"),
+};
+
+describe("oEmbed sizes and addresses", () => {
+  it("fits 16:9 into the consumer's limits, 560×315 by default", () => {
+    expect(fitSize(null, null)).toEqual({ width: 560, height: 315 });
+    expect(fitSize(400, null)).toEqual({ width: 400, height: 225 });
+    expect(fitSize(null, 100)).toEqual({ width: 177, height: 100 });
+    expect(fitSize(2000, 2000)).toEqual({ width: 560, height: 315 });
+    expect(fitSize(10, 10)).toEqual({ width: 160, height: 90 });
+  });
+
+  it("knows only its own view and embed addresses", () => {
+    const oid = oids.public;
+    expect(oidFromUrl(`${ORIGIN}/p/${oid}/`, ORIGIN)).toBe(oid);
+    expect(oidFromUrl(`${ORIGIN}/p/${oid}/some-slug/`, ORIGIN)).toBe(oid);
+    expect(oidFromUrl(`${ORIGIN}/p/embed/${oid}/?autoplay=1`, ORIGIN)).toBe(oid);
+    expect(oidFromUrl(`https://evil.example/p/${oid}/`, ORIGIN)).toBeNull();
+    expect(oidFromUrl(`${ORIGIN}/user/${oid}/`, ORIGIN)).toBeNull();
+    expect(oidFromUrl("not a url", ORIGIN)).toBeNull();
+  });
+});
+
+describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+    const owner = await insertUser(db, {
+      oid: stableOid("oembed:owner"),
+      email: "owner@oembed.test",
+      username: "oembed-owner",
+      firstName: "Olga",
+      lastName: "Embed",
+      publicDisplayName: "Olga E.",
+      passwordHash: "x",
+      isAdmin: false,
+      isCurator: false,
+    });
+    for (const [key, oid] of Object.entries(oids)) {
+      await insertPresentationIfAbsent(db, {
+        oid,
+        ownerId: owner.id,
+        title: `The ${key} "deck"`,
+        descriptionHtml: "",
+        privacy: (key === "hidden" ? "public" : key) as Privacy,
+        schemaVersion: "2",
+        tags: [],
+        document: importMarkdown("# One\n---\n# Two", "2"),
+      });
+    }
+    await db.query("update presentations set hidden = true where oid = $1", [oids.hidden]);
+  });
+  afterAll(() => close());
+
+  const ask = (query: Record<string, string>) =>
+    app.inject({ method: "GET", url: `/oembed?${new URLSearchParams(query).toString()}` });
+
+  it("answers a public presentation's address with the embed player's iframe, sized to fit", async () => {
+    const response = await ask({ url: `${ORIGIN}/p/${oids.public}/the-public-deck/`, maxwidth: "400" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^application\/json/);
+    expect(response.json()).toEqual({
+      type: "rich",
+      version: "1.0",
+      title: 'The public "deck"',
+      author_name: "Olga E.",
+      author_url: `${ORIGIN}/user/${stableOid("oembed:owner")}/`,
+      provider_name: "Podium",
+      provider_url: `${ORIGIN}/`,
+      html: `<iframe src="${ORIGIN}/p/embed/${oids.public}/" width="400" height="225" title="The public &quot;deck&quot;" frameborder="0" allow="autoplay; fullscreen" allowfullscreen></iframe>`,
+      width: 400,
+      height: 225,
+      thumbnail_url: `${ORIGIN}/p/${oids.public}/thumbnail.svg`,
+      thumbnail_width: 640,
+      thumbnail_height: 360,
+      cache_age: 3600,
+    });
+    const unlisted = await ask({ url: `${ORIGIN}/p/embed/${oids.unlisted}/` });
+    expect(unlisted.statusCode).toBe(200);
+    expect(unlisted.json()).toMatchObject({ width: 560, height: 315 });
+  });
+
+  it("401 for a private presentation, 404 for hidden, unknown or foreign addresses, with a message", async () => {
+    const cases: [Record<string, string>, number][] = [
+      [{ url: `${ORIGIN}/p/${oids.private}/` }, 401],
+      [{ url: `${ORIGIN}/p/${oids.hidden}/` }, 404],
+      [{ url: `${ORIGIN}/p/${stableOid("oembed:nothing")}/` }, 404],
+      [{ url: `https://elsewhere.example/p/${oids.public}/` }, 404],
+      [{ url: `${ORIGIN}/p/${oids.public}/`, format: "xml" }, 501],
+      [{ url: `${ORIGIN}/p/${oids.public}/`, maxwidth: "wide" }, 400],
+      [{}, 400],
+    ];
+    for (const [query, status] of cases) {
+      const response = await ask(query);
+      expect(response.statusCode, JSON.stringify(query)).toBe(status);
+      expect(typeof response.json().message).toBe("string");
+    }
+  });
+
+  it("the view page names its oEmbed answer for discovery", async () => {
+    const page = await app.inject({ method: "GET", url: `/p/${oids.public}/` });
+    const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page.body)?.[1];
+    expect(link).toBeDefined();
+    const href = new URL((link ?? "").replaceAll("&amp;", "&"));
+    const answer = await app.inject({ method: "GET", url: `${href.pathname}${href.search}` });
+    expect(answer.statusCode).toBe(200);
+    expect(answer.json().title).toBe('The public "deck"');
+  });
+});

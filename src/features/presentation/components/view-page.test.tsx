@@ -1,0 +1,307 @@
+// @vitest-environment jsdom
+import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { messagesFor } from "../../../i18n/catalogues";
+import { createPodiumIntl } from "../../../i18n/locales";
+import type { Card } from "../../../lib/card";
+import { PodiumApp } from "../../../ui/PodiumApp";
+import { trackEvent } from "../../events/client";
+import { sendLike } from "../../likes/like-client";
+import type { PresentationPageData } from "../page-data";
+import { PresentationPage } from "./PresentationPage";
+
+vi.mock("../../events/client", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../events/client")>()),
+  trackEvent: vi.fn(async () => true),
+}));
+vi.mock("../../likes/like-client", () => ({ sendLike: vi.fn(async () => undefined) }));
+
+beforeAll(() => {
+  globalThis.ResizeObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+  globalThis.IntersectionObserver ??= class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof IntersectionObserver;
+  HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
+    this.setAttribute("open", "");
+  };
+  HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
+    this.removeAttribute("open");
+  };
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+  vi.mocked(trackEvent).mockClear();
+  vi.mocked(sendLike).mockClear();
+});
+
+const OID = "abcdefghijkl";
+
+function card(overrides: Partial<Card>): Card {
+  return {
+    title: "Pitch deck",
+    subTitle: "Template",
+    path: "/presentation-template/pitch-deck/",
+    thumbnail: "/p/zyxwvutsrqpo/thumbnail.svg",
+    type: "TEMPLATE",
+    previewAnimation: null,
+    titleLines: 2,
+    subTitleLines: 2,
+    ...overrides,
+  };
+}
+
+function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPageData {
+  return {
+    oid: OID,
+    title: "Sourdough basics",
+    description: "<p>Bread.</p>",
+    owner: {
+      oid: "ownerownerow",
+      username: "ada",
+      firstName: "Ada",
+      lastName: "Okafor",
+      publicDisplayName: null,
+      email: null,
+      avatarColor: "#1f5fbf",
+      avatarInitials: "AO",
+    },
+    lastModifiedDateString: "2026-03-04T10:00:00.000Z",
+    privacy: "public",
+    isAuthenticated: true,
+    isMobile: false,
+    isPublicView: true,
+    viewCount: 1234,
+    likesCount: 3,
+    hasLikedPrezi: false,
+    viewLink: null,
+    makeACopyRedirectUrl: null,
+    showMakeACopyButton: false,
+    tags: "baking,bread",
+    schemaVersion: "2",
+    embedMode: false,
+    viewerRights: { edit: false, comment: false },
+    transcriptData: { topics: [] },
+    nativeApp: null,
+    topPicks: [],
+    evaluatedFeatures: {
+      "gm-view-page-banner-human-connection": false,
+      "gm-view-page-banner-human-connection-edu": false,
+      "embed-responsive-only": false,
+    },
+    shouldAutoplay: false,
+    forceAutoplay: false,
+    showWatermark: false,
+    teaseContent: false,
+    viewerEmail: null,
+    viewerName: null,
+    canonicalPath: `/p/${OID}/sourdough-basics/`,
+    thumbnailUrl: `/p/${OID}/thumbnail.svg`,
+    stepCount: 5,
+    documentUrl: `/p/${OID}/document.json`,
+    previewUrl: `/p/${OID}/thumbnail.svg`,
+    fallbackPreviewUrl: null,
+    appData: null,
+    sidebar: { videos: [], templates: [card({})] },
+    canCurate: false,
+    ...overrides,
+  };
+}
+
+function renderPage(data: PresentationPageData) {
+  return render(
+    <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
+      <PresentationPage data={data} />
+    </PodiumApp>,
+  );
+}
+
+const toolbarGroup = (side: "left" | "right") => {
+  const group = document.querySelector<HTMLElement>(`.toolbar__group--${side}`);
+  if (!group) throw new Error(`no ${side} toolbar group`);
+  return within(group);
+};
+
+/** The next log call settles only when the test says so. */
+function holdNextLog() {
+  let settle: (ok: boolean) => void = () => {};
+  vi.mocked(trackEvent).mockImplementationOnce(
+    () =>
+      new Promise<boolean>((resolve) => {
+        settle = resolve;
+      }),
+  );
+  return (ok: boolean) => act(async () => settle(ok));
+}
+
+/** Lets pending promises and timers of 0 ms run, so a navigation that did not wait would have happened. */
+const flush = () =>
+  act(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  });
+
+const logged = () => vi.mocked(trackEvent).mock.calls.map(([name, fields]) => [name, fields]);
+
+describe("public view page toolbar", () => {
+  it("R2.16 views count and like on the left; embed, share, report and curation on the right", () => {
+    renderPage(pageData({ canCurate: true }));
+    const left = toolbarGroup("left");
+    const right = toolbarGroup("right");
+    expect(left.getByText("1,234 views")).toBeTruthy();
+    expect(left.getByRole("button", { name: /^Like/ })).toBeTruthy();
+    expect(right.getByRole("button", { name: "Embed" })).toBeTruthy();
+    expect(right.getByRole("button", { name: "Share" })).toBeTruthy();
+    expect(right.getByRole("link", { name: /^Report/ }).getAttribute("href")).toBe(`/contact/abuse/${OID}/`);
+    expect(right.getByRole("link", { name: "Curate" }).getAttribute("href")).toBe(`/curation/${OID}/`);
+    for (const name of ["Embed", "Share"]) expect(left.queryByRole("button", { name })).toBeNull();
+    expect(right.queryByRole("button", { name: /^Like/ })).toBeNull();
+    expect(right.queryByText("1,234 views")).toBeNull();
+  });
+
+  it("R2.16 the groups hold only what applies: no views at 0, no curation without the right", () => {
+    renderPage(pageData({ viewCount: 0, canCurate: false }));
+    expect(document.querySelector(".toolbar__views")).toBeNull();
+    expect(toolbarGroup("left").getByRole("button", { name: /^Like/ })).toBeTruthy();
+    expect(toolbarGroup("right").queryByRole("link", { name: "Curate" })).toBeNull();
+  });
+});
+
+describe("public view page logging", () => {
+  it("R4.11 tracked actions send their events: loaded page, show and close modal", () => {
+    renderPage(pageData());
+    expect(trackEvent).toHaveBeenCalledWith("loaded_public_view_page", { oid: OID });
+    fireEvent.click(screen.getByRole("button", { name: "Embed" }));
+    expect(trackEvent).toHaveBeenLastCalledWith("show_modal", { oid: OID, modal: "embed" });
+    fireEvent.click(within(screen.getByRole("dialog", { name: "Embed" })).getByRole("button", { name: "Close" }));
+    expect(trackEvent).toHaveBeenLastCalledWith("close_modal", { oid: OID, modal: "embed" });
+    fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    expect(trackEvent).toHaveBeenCalledWith("show_modal", { oid: OID, modal: "share" });
+    fireEvent.click(within(screen.getByRole("dialog", { name: "Share" })).getByRole("button", { name: "Close" }));
+    expect(trackEvent).toHaveBeenLastCalledWith("close_modal", { oid: OID, modal: "share" });
+  });
+
+  it("R4.11 R3.10 presentation card opened and CTA clicked (with the CTA log) are logged, and their links followed once the log settles", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    renderPage(pageData());
+    const links: [string, string, Record<string, unknown>][] = [
+      [
+        "Pitch deck",
+        "presentation_card_opened",
+        { oid: OID, card_type: "TEMPLATE", target_url: "/presentation-template/pitch-deck/" },
+      ],
+      [
+        "Learn more",
+        "cta_clicked",
+        { oid: OID, cta_location: "video_banner", cta_text: "Learn more", cta_type: "LINK", target_url: "/video" },
+      ],
+      [
+        "Learn about Podium",
+        "cta_clicked",
+        {
+          oid: OID,
+          cta_location: "bottom_band",
+          cta_text: "Learn more",
+          cta_type: "BUTTON",
+          target_url: "/product/",
+        },
+      ],
+    ];
+    for (const [name, eventName, fields] of links) {
+      assign.mockClear();
+      const settle = holdNextLog();
+      const link = screen.getByRole("link", { name: new RegExp(`^${name}`) });
+      expect(fireEvent.click(link)).toBe(false);
+      expect(trackEvent).toHaveBeenLastCalledWith(eventName, fields);
+      await flush();
+      await flush();
+      expect(assign).not.toHaveBeenCalled();
+      // Spec §4, §8: a failed log still lets the navigation go.
+      await settle(false);
+      expect(assign).toHaveBeenCalledWith((link as HTMLAnchorElement).href);
+    }
+  });
+
+  it("R7.7 native logging: like and unlike, open social share, share presentation by network, copy view link", async () => {
+    const open = vi.fn();
+    vi.stubGlobal("open", open);
+    Object.defineProperty(navigator, "clipboard", { value: { writeText: vi.fn(async () => {}) }, configurable: true });
+    renderPage(pageData());
+
+    const like = toolbarGroup("left").getByRole("button", { name: /^Like/ });
+    await act(async () => fireEvent.click(like));
+    expect(sendLike).toHaveBeenLastCalledWith({ oid: OID }, true, { preproduction: false });
+    expect(trackEvent).toHaveBeenLastCalledWith("like", { oid: OID });
+    await act(async () => fireEvent.click(like));
+    expect(sendLike).toHaveBeenLastCalledWith({ oid: OID }, false, { preproduction: false });
+    expect(trackEvent).toHaveBeenLastCalledWith("unlike", { oid: OID });
+
+    fireEvent.click(screen.getByRole("button", { name: "Share" }));
+    expect(trackEvent).toHaveBeenCalledWith("open_social_share", { oid: OID });
+    const dialog = within(screen.getByRole("dialog", { name: "Share" }));
+    fireEvent.click(dialog.getByRole("button", { name: "Twitter" }));
+    expect(open).toHaveBeenCalledOnce();
+    expect(trackEvent).toHaveBeenLastCalledWith("share_presentation", { oid: OID, type: "TWITTER" });
+    await act(async () => fireEvent.click(dialog.getByRole("button", { name: "Copy" })));
+    expect(trackEvent).toHaveBeenLastCalledWith("copy_view_link", { oid: OID });
+  });
+
+  it("R7.7 a failed like is not logged as a like", async () => {
+    vi.mocked(sendLike).mockRejectedValueOnce(new Error("Forbidden"));
+    renderPage(pageData());
+    await act(async () => fireEvent.click(toolbarGroup("left").getByRole("button", { name: /^Like/ })));
+    expect(logged().map(([name]) => name)).not.toContain("like");
+  });
+
+  it("R7.7 a share from the phone's share sheet logs share presentation with type MOBILE", async () => {
+    const share = vi.fn(async () => {});
+    Object.defineProperty(navigator, "share", { value: share, configurable: true });
+    try {
+      renderPage(pageData({ isMobile: true }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Share" })));
+      expect(share).toHaveBeenCalledWith({
+        title: "Sourdough basics",
+        url: `http://localhost:3000/p/${OID}/sourdough-basics/`,
+      });
+      expect(trackEvent).toHaveBeenCalledWith("share_presentation", { oid: OID, type: "MOBILE" });
+    } finally {
+      Reflect.deleteProperty(navigator, "share");
+    }
+  });
+
+  it("R7.7 make a copy logs copy presentation (source VIEW_PAGE), then posts the form once the log settles", async () => {
+    const submit = vi.spyOn(HTMLFormElement.prototype, "submit").mockImplementation(() => {});
+    renderPage(pageData({ showMakeACopyButton: true, makeACopyRedirectUrl: `/p/${OID}/copy/` }));
+    const settle = holdNextLog();
+    fireEvent.click(screen.getByRole("button", { name: "Make a copy" }));
+    expect(trackEvent).toHaveBeenLastCalledWith("copy_presentation", { oid: OID, source: "VIEW_PAGE" });
+    await flush();
+    expect(submit).not.toHaveBeenCalled();
+    await settle(true);
+    expect(submit).toHaveBeenCalledOnce();
+  });
+});
+
+describe("locale data", () => {
+  it("R8.4 missing plural rules: a console error, and the page still renders", () => {
+    const pluralRules = Intl.PluralRules;
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    Reflect.deleteProperty(Intl, "PluralRules");
+    try {
+      renderPage(pageData());
+      expect(screen.getByRole("heading", { level: 1, name: "Sourdough basics" })).toBeTruthy();
+      expect(document.querySelector(".toolbar__views")).not.toBeNull();
+      const messages = consoleError.mock.calls.map((args) => args.map(String).join(" "));
+      expect(messages.some((message) => message.includes("Intl.PluralRules is not available"))).toBe(true);
+    } finally {
+      Object.defineProperty(Intl, "PluralRules", { value: pluralRules, configurable: true, writable: true });
+    }
+  });
+});
