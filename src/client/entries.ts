@@ -9,6 +9,7 @@ export const CLIENT_ENTRIES = {
   explore: "src/client/explore.tsx",
   catalog: "src/client/catalog.tsx",
   moderation: "src/client/moderation.tsx",
+  editor: "src/client/editor.tsx",
   error: "src/client/error.tsx",
 } as const;
 

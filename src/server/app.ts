@@ -13,6 +13,7 @@ import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerAccountRoutes } from "../features/accounts/routes";
 import { registerCatalogRoutes } from "../features/catalog/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
+import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
 import { registerEventRoutes } from "../features/events/routes";
 import { registerExploreRoutes } from "../features/explore/routes";
@@ -225,6 +226,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerHomeRoutes(app, context);
   registerAccountRoutes(app, context);
   registerDashboardRoutes(app, context);
+  registerEditorRoutes(app, context);
   registerExploreRoutes(app, context);
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);

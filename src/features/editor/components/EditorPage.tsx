@@ -1,0 +1,283 @@
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { FormattedMessage, useIntl } from "react-intl";
+import type { MessageId } from "../../../i18n/locales";
+import { FormNotice } from "../../../ui/Form";
+import { SiteLayout } from "../../../ui/SiteLayout";
+import { CsrfField } from "../../../ui/session";
+import {
+  COMMENTING_HASH,
+  type EditorField,
+  type EditorForm,
+  type EditorMessage,
+  type EditorPageData,
+  PRIVACY_CHOICES,
+} from "../page-data";
+import { CommentingMode } from "./CommentingMode";
+import { SlidePreview } from "./SlidePreview";
+import "./editor.css";
+
+type Mode = "editor" | "commenting";
+
+/** The hash that brings an editor back from commenting mode without reloading the page. */
+const EDITING_HASH = "#edit";
+/** The header's Save button submits the form from outside it. */
+const EDITOR_FORM_ID = "editor-form";
+
+function Message({ message }: { message: EditorMessage }) {
+  return <FormattedMessage id={message.id} values={message.values} />;
+}
+
+/**
+ * The editor page (product brief, "The editor"). The server can't see `#present`: it renders
+ * the editor for editors, and the page switches to commenting mode after hydration when the
+ * address asks for it (so the first render matches the server's). Commenters only ever get
+ * commenting mode.
+ */
+export function EditorPage({ data }: { data: EditorPageData }) {
+  const canEdit = data.form !== null;
+  const [mode, setMode] = useState<Mode>(canEdit && !data.startInCommenting ? "editor" : "commenting");
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const switched = useRef(false);
+
+  useEffect(() => {
+    if (!canEdit) return;
+    const follow = (fromNavigation: boolean) => {
+      const next: Mode = window.location.hash === COMMENTING_HASH ? "commenting" : "editor";
+      setMode(next);
+      switched.current = fromNavigation;
+    };
+    if (!data.startInCommenting) follow(false);
+    const onHashChange = () => follow(true);
+    window.addEventListener("hashchange", onHashChange);
+    return () => window.removeEventListener("hashchange", onHashChange);
+  }, [canEdit, data.startInCommenting]);
+
+  // Switching modes by a link moves focus to the new heading, so keyboard and screen reader users follow.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the mode changes
+  useEffect(() => {
+    if (switched.current) headingRef.current?.focus();
+  }, [mode]);
+
+  return (
+    <SiteLayout>
+      <div className={`editor editor--${mode}`} data-editor-mode={mode}>
+        <div className="editor__head">
+          <div className="editor__heading">
+            <p className="editor__eyebrow">
+              <FormattedMessage id={mode === "editor" ? "editor.heading.edit" : "editor.heading.comment"} />
+            </p>
+            <h1 ref={headingRef} tabIndex={-1}>
+              {data.title}
+            </h1>
+          </div>
+          <div className="editor__actions">
+            {canEdit ? <ModeSwitch mode={mode} /> : null}
+            <a className="button" href={data.viewUrl}>
+              <FormattedMessage id="editor.viewPresentation" />
+            </a>
+            {mode === "editor" && canEdit ? (
+              <button type="submit" form={EDITOR_FORM_ID} className="button button--primary">
+                <FormattedMessage id="editor.save" />
+              </button>
+            ) : null}
+          </div>
+        </div>
+        {data.notice ? (
+          <FormNotice kind="success">
+            <Message message={data.notice} />
+          </FormNotice>
+        ) : null}
+        {/* Both stay mounted for editors, so unsaved edits survive a look at the comments. */}
+        {data.form ? (
+          <div hidden={mode !== "editor"}>
+            <EditorFormView form={data.form} data={data} />
+          </div>
+        ) : null}
+        <div hidden={mode !== "commenting"}>
+          <CommentingMode data={data.commenting} editorPath={data.editorPath} />
+        </div>
+      </div>
+    </SiteLayout>
+  );
+}
+
+function ModeSwitch({ mode }: { mode: Mode }) {
+  const intl = useIntl();
+  return (
+    <nav className="mode-switch" aria-label={intl.formatMessage({ id: "editor.modes.label" })}>
+      <a className="mode-switch__link" href={EDITING_HASH} aria-current={mode === "editor" ? "page" : undefined}>
+        <FormattedMessage id="editor.modes.edit" />
+      </a>
+      <a className="mode-switch__link" href={COMMENTING_HASH} aria-current={mode === "commenting" ? "page" : undefined}>
+        <FormattedMessage id="editor.modes.comment" />
+      </a>
+    </nav>
+  );
+}
+
+function Field({
+  name,
+  label,
+  hint,
+  error,
+  children,
+}: {
+  name: EditorField;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: EditorMessage;
+  children: (describedBy: string | undefined, invalid: true | undefined) => ReactNode;
+}) {
+  const id = `editor-${name}`;
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  return (
+    <div className={`field${error ? " field--error" : ""}`}>
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={`${id}-hint`} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      {children(describedBy || undefined, error ? true : undefined)}
+      {error ? (
+        <p id={`${id}-error`} className="field__error">
+          <Message message={error} />
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData }) {
+  const intl = useIntl();
+  const [markdown, setMarkdown] = useState(form.values.markdown);
+  const { values, errors } = form;
+  const hasErrors = Object.keys(errors).length > 0;
+  return (
+    <form method="post" action={data.editorPath} className="form editor-form" id={EDITOR_FORM_ID}>
+      <CsrfField />
+      {hasErrors ? (
+        <FormNotice kind="error">
+          <FormattedMessage id="editor.notice.invalid" />
+        </FormNotice>
+      ) : null}
+      <div className="editor-form__grid">
+        <div className="editor-form__main">
+          <section className="panel editor-panel" aria-labelledby="editor-slides-title">
+            <h2 id="editor-slides-title">
+              <FormattedMessage id="editor.slides" />
+            </h2>
+            <Field
+              name="markdown"
+              label={<FormattedMessage id="editor.field.markdown" />}
+              hint={<FormattedMessage id="editor.field.markdownHint" />}
+              error={errors.markdown}
+            >
+              {(describedBy, invalid) => (
+                <textarea
+                  id="editor-markdown"
+                  name="markdown"
+                  className="editor-form__markdown"
+                  value={markdown}
+                  onChange={(event) => setMarkdown(event.target.value)}
+                  rows={18}
+                  spellCheck
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                />
+              )}
+            </Field>
+          </section>
+          <section className="panel editor-panel" aria-labelledby="editor-details-title">
+            <h2 id="editor-details-title">
+              <FormattedMessage id="editor.details" />
+            </h2>
+            <Field name="title" label={<FormattedMessage id="editor.field.title" />} error={errors.title}>
+              {(describedBy, invalid) => (
+                <input
+                  id="editor-title"
+                  name="title"
+                  type="text"
+                  defaultValue={values.title}
+                  required
+                  maxLength={200}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                />
+              )}
+            </Field>
+            <Field
+              name="description"
+              label={<FormattedMessage id="editor.field.description" />}
+              hint={<FormattedMessage id="editor.field.descriptionHint" />}
+              error={errors.description}
+            >
+              {(describedBy, invalid) => (
+                <textarea
+                  id="editor-description"
+                  name="description"
+                  defaultValue={values.description}
+                  rows={4}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                />
+              )}
+            </Field>
+            {form.canChangePrivacy ? (
+              <Field name="privacy" label={<FormattedMessage id="editor.field.privacy" />} error={errors.privacy}>
+                {(describedBy, invalid) => (
+                  <select
+                    id="editor-privacy"
+                    name="privacy"
+                    defaultValue={values.privacy}
+                    aria-describedby={describedBy}
+                    aria-invalid={invalid}
+                  >
+                    {PRIVACY_CHOICES.map((privacy) => (
+                      <option key={privacy} value={privacy}>
+                        {intl.formatMessage({ id: `privacy.${privacy}` as MessageId })} —{" "}
+                        {intl.formatMessage({ id: `privacy.${privacy}.hint` as MessageId })}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            ) : (
+              <p className="field__hint editor-form__privacy-note">
+                <FormattedMessage
+                  id="editor.field.privacyOwnerOnly"
+                  values={{ privacy: intl.formatMessage({ id: `privacy.${data.privacy}` as MessageId }) }}
+                />
+              </p>
+            )}
+            <Field
+              name="tags"
+              label={<FormattedMessage id="editor.field.tags" />}
+              hint={<FormattedMessage id="editor.field.tagsHint" />}
+              error={errors.tags}
+            >
+              {(describedBy, invalid) => (
+                <input
+                  id="editor-tags"
+                  name="tags"
+                  type="text"
+                  defaultValue={values.tags}
+                  aria-describedby={describedBy}
+                  aria-invalid={invalid}
+                />
+              )}
+            </Field>
+          </section>
+        </div>
+        <div className="editor-form__side">
+          <SlidePreview markdown={markdown} schemaVersion={data.schemaVersion} />
+        </div>
+      </div>
+      <div className="editor-form__bar">
+        <button type="submit" className="button button--primary">
+          <FormattedMessage id="editor.save" />
+        </button>
+      </div>
+    </form>
+  );
+}

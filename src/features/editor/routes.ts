@@ -1,0 +1,166 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { createElement } from "react";
+import type { FeatureContext } from "../http";
+import type { SchemaVersion } from "../presentation/repository";
+import { EditorPage } from "./components/EditorPage";
+import { COMMENTING_HASH, type EditorMessage, type EditorPageData, type EditorValues } from "./page-data";
+import {
+  addComment,
+  EditorError,
+  type EditorPageOptions,
+  type EditorTarget,
+  editorPathOf,
+  editorTarget,
+  getEditorPage,
+  removeComment,
+  saveEditor,
+} from "./service";
+
+type Body = Record<string, unknown> | undefined;
+type OidRequest = FastifyRequest<{ Params: { oid: string } }>;
+type CommentRequest = FastifyRequest<{ Params: { oid: string; commentId: string } }>;
+
+function field(body: Body, name: string): string {
+  const value = body?.[name];
+  return typeof value === "string" ? value : "";
+}
+
+/** Notices the editor shows after a redirect (POST → redirect → GET). */
+const NOTICES: Record<string, EditorMessage> = {
+  saved: { id: "editor.notice.saved" },
+  commentAdded: { id: "editor.notice.commentAdded" },
+  commentDeleted: { id: "editor.notice.commentDeleted" },
+};
+
+function noticeFrom(request: FastifyRequest): EditorMessage | null {
+  const notice = (request.query as { notice?: string } | undefined)?.notice;
+  return notice && Object.hasOwn(NOTICES, notice) ? (NOTICES[notice] ?? null) : null;
+}
+
+/**
+ * The editor (product brief, "The editor"; spec §2, R2.12): `/p/edit/{oid}/` for pitch
+ * presentations, `/{oid}/edit/` for classic ones, each redirecting to the other when the
+ * presentation's schema asks for it. Editors get the form; commenters, and editors at
+ * `#present`, the player with comments.
+ */
+export function registerEditorRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const { db } = context;
+
+  const send = (request: FastifyRequest, reply: FastifyReply, data: EditorPageData, status = 200) =>
+    context.sendPage(request, reply, {
+      entry: "editor",
+      data,
+      status,
+      forms: true,
+      render: (pageData) => createElement(EditorPage, { data: pageData }),
+      head: {
+        title: { id: data.form ? "editor.pageTitle" : "editor.pageTitle.comment", values: { title: data.title } },
+        noindex: true,
+      },
+    });
+
+  const signedIn = (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.viewer) return request.viewer;
+    const path = request.method === "GET" ? request.url : "/";
+    void reply.redirect(`/login/?next=${encodeURIComponent(path)}`, 303);
+    return null;
+  };
+
+  const refuse = (request: FastifyRequest, reply: FastifyReply, error: unknown) => {
+    if (!(error instanceof EditorError)) throw error;
+    return error.statusCode === 404 ? context.sendNotFound(request, reply) : context.sendError(request, reply, 403);
+  };
+
+  const render = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    target: EditorTarget,
+    options: EditorPageOptions,
+    status = 200,
+  ) => {
+    const viewer = request.viewer;
+    if (!viewer) return context.sendNotFound(request, reply);
+    return send(request, reply, await getEditorPage(db, viewer, target, options), status);
+  };
+
+  const editorPage = (requested: SchemaVersion) => async (request: OidRequest, reply: FastifyReply) => {
+    const viewer = signedIn(request, reply);
+    if (!viewer) return reply;
+    try {
+      const target = await editorTarget(db, viewer, request.params.oid);
+      if (target.row.schemaVersion !== requested) {
+        const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
+        return reply.redirect(`${editorPathOf(target.row)}${query}`, 303);
+      }
+      return await render(request, reply, target, { notice: noticeFrom(request) });
+    } catch (error) {
+      return refuse(request, reply, error);
+    }
+  };
+
+  const save = async (request: OidRequest, reply: FastifyReply) => {
+    const viewer = signedIn(request, reply);
+    if (!viewer) return reply;
+    const body = request.body as Body;
+    const values: EditorValues = {
+      title: field(body, "title"),
+      description: field(body, "description"),
+      privacy: field(body, "privacy"),
+      tags: field(body, "tags"),
+      markdown: field(body, "markdown"),
+    };
+    try {
+      const result = await saveEditor(db, viewer, request.params.oid, {
+        ...values,
+        privacySent: typeof body?.privacy === "string",
+      });
+      if (result.saved) return reply.redirect(`${editorPathOf(result.target.row)}?notice=saved`, 303);
+      return await render(
+        request,
+        reply,
+        result.target,
+        { refusedSave: { values: result.values, errors: result.errors } },
+        400,
+      );
+    } catch (error) {
+      return refuse(request, reply, error);
+    }
+  };
+
+  const comment = async (request: OidRequest, reply: FastifyReply) => {
+    const viewer = signedIn(request, reply);
+    if (!viewer) return reply;
+    const draft = field(request.body as Body, "body");
+    try {
+      const result = await addComment(db, viewer, request.params.oid, draft);
+      if (result.added) {
+        return reply.redirect(`${editorPathOf(result.target.row)}?notice=commentAdded${COMMENTING_HASH}`, 303);
+      }
+      return await render(request, reply, result.target, { refusedComment: { draft, error: result.error } }, 400);
+    } catch (error) {
+      return refuse(request, reply, error);
+    }
+  };
+
+  const uncomment = async (request: CommentRequest, reply: FastifyReply) => {
+    const viewer = signedIn(request, reply);
+    if (!viewer) return reply;
+    try {
+      const target = await removeComment(db, viewer, request.params.oid, request.params.commentId);
+      return reply.redirect(`${editorPathOf(target.row)}?notice=commentDeleted${COMMENTING_HASH}`, 303);
+    } catch (error) {
+      return refuse(request, reply, error);
+    }
+  };
+
+  for (const [prefix, suffix, schema] of [
+    ["/p/edit/", "/", "2"],
+    ["/", "/edit/", "0"],
+  ] as const) {
+    const base = `${prefix}:oid${suffix}`;
+    app.get(base, editorPage(schema));
+    app.post(base, save);
+    app.post(`${base}comments`, comment);
+    app.post(`${base}comments/:commentId/delete`, uncomment);
+  }
+}

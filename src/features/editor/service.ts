@@ -1,0 +1,283 @@
+import type { Database, Queryable } from "../../db/client";
+import { isOid } from "../../lib/ids";
+import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/service";
+import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
+import { importMarkdown, MARKDOWN_MAX_LENGTH, MarkdownImportError } from "../presentation/document/markdown";
+import { documentToMarkdown } from "../presentation/document/markdown-export";
+import type { PresentationDocument } from "../presentation/document/schema";
+import { editorUrl } from "../presentation/editor-links";
+import type { PresentationAccess } from "../presentation/policy";
+import { findPresentationByOid, type PresentationRow, type Privacy } from "../presentation/repository";
+import { accessTo, canonicalPathOf, ownerDataOf, thumbnailPathOf } from "../presentation/service";
+import type { Viewer } from "../viewer";
+import {
+  COMMENT_MAX_LENGTH,
+  type CommentView,
+  type EditorField,
+  type EditorMessage,
+  type EditorPageData,
+  type EditorValues,
+} from "./page-data";
+import {
+  type CommentRow,
+  deleteComment,
+  findComment,
+  insertComment,
+  listComments,
+  updatePresentationContent,
+} from "./repository";
+
+/** Titles: 1 to 200 characters (as on the dashboard). */
+export const TITLE_MAX_LENGTH = 200;
+/** The tags field as typed, before it is split. */
+export const TAGS_FIELD_MAX_LENGTH = 2000;
+/** How many comments the panel shows (newest first). */
+export const COMMENTS_SHOWN = 200;
+
+type SignedIn = NonNullable<Viewer>;
+
+/** Something the editor refuses outright: 404 hides what the viewer may not know exists. */
+export class EditorError extends Error {
+  override readonly name = "EditorError";
+  constructor(readonly statusCode: 403 | 404) {
+    super(statusCode === 404 ? "not found" : "forbidden");
+  }
+}
+
+export interface EditorTarget {
+  row: PresentationRow;
+  access: PresentationAccess;
+}
+
+/**
+ * The presentation behind an editor address, for someone who may edit or comment on it (the
+ * policy decides); anyone else gets a 404, so private presentations stay unknown.
+ */
+export async function editorTarget(db: Queryable, viewer: SignedIn, oid: string): Promise<EditorTarget> {
+  const row = isOid(oid) ? await findPresentationByOid(db, oid) : null;
+  if (!row) throw new EditorError(404);
+  const access = await accessTo(db, row, viewer);
+  if (!access.comment) throw new EditorError(404);
+  return { row, access };
+}
+
+/** Spec §2 (R2.12): the editor's address for this presentation's schema version. */
+export function editorPathOf(row: Pick<PresentationRow, "oid" | "schemaVersion">): string {
+  return editorUrl(row.oid, row.schemaVersion);
+}
+
+function commentViewOf(comment: CommentRow, viewer: SignedIn, access: PresentationAccess): CommentView {
+  const names = {
+    firstName: comment.authorFirstName,
+    lastName: comment.authorLastName,
+    publicDisplayName: comment.authorPublicDisplayName,
+  };
+  return {
+    id: comment.id,
+    authorName: ownerDisplayName(names) || comment.authorUsername,
+    authorInitials: avatarInitials({ ...names, email: comment.authorEmail }),
+    authorColor: avatarColor({ email: comment.authorEmail, username: comment.authorUsername }),
+    createdAt: comment.createdAt.toISOString(),
+    body: comment.body,
+    canDelete: comment.authorId === viewer.userId || access.manage,
+  };
+}
+
+function valuesOf(row: PresentationRow): EditorValues {
+  return {
+    title: row.title,
+    description: row.descriptionHtml,
+    privacy: row.privacy,
+    tags: row.tags.join(", "),
+    markdown: documentToMarkdown(row.document),
+  };
+}
+
+export interface EditorPageOptions {
+  notice?: EditorMessage | null;
+  /** A refused save: what was typed, and what was wrong with it. */
+  refusedSave?: { values: EditorValues; errors: Partial<Record<EditorField, EditorMessage>> };
+  /** A refused comment: what was typed, and why. */
+  refusedComment?: { draft: string; error: EditorMessage };
+}
+
+export async function getEditorPage(
+  db: Queryable,
+  viewer: SignedIn,
+  target: EditorTarget,
+  options: EditorPageOptions = {},
+): Promise<EditorPageData> {
+  const { row, access } = target;
+  const comments = await listComments(db, row.id, COMMENTS_SHOWN);
+  return {
+    oid: row.oid,
+    schemaVersion: row.schemaVersion,
+    title: row.title,
+    privacy: row.privacy,
+    editorPath: editorPathOf(row),
+    viewUrl: canonicalPathOf(row),
+    form: access.edit
+      ? {
+          values: options.refusedSave?.values ?? valuesOf(row),
+          errors: options.refusedSave?.errors ?? {},
+          canChangePrivacy: access.manage,
+        }
+      : null,
+    commenting: {
+      player: {
+        oid: row.oid,
+        title: row.title,
+        owner: ownerDataOf(row),
+        lastModified: row.lastModified.toISOString(),
+        schemaVersion: row.schemaVersion,
+        documentUrl: `/p/${row.oid}/document.json`,
+        previewUrl: thumbnailPathOf(row.oid),
+        fallbackPreviewUrl: null,
+        stepCount: row.document.path.length,
+        autoplay: false,
+        viewOnPodiumUrl: null,
+        learnMoreUrl: null,
+        titleIsHeading: false,
+      },
+      comments: comments.map((comment) => commentViewOf(comment, viewer, access)),
+      commentCount: comments[0]?.total ?? 0,
+      draft: options.refusedComment?.draft ?? "",
+      draftError: options.refusedComment?.error ?? null,
+    },
+    notice: options.notice ?? null,
+    startInCommenting: options.refusedComment !== undefined,
+  };
+}
+
+export type SaveResult =
+  | { saved: true }
+  | { saved: false; values: EditorValues; errors: Partial<Record<EditorField, EditorMessage>> };
+
+/** Reads the editor's form: every field is checked, and each problem is named on its field. */
+export function readEditorForm(
+  form: EditorValues,
+  schemaVersion: "0" | "2",
+): {
+  errors: Partial<Record<EditorField, EditorMessage>>;
+  descriptionHtml: string;
+  tags: string[];
+  document: PresentationDocument | null;
+} {
+  const errors: Partial<Record<EditorField, EditorMessage>> = {};
+  const title = form.title.trim();
+  if (title === "") errors.title = { id: "editor.error.titleRequired" };
+  else if (title.length > TITLE_MAX_LENGTH)
+    errors.title = { id: "editor.error.titleTooLong", values: { max: TITLE_MAX_LENGTH } };
+  // Owner-supplied HTML is sanitised on save (architecture: DOMPurify); links gain attributes,
+  // so the stored length is checked after sanitising.
+  const descriptionHtml = form.description.length > DESCRIPTION_MAX_LENGTH ? "" : sanitizeDescription(form.description);
+  if (form.description.length > DESCRIPTION_MAX_LENGTH || descriptionHtml.length > DESCRIPTION_MAX_LENGTH) {
+    errors.description = { id: "editor.error.descriptionTooLong", values: { max: DESCRIPTION_MAX_LENGTH } };
+  }
+  if (!(PRIVACIES as readonly string[]).includes(form.privacy)) errors.privacy = { id: "editor.error.privacy" };
+  let tags: string[] = [];
+  const tagsProblem: EditorMessage = {
+    id: "editor.error.tags",
+    values: { count: TAG_LIMITS.count, length: TAG_LIMITS.length },
+  };
+  if (form.tags.length > TAGS_FIELD_MAX_LENGTH) errors.tags = tagsProblem;
+  else {
+    try {
+      tags = parseTags(form.tags);
+    } catch (error) {
+      if (!(error instanceof DashboardError)) throw error;
+      errors.tags = tagsProblem;
+    }
+  }
+  let document: PresentationDocument | null = null;
+  try {
+    document = importMarkdown(form.markdown, schemaVersion);
+  } catch (error) {
+    if (!(error instanceof MarkdownImportError)) {
+      // The importer validates what it makes; a document it can't make is still the source's fault.
+      errors.markdown = { id: "editor.error.markdown.invalid" };
+    } else if (error.problem.code === "tooLarge") {
+      errors.markdown = { id: "editor.error.markdown.tooLarge", values: { limit: MARKDOWN_MAX_LENGTH } };
+    } else if (error.problem.code === "tooManySlides") {
+      errors.markdown = { id: "editor.error.markdown.tooManySlides", values: error.problem.values };
+    } else {
+      errors.markdown = { id: "editor.error.markdown.noSlides" };
+    }
+  }
+  return { errors, descriptionHtml, tags, document };
+}
+
+/**
+ * Saves the editor's form: title, description (sanitised), privacy, tags and the document from
+ * the Markdown, all in one transaction, or nothing when any field is refused.
+ */
+export async function saveEditor(
+  db: Database,
+  viewer: SignedIn,
+  oid: string,
+  form: EditorValues & { privacySent: boolean },
+): Promise<SaveResult & { target: EditorTarget }> {
+  const target = await editorTarget(db, viewer, oid);
+  const { row, access } = target;
+  if (!access.edit) throw new EditorError(403);
+  // Only the owner may change who sees it (policy: manage); collaborators' forms don't send it.
+  if (!access.manage && form.privacySent && form.privacy !== row.privacy) throw new EditorError(403);
+  const values: EditorValues = { ...form, privacy: access.manage ? form.privacy : row.privacy };
+  const { errors, descriptionHtml, tags, document } = readEditorForm(values, row.schemaVersion);
+  if (Object.keys(errors).length > 0 || !document) return { saved: false, values, errors, target };
+  await db.transaction((tx) =>
+    updatePresentationContent(tx, row.id, {
+      title: values.title.trim(),
+      descriptionHtml,
+      privacy: values.privacy as Privacy,
+      tags,
+      document,
+    }),
+  );
+  return { saved: true, target };
+}
+
+/** Browsers send a textarea's line breaks as CRLF; a comment keeps plain newlines. */
+export function normaliseComment(body: string): string {
+  return body.replace(/\r\n?/g, "\n").trim();
+}
+
+export type CommentResult =
+  | { added: true; target: EditorTarget }
+  | { added: false; target: EditorTarget; error: EditorMessage };
+
+/** Adds a comment (1–2000 characters) for someone with the comment right. */
+export async function addComment(db: Database, viewer: SignedIn, oid: string, rawBody: string): Promise<CommentResult> {
+  const target = await editorTarget(db, viewer, oid);
+  const body = normaliseComment(rawBody);
+  const length = [...body].length;
+  if (length === 0) return { added: false, target, error: { id: "editor.comments.error.empty" } };
+  if (length > COMMENT_MAX_LENGTH) {
+    return {
+      added: false,
+      target,
+      error: { id: "editor.comments.error.tooLong", values: { max: COMMENT_MAX_LENGTH } },
+    };
+  }
+  await insertComment(db, { presentationId: target.row.id, authorId: viewer.userId, body });
+  return { added: true, target };
+}
+
+/** Deletes a comment: its author or the presentation's owner may; others get 403, unknown ones 404. */
+export async function removeComment(
+  db: Database,
+  viewer: SignedIn,
+  oid: string,
+  commentId: string,
+): Promise<EditorTarget> {
+  const target = await editorTarget(db, viewer, oid);
+  if (!/^\d{1,18}$/.test(commentId)) throw new EditorError(404);
+  await db.transaction(async (tx) => {
+    const comment = await findComment(tx, target.row.id, commentId);
+    if (!comment) throw new EditorError(404);
+    if (comment.authorId !== viewer.userId && !target.access.manage) throw new EditorError(403);
+    await deleteComment(tx, target.row.id, commentId);
+  });
+  return target;
+}
