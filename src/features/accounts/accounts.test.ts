@@ -203,7 +203,9 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
       newPassword: "second password here",
     });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.body).toContain("Your current password isn&#x27;t right.");
+    // The chosen language is used at once: the message is German.
+    expect(wrong.body).toContain('<html lang="de"');
+    expect(wrong.body).toContain("Ihr aktuelles Passwort ist nicht korrekt.");
     const other = new TestAgent(app);
     await other.get("/login/");
     await other.postForm("/login/", { email: "settle@podium.test", password: "first password here" });
