@@ -35,7 +35,29 @@ describe("next redirects stay on our origin", () => {
       expect(safeNextPath(hostile), JSON.stringify(hostile)).toBe("/");
     }
     expect(safeNextPath(undefined)).toBe("/");
+    expect(safeNextPath("/.//evil.example", "/home/")).toBe("/home/");
     expect(safeNextPath(["/a"])).toBe("/");
     expect(safeNextPath("//evil.com", "/dashboard/next/")).toBe("/dashboard/next/");
+  });
+
+  it("hardening 2: a path whose dot segments resolve to //host is refused, not returned", () => {
+    for (const hostile of [
+      "/.//evil.example",
+      "/..//evil.example/x",
+      "/%2e//evil.example",
+      "/%2E%2E//evil.example",
+      "/a/..//evil.example",
+      "/a/b/../..//evil.example",
+      "/./%2f/evil.example",
+    ]) {
+      const result = safeNextPath(hostile);
+      expect(result, JSON.stringify(hostile)).toBe("/");
+    }
+    // Every answer is a same-origin path, whatever goes in.
+    for (const input of ["/a/./b", "/a/../b", "/%2e/b"]) {
+      const result = safeNextPath(input);
+      expect(result.startsWith("/") && !result.startsWith("//"), input).toBe(true);
+      expect(new URL(result, "http://podium.invalid").origin).toBe("http://podium.invalid");
+    }
   });
 });

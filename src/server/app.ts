@@ -3,7 +3,6 @@ import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
-import multipart from "@fastify/multipart";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -25,9 +24,10 @@ import { registerPresentationRoutes, registerSitemapRoute } from "../features/pr
 import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
 import { COOKIE_CONSENT_COOKIE, type CookieChoice } from "../lib/usage-session";
-import { ErrorPage } from "../ui/ErrorPage";
+import { ErrorPage, type ErrorReason } from "../ui/ErrorPage";
 import type { SessionInfo } from "../ui/session";
 import type { Config } from "./config";
+import { RequestInputError, registerRequestInput } from "./plugins/request-input";
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
@@ -82,13 +82,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   await app.register(compress, { threshold: 1024 });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
-  await app.register(multipart, {
-    // Files come into the body with the other fields, so the CSRF check sees the form's token.
-    attachFieldsToBody: true,
-    // An oversized file is cut and flagged; the import then says so in words.
-    throwFileSizeLimit: false,
-    limits: { fileSize: UPLOAD_LIMIT_BYTES, files: 1, fields: 20, fieldSize: 64 * 1024 },
-  });
+  await registerRequestInput(app, { fileSizeLimit: UPLOAD_LIMIT_BYTES });
   const secret = config.secret ?? (await getOrCreateSecret(db, "csrf", randomBytes(32).toString("base64url")));
   const sessions = registerSessions(app, {
     db,
@@ -153,7 +147,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       .send(html);
   };
 
-  const sendErrorPage = (request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply => {
+  const sendErrorPage = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    reason: ErrorReason | null = null,
+  ): FastifyReply => {
     if (wantsJson(request)) {
       const message = status === 404 ? "Not found." : "Something went wrong. Please try again.";
       return reply.status(status).send({ statusCode: status, message });
@@ -162,7 +161,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return sendPage(request, reply, {
       entry: "error",
       status,
-      data: { status },
+      data: { status, reason },
       render: (data) => createElement(ErrorPage, { data }),
       head: { title: String(status), noindex: true },
     });
@@ -189,12 +188,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const handleError = (error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, "request failed");
-    if (wantsJson(request)) {
+    if (wantsJson(request) || isJsonBody(request)) {
       // Client errors say what was wrong; server errors never leak their details.
       const message = status >= 500 ? "Something went wrong. Please try again." : error.message;
       return reply.status(status).send({ statusCode: status, message });
     }
-    return sendErrorPage(request, reply, Math.min(status, 500));
+    const reason = error instanceof RequestInputError ? (`badRequest.${error.problem}` as const) : null;
+    return sendErrorPage(request, reply, Math.min(status, 500), reason);
   };
   app.setErrorHandler(handleError);
   sendFrameworkError = handleError;
@@ -265,6 +265,11 @@ export function contentSecurityPolicy(options: { frameable: boolean }): string {
     "form-action 'self'",
     `frame-ancestors ${options.frameable ? "*" : "'none'"}`,
   ].join("; ");
+}
+
+/** A request that sent JSON (usage events, the client log) gets its errors as JSON. */
+function isJsonBody(request: FastifyRequest): boolean {
+  return /^application\/json\b/i.test(request.headers["content-type"] ?? "");
 }
 
 function wantsJson(request: FastifyRequest): boolean {

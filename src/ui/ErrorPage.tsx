@@ -2,15 +2,19 @@ import { FormattedMessage } from "react-intl";
 import type { MessageId } from "../i18n/locales";
 import { SiteLayout } from "./SiteLayout";
 
+/** A more precise explanation than the status alone gives (error.{reason} in the catalogue). */
+export type ErrorReason = "badRequest.characters" | "badRequest.form";
+
 export interface ErrorPageData {
   status: number;
+  reason?: ErrorReason | null;
 }
 
 /** A real error page: says what happened in words, and offers a way on. */
 export function ErrorPage({ data }: { data: ErrorPageData }) {
   const kind = errorKind(data.status);
   const title: MessageId = `error.${kind}.title`;
-  const body: MessageId = `error.${kind}.body`;
+  const body: MessageId = data.reason ? `error.${data.reason}` : `error.${kind}.body`;
   return (
     <SiteLayout>
       <div className="error-page">
@@ -29,9 +33,10 @@ export function ErrorPage({ data }: { data: ErrorPageData }) {
   );
 }
 
-function errorKind(status: number): "notFound" | "tooManyRequests" | "badRequest" | "server" {
+function errorKind(status: number): "notFound" | "tooManyRequests" | "badRequest" | "unavailable" | "server" {
   if (status === 404) return "notFound";
   if (status === 429) return "tooManyRequests";
+  if (status === 503) return "unavailable";
   if (status >= 400 && status < 500) return "badRequest";
   return "server";
 }

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Database, Queryable } from "../../db/client";
 import { isOid, newOid } from "../../lib/ids";
+import { findUnstorableText, unstorableCharacterIn } from "../../lib/storable-text";
 import { findUserForLogin } from "../accounts/repository";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import { importMarkdown, MarkdownImportError } from "../presentation/document/markdown";
@@ -134,6 +135,8 @@ export function documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): Pr
   } catch {
     throw new DashboardError(400, "dashboard.error.encoding");
   }
+  // The edge's one rule for text (lib/storable-text.ts) holds for a file's contents too.
+  if (unstorableCharacterIn(text)) throw new DashboardError(400, "dashboard.error.characters");
   if (kind === "markdown") {
     try {
       return importMarkdown(text, schemaVersion);
@@ -151,6 +154,8 @@ export function documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): Pr
   } catch (error) {
     throw new DashboardError(400, "dashboard.error.json", { problem: (error as Error).message });
   }
+  // JSON escapes (`"\ud800"`) can make what the raw text didn't hold.
+  if (findUnstorableText(json, "document")) throw new DashboardError(400, "dashboard.error.characters");
   try {
     return parseDocument(json);
   } catch (error) {

@@ -13,7 +13,7 @@ export const VIEW_LINK_KEY_TYPE = "view_link";
 export class LikeError extends Error {
   override readonly name = "LikeError";
   constructor(
-    readonly statusCode: 400 | 401 | 403 | 404,
+    readonly statusCode: 400 | 401 | 404,
     message: string,
   ) {
     super(message);
@@ -68,7 +68,9 @@ async function setLiked(
   const presentation = await findAccessFacts(db, oid);
   if (!presentation) throw new LikeError(404, NOT_FOUND);
   const access = await accessTo(db, presentation, viewer, { viaLiveLink, needRights: false });
-  if (!access.view) throw new LikeError(403, "You don't have access to this presentation.");
+  // Without the right to view, a private presentation is one that doesn't exist (no 403 that
+  // would tell a stranger it does).
+  if (!access.view) throw new LikeError(404, NOT_FOUND);
   const changed = await apply({ userId: viewer.userId, target: { presentationId: presentation.id }, liked });
   if (changed === null) throw new LikeError(404, NOT_FOUND);
   return { liked, likesCount: changed };

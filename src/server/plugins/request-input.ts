@@ -1,0 +1,81 @@
+import multipart from "@fastify/multipart";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { findUnstorableText, unstorableCharacterIn } from "../../lib/storable-text";
+
+/**
+ * What comes in is checked once, at the edge, before any route sees it (issue 9):
+ * - a multipart body that can't be read (no boundary, garbage, cut short) is the sender's
+ *   mistake: 400, never a 500 from deep inside the parser;
+ * - no text anywhere in the request (path, query, form fields, JSON, file names) may hold NUL or
+ *   a lone surrogate (lib/storable-text.ts): 400 with a message, whatever the route.
+ */
+
+/** Why a request was refused at the edge; the error page and JSON answers say it in words. */
+export type RequestInputProblem = "characters" | "form";
+
+export class RequestInputError extends Error {
+  override readonly name = "RequestInputError";
+  readonly statusCode = 400;
+  constructor(
+    readonly problem: RequestInputProblem,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const CHARACTERS_MESSAGE =
+  "This request contains a character Podium can't store (a NUL character or half of a surrogate pair). Remove it and try again.";
+const FORM_MESSAGE = "The form's data arrived damaged and couldn't be read. Reload the page and try again.";
+
+export interface RequestInputOptions {
+  /** Largest uploaded file, in bytes (a larger one is cut and flagged `truncated`). */
+  fileSizeLimit: number;
+}
+
+export async function registerRequestInput(app: FastifyInstance, options: RequestInputOptions): Promise<void> {
+  await app.register(multipart, {
+    // Podium reads multipart bodies itself (below), so a parser failure becomes a 400.
+    attachFieldsToBody: false,
+    // An oversized file is cut and flagged; the import then says so in words.
+    throwFileSizeLimit: false,
+    limits: { fileSize: options.fileSizeLimit, files: 1, fields: 20, fieldSize: 64 * 1024 },
+  });
+
+  // Multipart fields and files land in the body with the other fields (the shape of
+  // @fastify/multipart's attachFieldsToBody), so the CSRF check sees the form's token.
+  app.addHook("preValidation", async (request) => {
+    if (request.isMultipart()) {
+      request.body = await readMultipart(request);
+      return;
+    }
+    const where =
+      findUnstorableText(request.params, "path") ??
+      findUnstorableText(request.query, "query") ??
+      findUnstorableText(request.body, "body");
+    if (where) throw new RequestInputError("characters", CHARACTERS_MESSAGE);
+  });
+}
+
+async function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
+  if (findUnstorableText(request.params, "path") ?? findUnstorableText(request.query, "query")) {
+    throw new RequestInputError("characters", CHARACTERS_MESSAGE);
+  }
+  let body: Record<string, unknown> = {};
+  try {
+    for await (const part of request.parts()) {
+      body = part.fields as Record<string, unknown>;
+      const text = part.type === "file" ? part.filename : typeof part.value === "string" ? part.value : "";
+      if (unstorableCharacterIn(part.fieldname) || unstorableCharacterIn(text)) {
+        throw new RequestInputError("characters", CHARACTERS_MESSAGE);
+      }
+      if (part.type === "file") await part.toBuffer();
+    }
+  } catch (error) {
+    // Limits (413) and our own refusals keep their status; anything the parser choked on is a 400.
+    const status = (error as { statusCode?: number }).statusCode;
+    if (error instanceof RequestInputError || (status && status >= 400 && status < 500)) throw error;
+    throw new RequestInputError("form", FORM_MESSAGE);
+  }
+  return body;
+}
