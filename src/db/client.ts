@@ -22,11 +22,68 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** Where the data lives: a PostgreSQL URL, or a PGlite directory ("memory://" for none). */
-export type DatabaseTarget = { url: string } | { dataDir: string };
+/**
+ * Where the data lives: a PostgreSQL URL, or a PGlite directory ("memory://" for none).
+ * `queryTimeoutMs` bounds each PostgreSQL statement (DATABASE_QUERY_TIMEOUT_MS by default).
+ */
+export type DatabaseTarget = { url: string; queryTimeoutMs?: number } | { dataDir: string };
 
+/** The database can't be reached or didn't answer in time: requests get 503, never 500. */
 export class DatabaseUnavailableError extends Error {
   override readonly name = "DatabaseUnavailableError";
+  readonly statusCode = 503;
+}
+
+/**
+ * A stalled connection must not hang requests (issue 9): each PostgreSQL statement has this long
+ * on the server (statement_timeout) and, a little longer, on the client, which then drops the
+ * connection. Podium's request queries take milliseconds; 5 s leaves room for a busy server.
+ */
+export const DATABASE_QUERY_TIMEOUT_MS = 5_000;
+/** /healthz waits this long for the database before answering 503 (within 2 s in all). */
+export const DATABASE_PING_TIMEOUT_MS = 1_000;
+/** Waiting for a free pooled connection counts as unavailability after this long. */
+const CONNECT_TIMEOUT_MS = 5_000;
+
+/** Runs work, or rejects with DatabaseUnavailableError after ms (calling onTimeout first). */
+async function within<Result>(work: Promise<Result>, ms: number, what: string, onTimeout = () => {}): Promise<Result> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      onTimeout();
+      reject(new DatabaseUnavailableError(`The database didn't answer ${what} within ${ms} ms.`));
+    }, ms);
+  });
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Errors that mean "the database isn't there right now" rather than "this query is wrong":
+ * refused or broken connections, timeouts, and PostgreSQL's connection and shutdown classes
+ * (08…, 57P0x) and statement timeouts (57014).
+ */
+function isUnavailability(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return true;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === "string") {
+    if (/^(08|57P0)/.test(code) || code === "57014") return true;
+    if (["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "EHOSTUNREACH", "ENOTFOUND"].includes(code)) return true;
+  }
+  return (
+    typeof message === "string" &&
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(
+      message,
+    )
+  );
+}
+
+function asUnavailable(error: unknown): unknown {
+  if (error instanceof DatabaseUnavailableError || !isUnavailability(error)) return error;
+  return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`);
 }
 
 /** "postgres://user:secret@host/db" → "postgres://user:***@host/db", for logs. */
@@ -41,7 +98,7 @@ export function redactUrl(url: string): string {
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return "url" in target ? openPostgres(target.url) : openPglite(target.dataDir);
+  return "url" in target ? openPostgres(target.url, target.queryTimeoutMs) : openPglite(target.dataDir);
 }
 
 async function openPglite(dataDir: string): Promise<Database> {
@@ -122,8 +179,16 @@ function statement(sql: string, params: readonly unknown[] | undefined): pg.Quer
   return name ? { name, text: sql, values: [...params] } : { text: sql, values: [...params] };
 }
 
-async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE, connectionTimeoutMillis: 5_000 });
+async function openPostgres(url: string, queryTimeoutMs = DATABASE_QUERY_TIMEOUT_MS): Promise<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: POOL_SIZE,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: queryTimeoutMs,
+    // A transaction left open by a stalled client doesn't hold its locks for long.
+    idle_in_transaction_session_timeout: queryTimeoutMs * 2,
+    keepAlive: true,
+  });
   // An idle client that loses its server emits 'error'; without a listener Node exits.
   pool.on("error", () => {});
   try {
@@ -137,31 +202,79 @@ async function openPostgres(url: string): Promise<Database> {
     );
   }
   let closed = false;
+  const watched = new WeakSet<pg.PoolClient>();
+  const connect = async (): Promise<pg.PoolClient> => {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+    // A connection lost while checked out emits 'error'; the query in flight already fails.
+    if (!watched.has(client)) {
+      watched.add(client);
+      client.on("error", () => {});
+    }
+    return client;
+  };
+  /** Gives a client back; a broken one is cut at once (ending politely would wait on a stalled socket). */
+  const release = (client: pg.PoolClient, broken: { error: Error | null }) => {
+    if (broken.error)
+      (client as unknown as { connection?: { stream?: { destroy(): void } } }).connection?.stream?.destroy();
+    client.release(broken.error ?? undefined);
+  };
+  /**
+   * One statement on a client, bounded: past the client-side limit the connection is marked
+   * broken (released with an error, so the pool destroys it), since a stalled socket would
+   * otherwise answer this statement's reply to the next one.
+   */
+  const run = async <Row>(
+    client: pg.PoolClient,
+    config: pg.QueryConfig,
+    broken: { error: Error | null },
+    timeoutMs = queryTimeoutMs + 1_000,
+  ): Promise<Row[]> => {
+    try {
+      const result = await within(client.query(config), timeoutMs, "a query", () => {
+        broken.error = new Error("query timed out");
+      });
+      return result.rows as Row[];
+    } catch (error) {
+      if (isUnavailability(error)) broken.error ??= error as Error;
+      throw asUnavailable(error);
+    }
+  };
+  const query = async <Row>(sql: string, params?: readonly unknown[]): Promise<Row[]> => {
+    const client = await connect();
+    const broken = { error: null as Error | null };
+    try {
+      return await run<Row>(client, statement(sql, params), broken);
+    } finally {
+      release(client, broken);
+    }
+  };
   return {
     kind: "postgres",
-    async query(sql, params) {
-      return (await pool.query(statement(sql, params))).rows;
-    },
+    query,
     async transaction(fn) {
-      const client = await pool.connect();
+      const client = await connect();
+      const broken = { error: null as Error | null };
       try {
-        await client.query("begin");
-        const result = await fn({
-          query: async (sql, params) => (await client.query(statement(sql, params))).rows,
-        });
-        await client.query("commit");
+        await run(client, { text: "begin" }, broken);
+        const result = await fn({ query: (sql, params) => run(client, statement(sql, params), broken) });
+        await run(client, { text: "commit" }, broken);
         return result;
       } catch (error) {
-        await client.query("rollback").catch(() => {});
+        if (!broken.error) await run(client, { text: "rollback" }, broken).catch(() => {});
         throw error;
       } finally {
-        client.release();
+        release(client, broken);
       }
     },
     async ping() {
       if (closed) return false;
       try {
-        await pool.query("select 1");
+        await within(query("select 1"), DATABASE_PING_TIMEOUT_MS, "a health check");
         return true;
       } catch {
         return false;

@@ -34,6 +34,8 @@ import { renderPage } from "./render/page";
 
 /** Largest request body accepted anywhere (architecture: bodies are limited). */
 export const BODY_LIMIT_BYTES = 256 * 1024;
+/** When the database is unavailable, visitors are asked to come back after this long. */
+const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 /** Largest presentation file accepted by an import (Markdown or JSON). */
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -188,13 +190,15 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const handleError = (error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, "request failed");
+    if (status === 503) reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));
     if (wantsJson(request) || isJsonBody(request)) {
       // Client errors say what was wrong; server errors never leak their details.
       const message = status >= 500 ? "Something went wrong. Please try again." : error.message;
       return reply.status(status).send({ statusCode: status, message });
     }
     const reason = error instanceof RequestInputError ? (`badRequest.${error.problem}` as const) : null;
-    return sendErrorPage(request, reply, Math.min(status, 500), reason);
+    // 503 (the database is unavailable) says so and when to come back; other 5xx are 500s.
+    return sendErrorPage(request, reply, status === 503 ? 503 : Math.min(status, 500), reason);
   };
   app.setErrorHandler(handleError);
   sendFrameworkError = handleError;
