@@ -16,7 +16,11 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         sourcemap: true,
         // Chunks beside main.js, so paths relative to a module (../client) hold for all of them.
-        rolldownOptions: { input: { main: "src/server/main.ts" }, output: { chunkFileNames: "[name]-[hash].js" } },
+        rolldownOptions: {
+          // The document worker (server/workers) runs in its own thread, from its own file.
+          input: { main: "src/server/main.ts", "document-worker": "src/server/workers/document-worker.ts" },
+          output: { chunkFileNames: "[name]-[hash].js" },
+        },
       }
     : {
         outDir: "dist/client",

@@ -11,5 +11,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Builds the document worker once per run (route tests parse imports in worker threads).
+    globalSetup: ["src/server/workers/test-build.ts"],
   },
 });

@@ -2,12 +2,15 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ReactElement } from "react";
 import type { ClientEntry } from "../client/entries";
 import type { Database } from "../db/client";
+import type { DocumentWork } from "./document-work";
 import type { MessageId } from "../i18n/locales";
 import type { FeatureFlags } from "../lib/features";
 
 /** What a feature's routes get from the server: the database, settings and page rendering. */
 export interface FeatureContext {
   db: Database;
+  /** CPU-heavy document work (imports, exports, previews), run off the request loop. */
+  documents: DocumentWork;
   features: FeatureFlags;
   /** The origin Podium is reached at, without a trailing slash. */
   publicUrl: string;

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
@@ -31,6 +32,7 @@ import { RequestInputError, registerRequestInput } from "./plugins/request-input
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
+import { createDocumentWorkers } from "./workers/documents";
 
 /** Largest request body accepted anywhere (architecture: bodies are limited). */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -116,6 +118,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   }
 
   const assets = loadClientAssets(config.clientDir);
+  const documents = createDocumentWorkers(config.workerDir ?? fileURLToPath(new URL(".", import.meta.url)), {
+    timeoutMs: config.documentWorkTimeoutMs,
+  });
 
   const sendPage = <Data>(request: FastifyRequest, reply: FastifyReply, page: PageSpec<Data>): FastifyReply => {
     // Errors raised before routing arrive before the cookie parser ran.
@@ -171,6 +176,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 
   const context: FeatureContext = {
     db,
+    documents,
     features: config.features,
     publicUrl: config.publicUrl,
     sendPage,
@@ -241,6 +247,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerSitemapRoute(app, context);
 
   app.addHook("onClose", async () => {
+    await documents.close();
     await db.close();
   });
 

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { FeatureFlags } from "../lib/features";
+import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
 
 /** Spec/brief environments: production, pre-production, local, dev, and the no-cookie test host. */
 export const ENVIRONMENTS = ["production", "preproduction", "local", "dev", "nocookie"] as const;
@@ -18,6 +19,10 @@ export interface Config {
   publicUrl: string;
   /** Built browser assets (Vite's client output with its manifest); null serves pages without scripts. */
   clientDir: string | null;
+  /** Where the built document worker is (document-worker.js); null: beside the server bundle. */
+  workerDir: string | null;
+  /** How long one document task (import, export, preview) may run in its worker. */
+  documentWorkTimeoutMs: number;
   /** Feature flags passed to pages (spec §3). */
   features: FeatureFlags;
   /** Requests per minute per address before 429 (architecture: rates are limited). */
@@ -130,7 +135,10 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
-export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: string | null }): Config {
+export function configFromEnv(
+  env: NodeJS.ProcessEnv,
+  defaults: { clientDir: string | null; workerDir?: string | null },
+): Config {
   const port = Number(env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new ConfigError(`PORT must be a whole number from 0 to 65535, not "${env.PORT}".`);
@@ -161,6 +169,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv, defaults: { clientDir: str
     env: podiumEnv as PodiumEnv,
     publicUrl: (env.PODIUM_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ""),
     clientDir: defaults.clientDir,
+    workerDir: defaults.workerDir ?? null,
+    documentWorkTimeoutMs: DOCUMENT_WORK_TIMEOUT_MS,
     features: parseFeatures(
       env.PODIUM_FEATURES,
       readFeatureFile(env.PODIUM_FEATURES_FILE ?? resolve("config/features.json"), Boolean(env.PODIUM_FEATURES_FILE)),

@@ -1,8 +1,93 @@
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { testDatabaseTargets } from "../db/testing";
 import { DEMO_PASSWORD, DEMO_VIEW_LINKS, seedDemoContent } from "./seed/seed";
 import { createTestApp, TestAgent } from "./testing";
+
+/** Imports a file through the dashboard's real form (multipart, with the page's CSRF token). */
+async function importFile(agent: TestAgent, filename: string, content: string) {
+  await agent.get("/dashboard/next/");
+  const token = agent.cookies.get("XSRF-TOKEN") as string;
+  const boundary = "----podium-test-boundary";
+  const body = [
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="_csrf"',
+    "",
+    token,
+    `--${boundary}`,
+    'Content-Disposition: form-data; name="privacy"',
+    "",
+    "private",
+    `--${boundary}`,
+    `Content-Disposition: form-data; name="file"; filename="${filename}"`,
+    "Content-Type: application/octet-stream",
+    "",
+    content,
+    `--${boundary}--`,
+    "",
+  ].join("\r\n");
+  return agent.request({
+    method: "POST",
+    url: "/dashboard/next/import",
+    headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    payload: body,
+  });
+}
+
+async function signUpAgent(app: FastifyInstance, email: string): Promise<TestAgent> {
+  const agent = new TestAgent(app);
+  await agent.signUp(email);
+  return agent;
+}
+
+/** 1 MB of Markdown that the old regex reader took minutes over (issue 9, item 1). */
+const HOSTILE_MARKDOWN = `${"[".repeat(500_000)}x${"]".repeat(499_999)}`;
+
+describe.each(testDatabaseTargets())(
+  "hardening 1: imports run off the request loop, with a time limit, on $name",
+  (target) => {
+    it("refuses a file that takes longer than the limit with a clear 422, storing nothing", async () => {
+      const harness = await createTestApp(target, { documentWorkTimeoutMs: 100 });
+      try {
+        const agent = await signUpAgent(harness.app, "importer@podium.test");
+        const count = async () =>
+          Number((await harness.db.query<{ n: number }>("select count(*)::int as n from presentations"))[0]?.n);
+        const before = await count();
+        const response = await importFile(agent, "talk.md", HOSTILE_MARKDOWN);
+        expect(response.statusCode).toBe(422);
+        expect(response.body).toContain("couldn&#x27;t read that file within 0.1 seconds");
+        expect(await count()).toBe(before);
+        // The pool goes on: an ordinary deck imports.
+        const ok = await importFile(agent, "ok.md", "# A normal deck\n---\n# Second");
+        expect(ok.statusCode).toBe(303);
+      } finally {
+        await harness.close();
+      }
+    }, 60_000);
+
+    it("keeps answering other requests while a big import is parsed", async () => {
+      const harness = await createTestApp(target);
+      try {
+        const agent = await signUpAgent(harness.app, "importer@podium.test");
+        const finished: string[] = [];
+        const importing = importFile(agent, "big.md", "*a **".repeat(200_000)).then((response) => {
+          finished.push("import");
+          return response;
+        });
+        // Give the import a head start into the server, then ask for health.
+        await new Promise((resolve) => setImmediate(resolve));
+        const health = await harness.app.inject({ method: "GET", url: "/healthz" });
+        finished.push("healthz");
+        expect(health.statusCode).toBe(200);
+        expect([303, 422]).toContain((await importing).statusCode);
+        expect(finished).toEqual(["healthz", "import"]);
+      } finally {
+        await harness.close();
+      }
+    }, 60_000);
+  },
+);
 
 /**
  * Issue 9 (hardening): what a visitor or an attacker sends at the edge. Each test names the
@@ -122,36 +207,11 @@ describe.each(testDatabaseTargets())("hardening at the edge on $name", (target) 
 
     it("in an imported file (Markdown and JSON)", async () => {
       const agent = await signedIn("alan@podium.test");
-      await agent.get("/dashboard/next/");
-      const token = agent.cookies.get("XSRF-TOKEN") as string;
       for (const [name, content] of [
         ["talk.md", "# Title\nA line with a NUL \u0000 in it"],
         ["talk.json", '{"format":"podium.presentation","title":"\\ud800"}'],
       ] as const) {
-        const boundary = "----podium-test-boundary";
-        const body = [
-          `--${boundary}`,
-          'Content-Disposition: form-data; name="_csrf"',
-          "",
-          token,
-          `--${boundary}`,
-          'Content-Disposition: form-data; name="privacy"',
-          "",
-          "private",
-          `--${boundary}`,
-          `Content-Disposition: form-data; name="file"; filename="${name}"`,
-          "Content-Type: application/octet-stream",
-          "",
-          content,
-          `--${boundary}--`,
-          "",
-        ].join("\r\n");
-        const response = await agent.request({
-          method: "POST",
-          url: "/dashboard/next/import",
-          headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
-          payload: body,
-        });
+        const response = await importFile(agent, name, content);
         expect(response.statusCode, name).toBe(400);
       }
     });

@@ -3,6 +3,8 @@ import type { Database } from "../db/client";
 import type { TestDatabaseTarget } from "../db/testing";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_FEATURES } from "./config";
+import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
+import { TEST_WORKER_DIR } from "./workers/test-build";
 
 /** Test support: an app on a fresh test database, and an agent that keeps cookies like a browser. */
 
@@ -14,6 +16,9 @@ export const TEST_CONFIG: Config = {
   env: "production",
   publicUrl: "https://podium.example",
   clientDir: null,
+  // Built by the Vitest global setup (workers/test-build.ts).
+  workerDir: TEST_WORKER_DIR,
+  documentWorkTimeoutMs: DOCUMENT_WORK_TIMEOUT_MS,
   features: DEFAULT_FEATURES,
   rateLimitPerMinute: 100_000,
   logger: false,

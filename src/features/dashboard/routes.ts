@@ -120,7 +120,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     if (!viewer) return reply;
     const body = request.body as Body;
     try {
-      const oid = await importPresentation(db, viewer, await uploadedFile(body), {
+      const oid = await importPresentation(db, context.documents, viewer, await uploadedFile(body), {
         title: field(body, "title"),
         privacy: field(body, "privacy"),
         schemaVersion: field(body, "schemaVersion"),

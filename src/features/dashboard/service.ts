@@ -2,11 +2,10 @@ import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Database, Queryable } from "../../db/client";
 import { isOid, newOid } from "../../lib/ids";
-import { findUnstorableText, unstorableCharacterIn } from "../../lib/storable-text";
 import { findUserForLogin } from "../accounts/repository";
+import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
-import { importMarkdown, MarkdownImportError } from "../presentation/document/markdown";
-import { InvalidDocumentError, type PresentationDocument, parseDocument } from "../presentation/document/schema";
+import type { PresentationDocument } from "../presentation/document/schema";
 import {
   type CollaboratorListing,
   countOwnedPresentations,
@@ -28,25 +27,19 @@ import {
 } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
 import type { Viewer } from "../viewer";
+import { DashboardError } from "./errors";
+import type { ImportFile } from "./import-file";
+
 import { findDailyActivity, type PresentationActivity } from "./repository";
+
+export { DashboardError } from "./errors";
+export type { ImportFile } from "./import-file";
 
 /** Presentations per dashboard page. */
 export const DASHBOARD_PAGE_SIZE = 20;
 export const PRIVACIES = ["public", "reusable", "unlisted", "private"] as const;
 /** Tags: at most 20, each at most 40 characters. */
 export const TAG_LIMITS = { count: 20, length: 40 } as const;
-
-/** Something the dashboard can't do, with its status and a message id for the person. */
-export class DashboardError extends Error {
-  override readonly name = "DashboardError";
-  constructor(
-    readonly statusCode: 400 | 403 | 404 | 413,
-    readonly messageId: string,
-    readonly values: Record<string, string | number> = {},
-  ) {
-    super(messageId);
-  }
-}
 
 export interface DashboardRow {
   oid: string;
@@ -93,13 +86,6 @@ async function owned(db: Queryable, viewer: NonNullable<Viewer>, oid: string): P
   return row;
 }
 
-export interface ImportFile {
-  filename: string;
-  content: Buffer;
-  /** The upload was cut at the size limit. */
-  truncated: boolean;
-}
-
 export interface ImportOptions {
   title: string;
   privacy: string;
@@ -119,58 +105,9 @@ function firstTitleOf(document: PresentationDocument): string | null {
   return visit(document.topics);
 }
 
-/** Reads an uploaded Markdown or JSON file into a validated document; nothing is stored on error. */
-export function documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): PresentationDocument {
-  if (file.truncated) throw new DashboardError(413, "dashboard.error.tooLarge");
-  if (file.content.length === 0) throw new DashboardError(400, "dashboard.error.emptyFile");
-  const kind = /\.(md|markdown|txt)$/i.test(file.filename)
-    ? "markdown"
-    : /\.json$/i.test(file.filename)
-      ? "json"
-      : null;
-  if (!kind) throw new DashboardError(400, "dashboard.error.fileType");
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(file.content);
-  } catch {
-    throw new DashboardError(400, "dashboard.error.encoding");
-  }
-  // The edge's one rule for text (lib/storable-text.ts) holds for a file's contents too.
-  if (unstorableCharacterIn(text)) throw new DashboardError(400, "dashboard.error.characters");
-  if (kind === "markdown") {
-    try {
-      return importMarkdown(text, schemaVersion);
-    } catch (error) {
-      if (error instanceof MarkdownImportError)
-        throw new DashboardError(400, "dashboard.error.markdown", { problem: error.message });
-      if (error instanceof InvalidDocumentError)
-        throw new DashboardError(400, "dashboard.error.markdown", { problem: error.message });
-      throw error;
-    }
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new DashboardError(400, "dashboard.error.json", { problem: (error as Error).message });
-  }
-  // JSON escapes (`"\ud800"`) can make what the raw text didn't hold.
-  if (findUnstorableText(json, "document")) throw new DashboardError(400, "dashboard.error.characters");
-  try {
-    return parseDocument(json);
-  } catch (error) {
-    if (error instanceof InvalidDocumentError) {
-      throw new DashboardError(400, "dashboard.error.document", {
-        field: error.field || "(document)",
-        problem: error.problem,
-      });
-    }
-    throw error;
-  }
-}
-
 export async function importPresentation(
   db: Database,
+  documents: DocumentWork,
   viewer: NonNullable<Viewer>,
   file: ImportFile | null,
   options: ImportOptions,
@@ -179,7 +116,16 @@ export async function importPresentation(
   const privacy = z.enum(PRIVACIES).safeParse(options.privacy);
   if (!privacy.success) throw new DashboardError(400, "dashboard.error.privacy");
   const schemaVersion = options.schemaVersion === "0" ? "0" : "2";
-  const document = documentFromFile(file, schemaVersion);
+  let document: PresentationDocument;
+  try {
+    // Parsing runs in a worker with a time limit (features/document-work.ts).
+    document = await documents.documentFromFile(file, schemaVersion);
+  } catch (error) {
+    if (error instanceof DocumentTooComplexError) {
+      throw new DashboardError(422, "dashboard.error.tooComplex", { seconds: error.seconds });
+    }
+    throw error;
+  }
   const title = (options.title.trim() || firstTitleOf(document) || file.filename.replace(/\.[^.]+$/, "")).slice(0, 200);
   if (!title) throw new DashboardError(400, "dashboard.error.title");
   for (let attempt = 0; attempt < 5; attempt += 1) {

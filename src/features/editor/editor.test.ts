@@ -20,18 +20,22 @@ function bootData(html: string): EditorPageData {
 
 describe("readEditorForm", () => {
   const form = { title: "T", description: "", privacy: "public", tags: "", markdown: "# T" };
+  // The form reader takes the Markdown reader it is given (a worker pool on the server).
+  const inProcess = {
+    importMarkdown: async (source: string, schemaVersion: "0" | "2") => importMarkdown(source, schemaVersion),
+  };
 
-  it("refuses Markdown over the importer's limit on the Markdown field (the form's body limit stops it earlier)", () => {
-    const { errors, document } = readEditorForm({ ...form, markdown: "a".repeat(1_000_001) }, "2");
+  it("refuses Markdown over the importer's limit on the Markdown field (the form's body limit stops it earlier)", async () => {
+    const { errors, document } = await readEditorForm(inProcess, { ...form, markdown: "a".repeat(1_000_001) }, "2");
     expect(errors).toEqual({ markdown: { id: "editor.error.markdown.tooLarge", values: { limit: 1_000_000 } } });
     expect(document).toBeNull();
   });
 
-  it("checks the description's length after sanitising (links gain attributes)", () => {
+  it("checks the description's length after sanitising (links gain attributes)", async () => {
     const link = '<a href="https://x.test">x</a>';
     const description = link.repeat(Math.floor(20_000 / link.length));
     expect(description.length).toBeLessThanOrEqual(20_000);
-    expect(readEditorForm({ ...form, description }, "2").errors.description?.id).toBe(
+    expect((await readEditorForm(inProcess, { ...form, description }, "2")).errors.description?.id).toBe(
       "editor.error.descriptionTooLong",
     );
   });

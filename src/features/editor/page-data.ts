@@ -1,6 +1,7 @@
 import type { MessageId } from "../../i18n/locales";
 import type { PlayerProps } from "../presentation/components/player/Player";
 import type { Privacy, SchemaVersion } from "../presentation/repository";
+import type { EditorPreview } from "./preview";
 
 /** The editor page's data (product brief, "The editor"): the form for editors, commenting for everyone it serves. */
 
@@ -17,6 +18,8 @@ export type EditorValues = Record<EditorField, string>;
 
 export interface EditorForm {
   values: EditorValues;
+  /** The preview of values.markdown, read on the server in a worker thread. */
+  preview: EditorPreview;
   errors: Partial<Record<EditorField, EditorMessage>>;
   /** Only the owner changes who may see the presentation (policy: manage). */
   canChangePrivacy: boolean;

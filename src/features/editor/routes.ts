@@ -80,7 +80,7 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
   ) => {
     const viewer = request.viewer;
     if (!viewer) return context.sendNotFound(request, reply);
-    return send(request, reply, await getEditorPage(db, viewer, target, options), status);
+    return send(request, reply, await getEditorPage(db, context.documents, viewer, target, options), status);
   };
 
   const editorPage = (requested: SchemaVersion) => async (request: OidRequest, reply: FastifyReply) => {
@@ -110,7 +110,7 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
       markdown: field(body, "markdown"),
     };
     try {
-      const result = await saveEditor(db, viewer, request.params.oid, {
+      const result = await saveEditor(db, context.documents, viewer, request.params.oid, {
         ...values,
         privacySent: typeof body?.privacy === "string",
       });
@@ -120,7 +120,8 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
         reply,
         result.target,
         { refusedSave: { values: result.values, errors: result.errors } },
-        400,
+        // Markdown too complex to read in time is 422 (well-formed, but more than Podium takes).
+        result.errors.markdown?.id === "editor.error.markdown.tooComplex" ? 422 : 400,
       );
     } catch (error) {
       return refuse(request, reply, error);

@@ -2,9 +2,9 @@ import type { Database, Queryable } from "../../db/client";
 import { isOid } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/service";
+import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
-import { importMarkdown, MARKDOWN_MAX_LENGTH, MarkdownImportError } from "../presentation/document/markdown";
-import { documentToMarkdown } from "../presentation/document/markdown-export";
+import { MARKDOWN_MAX_LENGTH, MarkdownImportError } from "../presentation/document/markdown";
 import type { PresentationDocument } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
 import type { PresentationAccess } from "../presentation/policy";
@@ -19,6 +19,7 @@ import {
   type EditorPageData,
   type EditorValues,
 } from "./page-data";
+import type { EditorPreview } from "./preview";
 import {
   type CommentRow,
   deleteComment,
@@ -84,14 +85,25 @@ function commentViewOf(comment: CommentRow, viewer: SignedIn, access: Presentati
   };
 }
 
-function valuesOf(row: PresentationRow): EditorValues {
+/** The form's values for the stored presentation (its Markdown is written in a worker). */
+async function valuesOf(documents: DocumentWork, row: PresentationRow): Promise<EditorValues> {
   return {
     title: row.title,
     description: row.descriptionHtml,
     privacy: row.privacy,
     tags: row.tags.join(", "),
-    markdown: documentToMarkdown(row.document),
+    markdown: await documents.exportMarkdown(row.document),
   };
+}
+
+/** The preview of the form's Markdown, read in a worker; past the time limit, a problem that says so. */
+async function previewIn(documents: DocumentWork, markdown: string, schemaVersion: "0" | "2"): Promise<EditorPreview> {
+  try {
+    return await documents.editorPreview(markdown, schemaVersion);
+  } catch (error) {
+    if (!(error instanceof DocumentTooComplexError)) throw error;
+    return { problem: { id: "editor.error.markdown.tooComplex", values: { seconds: error.seconds } } };
+  }
 }
 
 export interface EditorPageOptions {
@@ -104,12 +116,14 @@ export interface EditorPageOptions {
 
 export async function getEditorPage(
   db: Queryable,
+  documents: DocumentWork,
   viewer: SignedIn,
   target: EditorTarget,
   options: EditorPageOptions = {},
 ): Promise<EditorPageData> {
   const { row, access } = target;
   const comments = await listComments(db, row.id, COMMENTS_SHOWN);
+  const values = access.edit ? (options.refusedSave?.values ?? (await valuesOf(documents, row))) : null;
   return {
     oid: row.oid,
     schemaVersion: row.schemaVersion,
@@ -117,9 +131,10 @@ export async function getEditorPage(
     privacy: row.privacy,
     editorPath: editorPathOf(row),
     viewUrl: canonicalPathOf(row),
-    form: access.edit
+    form: values
       ? {
-          values: options.refusedSave?.values ?? valuesOf(row),
+          values,
+          preview: await previewIn(documents, values.markdown, row.schemaVersion),
           errors: options.refusedSave?.errors ?? {},
           canChangePrivacy: access.manage,
         }
@@ -154,16 +169,20 @@ export type SaveResult =
   | { saved: true }
   | { saved: false; values: EditorValues; errors: Partial<Record<EditorField, EditorMessage>> };
 
-/** Reads the editor's form: every field is checked, and each problem is named on its field. */
-export function readEditorForm(
+/**
+ * Reads the editor's form: every field is checked, and each problem is named on its field. The
+ * Markdown is read by `documents` (a worker thread on the server).
+ */
+export async function readEditorForm(
+  documents: Pick<DocumentWork, "importMarkdown">,
   form: EditorValues,
   schemaVersion: "0" | "2",
-): {
+): Promise<{
   errors: Partial<Record<EditorField, EditorMessage>>;
   descriptionHtml: string;
   tags: string[];
   document: PresentationDocument | null;
-} {
+}> {
   const errors: Partial<Record<EditorField, EditorMessage>> = {};
   const title = form.title.trim();
   if (title === "") errors.title = { id: "editor.error.titleRequired" };
@@ -192,9 +211,13 @@ export function readEditorForm(
   }
   let document: PresentationDocument | null = null;
   try {
-    document = importMarkdown(form.markdown, schemaVersion);
+    document = await documents.importMarkdown(form.markdown, schemaVersion);
   } catch (error) {
-    if (!(error instanceof MarkdownImportError)) {
+    // A busy server (503) is no fault of the Markdown: the request fails as a whole.
+    if ((error as { statusCode?: number }).statusCode === 503) throw error;
+    if (error instanceof DocumentTooComplexError) {
+      errors.markdown = { id: "editor.error.markdown.tooComplex", values: { seconds: error.seconds } };
+    } else if (!(error instanceof MarkdownImportError)) {
       // The importer validates what it makes; a document it can't make is still the source's fault.
       errors.markdown = { id: "editor.error.markdown.invalid" };
     } else if (error.problem.code === "tooLarge") {
@@ -214,6 +237,7 @@ export function readEditorForm(
  */
 export async function saveEditor(
   db: Database,
+  documents: DocumentWork,
   viewer: SignedIn,
   oid: string,
   form: EditorValues & { privacySent: boolean },
@@ -224,7 +248,7 @@ export async function saveEditor(
   // Only the owner may change who sees it (policy: manage); collaborators' forms don't send it.
   if (!access.manage && form.privacySent && form.privacy !== row.privacy) throw new EditorError(403);
   const values: EditorValues = { ...form, privacy: access.manage ? form.privacy : row.privacy };
-  const { errors, descriptionHtml, tags, document } = readEditorForm(values, row.schemaVersion);
+  const { errors, descriptionHtml, tags, document } = await readEditorForm(documents, values, row.schemaVersion);
   if (Object.keys(errors).length > 0 || !document) return { saved: false, values, errors, target };
   await db.transaction((tx) =>
     updatePresentationContent(tx, row.id, {

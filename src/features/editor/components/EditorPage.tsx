@@ -270,7 +270,12 @@ function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData
           </section>
         </div>
         <div className="editor-form__side">
-          <SlidePreview markdown={markdown} schemaVersion={data.schemaVersion} />
+          <SlidePreview
+            markdown={markdown}
+            schemaVersion={data.schemaVersion}
+            initialMarkdown={values.markdown}
+            initialPreview={form.preview}
+          />
         </div>
       </div>
       <div className="editor-form__bar">

@@ -1,49 +1,10 @@
 import { useEffect, useMemo, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
-import type { MessageId } from "../../../i18n/locales";
-import { importMarkdown, MarkdownImportError } from "../../presentation/document/markdown";
-import { type PresentationDocument, type Text, type Topic, walkTopics } from "../../presentation/document/schema";
+import type { Text } from "../../presentation/document/schema";
+import { type EditorPreview, previewOf } from "../preview";
 
 /** Product brief: the preview follows typing, a moment after it stops. */
 export const PREVIEW_DEBOUNCE_MS = 300;
-
-interface PreviewSlide {
-  id: string;
-  texts: Text[];
-  images: { id: string; alt: string }[];
-}
-
-type Preview = { slides: PreviewSlide[] } | { problem: { id: MessageId; values?: Record<string, number> } };
-
-/** The slides the player visits, in path order (topics without content, like an overview, are skipped). */
-function slidesOf(document: PresentationDocument): PreviewSlide[] {
-  const byId = new Map<string, Topic>();
-  for (const { topic } of walkTopics(document.topics)) byId.set(topic.id, topic);
-  const seen = new Set<string>();
-  const slides: PreviewSlide[] = [];
-  for (const step of document.path) {
-    const topic = byId.get(step);
-    if (!topic || seen.has(step) || (topic.texts.length === 0 && topic.images.length === 0)) continue;
-    seen.add(step);
-    slides.push({ id: topic.id, texts: topic.texts, images: topic.images.map(({ id, alt }) => ({ id, alt })) });
-  }
-  return slides;
-}
-
-/** Reads the Markdown with the same importer that saves it, so the preview shows what Save stores. */
-export function previewOf(markdown: string, schemaVersion: "0" | "2"): Preview {
-  try {
-    return { slides: slidesOf(importMarkdown(markdown, schemaVersion)) };
-  } catch (error) {
-    if (!(error instanceof MarkdownImportError)) return { problem: { id: "editor.error.markdown.invalid" } };
-    const { problem } = error;
-    if (problem.code === "noSlides") return { problem: { id: "editor.error.markdown.noSlides" } };
-    if (problem.code === "tooManySlides") {
-      return { problem: { id: "editor.error.markdown.tooManySlides", values: problem.values } };
-    }
-    return { problem: { id: "editor.error.markdown.tooLarge", values: { limit: problem.values.limit } } };
-  }
-}
 
 /** Waits until the value has stopped changing for `delay` ms. */
 function useDebounced<Value>(value: Value, delay: number): Value {
@@ -106,11 +67,28 @@ function PreviewText({ text }: { text: Text }) {
   );
 }
 
-/** The live preview of the editor's Markdown: each slide's titles, subtitles, text and bullets. */
-export function SlidePreview({ markdown, schemaVersion }: { markdown: string; schemaVersion: "0" | "2" }) {
+/**
+ * The live preview of the editor's Markdown: each slide's titles, subtitles, text and bullets.
+ * The server sends the preview of the stored Markdown (read in a worker thread, never on the
+ * request loop); the browser reads what the person types.
+ */
+export function SlidePreview({
+  markdown,
+  schemaVersion,
+  initialMarkdown,
+  initialPreview,
+}: {
+  markdown: string;
+  schemaVersion: "0" | "2";
+  initialMarkdown: string;
+  initialPreview: EditorPreview;
+}) {
   const intl = useIntl();
   const settled = useDebounced(markdown, PREVIEW_DEBOUNCE_MS);
-  const preview = useMemo(() => previewOf(settled, schemaVersion), [settled, schemaVersion]);
+  const preview = useMemo(
+    () => (settled === initialMarkdown ? initialPreview : previewOf(settled, schemaVersion)),
+    [settled, schemaVersion, initialMarkdown, initialPreview],
+  );
   return (
     // A scrolling region is reachable by keyboard (it can be scrolled with the arrow keys).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)

@@ -1,0 +1,26 @@
+import { parentPort } from "node:worker_threads";
+import { documentFromFile, type ImportFile } from "../../features/dashboard/import-file";
+import { previewOf } from "../../features/editor/preview";
+import { importMarkdown } from "../../features/presentation/document/markdown";
+import { documentToMarkdown } from "../../features/presentation/document/markdown-export";
+import type { PresentationDocument } from "../../features/presentation/document/schema";
+import { serveTasks } from "./pool";
+
+/**
+ * The document worker's entry (built to dist/server/document-worker.js): each task is one of
+ * the pure functions behind features/document-work.ts, run here so the request loop stays free.
+ */
+type SchemaVersion = "0" | "2";
+
+if (!parentPort) throw new Error("document-worker runs as a worker thread");
+
+serveTasks(parentPort, {
+  importMarkdown: ({ source, schemaVersion }: { source: string; schemaVersion: SchemaVersion }) =>
+    importMarkdown(source, schemaVersion),
+  exportMarkdown: ({ document }: { document: PresentationDocument }) => documentToMarkdown(document),
+  documentFromFile: ({ file, schemaVersion }: { file: ImportFile; schemaVersion: SchemaVersion }) =>
+    // Structured cloning turns a Buffer into a Uint8Array; the reader wants a Buffer.
+    documentFromFile({ ...file, content: Buffer.from(file.content) }, schemaVersion),
+  editorPreview: ({ markdown, schemaVersion }: { markdown: string; schemaVersion: SchemaVersion }) =>
+    previewOf(markdown, schemaVersion),
+});

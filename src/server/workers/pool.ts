@@ -1,0 +1,231 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+
+/**
+ * A small pool of worker threads for CPU-heavy work (issue 9): parsing an import, exporting a
+ * document, reading the editor's preview. The request loop only hands work over and waits, so
+ * one hostile file can't freeze every other visitor. Each task has a time limit: past it the
+ * worker is terminated (the only way to stop a busy thread) and replaced, and the caller gets a
+ * WorkTimeoutError. Memory is capped per worker, and the queue is bounded.
+ */
+
+export interface WorkerPoolOptions {
+  /** Threads; by default one fewer than the cores (at least 1), so the request loop keeps a core. */
+  size?: number;
+  /** How long one task may run. */
+  timeoutMs: number;
+  /** Tasks waiting beyond this many are refused at once (WorkBusyError). */
+  maxQueue?: number;
+  /** V8 heap cap per worker, in MiB: a task that needs more fails instead of swapping the machine. */
+  maxHeapMb?: number;
+}
+
+/** A task ran past its time limit; its worker was stopped. */
+export class WorkTimeoutError extends Error {
+  override readonly name = "WorkTimeoutError";
+  constructor(readonly timeoutMs: number) {
+    super(`The work took longer than ${timeoutMs} ms and was stopped.`);
+  }
+}
+
+/** Too much work is waiting; try again shortly. */
+export class WorkBusyError extends Error {
+  override readonly name = "WorkBusyError";
+  readonly statusCode = 503;
+  constructor() {
+    super("The server is busy; please try again in a few seconds.");
+  }
+}
+
+/** What a worker answers: a result, or an error as plain data (rebuilt by the caller). */
+export type WorkAnswer = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: TransferredError };
+export interface TransferredError {
+  name: string;
+  message: string;
+  /** The error's own fields (statusCode, problem, …). */
+  fields: Record<string, unknown>;
+}
+
+interface Job {
+  id: number;
+  task: string;
+  payload: unknown;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+interface Slot {
+  worker: Worker;
+  /** The worker has loaded its code and said so: the time limit covers work, not start-up. */
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+}
+
+const DEFAULT_MAX_QUEUE = 64;
+const DEFAULT_MAX_HEAP_MB = 512;
+
+export class WorkerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  private readonly size: number;
+  private readonly maxQueue: number;
+  private readonly maxHeapMb: number;
+
+  constructor(
+    private readonly script: URL,
+    private readonly options: WorkerPoolOptions,
+    /** Rebuilds an error the worker sent as data (so `instanceof` works on this side). */
+    private readonly rebuildError: (error: TransferredError) => Error = defaultRebuild,
+  ) {
+    this.size = Math.max(1, options.size ?? Math.min(4, availableParallelism() - 1));
+    this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
+    this.maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
+  }
+
+  /** Runs a named task in a worker; rejects with the task's own error, WorkTimeoutError or WorkBusyError. */
+  run<Result>(task: string, payload: unknown): Promise<Result> {
+    if (this.closed) return Promise.reject(new Error("The worker pool is closed."));
+    if (this.queue.length >= this.maxQueue) return Promise.reject(new WorkBusyError());
+    return new Promise<Result>((resolve, reject) => {
+      this.queue.push({ id: this.nextId++, task, payload, resolve: resolve as (value: unknown) => void, reject });
+      this.dispatch();
+    });
+  }
+
+  /** Stops every worker; queued and running tasks are rejected. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error("The worker pool is closed."));
+    await Promise.all(
+      this.slots.splice(0).map((slot) => {
+        if (slot.timer) clearTimeout(slot.timer);
+        slot.job?.reject(new Error("The worker pool is closed."));
+        return slot.worker.terminate();
+      }),
+    );
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((candidate) => candidate.ready && candidate.job === null);
+      if (!slot) {
+        // A new worker takes the next job once it is ready (see spawn).
+        const starting = this.slots.filter((candidate) => !candidate.ready).length;
+        if (this.slots.length < this.size && starting < this.queue.length) this.spawn();
+        return;
+      }
+      this.start(slot, this.queue.shift() as Job);
+    }
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.script, {
+      resourceLimits: { maxOldGenerationSizeMb: this.maxHeapMb },
+      stdout: false,
+      stderr: false,
+    });
+    // Workers never keep the process alive on their own (a shutdown closes the pool anyway).
+    worker.unref();
+    const slot: Slot = { worker, ready: false, job: null, timer: null };
+    worker.on("message", (answer: WorkAnswer | { ready: true }) => {
+      if ("ready" in answer) {
+        slot.ready = true;
+        this.dispatch();
+        return;
+      }
+      const job = slot.job;
+      if (!job || answer.id !== job.id) return;
+      this.finish(slot);
+      if (answer.ok) job.resolve(answer.result);
+      else job.reject(this.rebuildError(answer.error));
+    });
+    // A crash (out of memory, an uncaught error) fails its task; the slot is replaced.
+    const fail = (error: Error) => {
+      const job = slot.job;
+      this.replace(slot);
+      job?.reject(error);
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => {
+      if (slot.job) fail(new Error(`The worker stopped unexpectedly (exit code ${code}).`));
+      else {
+        this.remove(slot);
+        // A worker that died while starting leaves its queue to a new one.
+        if (!this.closed) this.dispatch();
+      }
+    });
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private start(slot: Slot, job: Job): void {
+    slot.job = job;
+    slot.timer = setTimeout(() => {
+      this.replace(slot);
+      job.reject(new WorkTimeoutError(this.options.timeoutMs));
+    }, this.options.timeoutMs);
+    slot.worker.ref();
+    slot.worker.postMessage({ id: job.id, task: job.task, payload: job.payload });
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    slot.worker.unref();
+    this.dispatch();
+  }
+
+  /** Terminates a slot's worker (busy or crashed) and lets a new one take its place. */
+  private replace(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.job = null;
+    this.remove(slot);
+    void slot.worker.terminate();
+    if (!this.closed) this.dispatch();
+  }
+
+  private remove(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+  }
+}
+
+function defaultRebuild(error: TransferredError): Error {
+  return Object.assign(new Error(error.message), { name: error.name }, error.fields);
+}
+
+/** The worker's side: answers each message by running the named task. */
+export function serveTasks(
+  port: {
+    on(event: "message", listener: (message: unknown) => void): void;
+    postMessage(answer: WorkAnswer | { ready: true }): void;
+  },
+  tasks: Record<string, (payload: never) => unknown>,
+): void {
+  port.on("message", async (message) => {
+    const { id, task, payload } = message as { id: number; task: string; payload: never };
+    try {
+      const run = tasks[task];
+      if (!run) throw new Error(`Unknown task ${task}`);
+      port.postMessage({ id, ok: true, result: await run(payload) });
+    } catch (error) {
+      const { name, message: text, ...fields } = error as Error & Record<string, unknown>;
+      const own = Object.fromEntries(Object.entries(fields).filter(([key]) => key !== "stack"));
+      port.postMessage({
+        id,
+        ok: false,
+        error: {
+          name: (error as Error).name ?? String(name),
+          message: (error as Error).message ?? String(text),
+          fields: own,
+        },
+      });
+    }
+  });
+  port.postMessage({ ready: true });
+}
