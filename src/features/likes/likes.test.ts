@@ -156,13 +156,15 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
     expect(signup.statusCode).toBe(403);
   });
 
-  it("404 for unknown or malformed oids; 403 for a presentation the viewer may not see", async () => {
+  it("404 for unknown or malformed oids, and for a presentation the viewer may not see", async () => {
     const agent = await signedInAgent(app, db, "status");
-    expect((await agent.api("PUT", url(stableOid("likes:nothing")))).statusCode).toBe(404);
+    const unknown = await agent.api("PUT", url(stableOid("likes:nothing")));
+    expect(unknown.statusCode).toBe(404);
     expect((await agent.api("PUT", url("BAD-OID"))).statusCode).toBe(404);
+    // A private deck answers like an unknown one: no 403 that would say it exists.
     const denied = await agent.api("PUT", url(privateOid));
-    expect(denied.statusCode).toBe(403);
-    expect(denied.json().message).toBe("You don't have access to this presentation.");
+    expect(denied.statusCode).toBe(404);
+    expect(denied.json()).toEqual(unknown.json());
   });
 
   it("R7.2 likes through a view link; a revoked link is 404; a wrong key type is 400", async () => {
@@ -213,6 +215,42 @@ describe.each(testDatabaseTargets().slice(0, 1))("like rate limit on $name", (ta
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       expect(Number(last.headers["retry-after"])).toBeGreaterThan(0);
       expect(last.json().message).toMatch(/Too many requests/);
+    } finally {
+      await close();
+    }
+  });
+
+  it("hardening 6: one budget per person across like and unlike, by oid and by view link", async () => {
+    const { app, db, close } = await createTestApp(target, { likeRateLimitPerMinute: 6 });
+    try {
+      await seedPresentations(db);
+      const agent = await signedInAgent(app, db, "alternating");
+      const byLink = "/api/v4/presentation/like/?auth_key=likes-view-link-0001&key_type=view_link";
+      const byOid = `/api/v4/presentation/${publicOid}/like/`;
+      // Every method and route in turn: separate counters would allow four times the budget.
+      const calls = [
+        ["PUT", byOid],
+        ["DELETE", byOid],
+        ["PUT", byLink],
+        ["DELETE", byLink],
+      ] as const;
+      const statuses: number[] = [];
+      let last = await agent.api("PUT", byOid);
+      statuses.push(last.statusCode);
+      for (let i = 1; i < 16; i += 1) {
+        const [method, path] = calls[i % calls.length] ?? calls[0];
+        last = await agent.api(method, path);
+        statuses.push(last.statusCode);
+      }
+      expect(statuses).toEqual([...Array(6).fill(200), ...Array(10).fill(429)]);
+      expect(Number(last.headers["retry-after"])).toBeGreaterThan(0);
+      expect(last.json()).toEqual({
+        statusCode: 429,
+        message: expect.stringMatching(/^Too many requests\. Please wait \d+ seconds? and try again\.$/),
+      });
+      // The budget is the person's: someone else still has theirs.
+      const other = await signedInAgent(app, db, "patient");
+      expect((await other.api("PUT", byOid)).statusCode).toBe(200);
     } finally {
       await close();
     }

@@ -1,6 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { RateCounter } from "../../lib/attempt-limiter";
 import type { FeatureContext } from "../http";
 import { createLikeService, LikeError, type LikeTarget } from "./service";
+
+const LIKE_WINDOW_MS = 60 * 1000;
 
 /**
  * Spec §7 like calls: PUT likes, DELETE unlikes, at /api/v4/presentation/{oid}/like/ or
@@ -9,12 +12,26 @@ import { createLikeService, LikeError, type LikeTarget } from "./service";
  */
 export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext): void {
   const likes = createLikeService(context.db);
-  const rateLimit = {
-    max: context.likeRateLimitPerMinute,
-    timeWindow: "1 minute",
-    // After the session and CSRF checks, so the key is the person, not the address.
-    hook: "preHandler" as const,
-    keyGenerator: (request: FastifyRequest) => request.viewer?.userId ?? request.ip,
+
+  // One budget per person for all four routes together: per-route counters (one per method and
+  // path) would let someone alternating like and unlike, by oid and by view link, make four
+  // times the calls allowed.
+  const budget = new RateCounter(context.likeRateLimitPerMinute, LIKE_WINDOW_MS);
+  // A route preHandler runs after the app's (session and CSRF checks), so the key is the person
+  // once they are known, and only requests that could act are counted.
+  const withinBudget = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { allowed, retryAfterSeconds } = budget.hit(
+      request.viewer ? `user:${request.viewer.userId}` : `address:${request.ip}`,
+    );
+    if (allowed) return;
+    return reply
+      .status(429)
+      .header("retry-after", String(retryAfterSeconds))
+      .header("cache-control", "no-store")
+      .send({
+        statusCode: 429,
+        message: `Too many requests. Please wait ${retryAfterSeconds} ${retryAfterSeconds === 1 ? "second" : "seconds"} and try again.`,
+      });
   };
 
   const handle =
@@ -37,7 +54,7 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
     return { viewLinkId: query.auth_key ?? "", keyType: query.key_type ?? "" };
   };
 
-  const options = { config: { rateLimit } };
+  const options = { preHandler: withinBudget };
   app.put("/api/v4/presentation/like/", options, handle(byLink, true));
   app.delete("/api/v4/presentation/like/", options, handle(byLink, false));
   app.put("/api/v4/presentation/:oid/like/", options, handle(byOid, true));
