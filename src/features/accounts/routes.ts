@@ -9,12 +9,15 @@ import type { FeatureContext, HeadText } from "../http";
 import { listListedPresentationsOf } from "../presentation/repository";
 import { presentationCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
+import { PasswordHashingBusyError } from "./password";
 import { findUserById, findUserByOid } from "./repository";
 import { AccountError, changePassword, logIn, signUp, updateSettings } from "./service";
 
 /** Windows of the login and signup throttles (the counts are configured). */
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
+/** When to come back after the password queue was full (password.ts). */
+const BUSY_RETRY_AFTER_SECONDS = 5;
 /** Where people land after logging in or signing up without a `next`. */
 const AFTER_SIGN_IN = "/dashboard/next/";
 
@@ -51,6 +54,10 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     reply.header("retry-after", String(seconds));
     return { field: "form", messageId: "accounts.error.tooMany", values: { seconds } };
   };
+  const busy = (reply: FastifyReply): FormProblem => {
+    reply.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
+    return { field: "form", messageId: "accounts.error.busy" };
+  };
 
   // Log in (spec §2 /login/; `next` honoured only for same-origin paths).
   app.get("/login/", (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
@@ -74,7 +81,13 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     if (!byAddress.allowed || byAccount.blocked) {
       return page(tooMany(reply, Math.max(byAddress.retryAfterSeconds, byAccount.retryAfterSeconds)), 429);
     }
-    const user = await logIn(db, email, text(form, "password"));
+    let user: Awaited<ReturnType<typeof logIn>>;
+    try {
+      user = await logIn(db, email, text(form, "password"));
+    } catch (error) {
+      if (error instanceof PasswordHashingBusyError) return page(busy(reply), 503);
+      throw error;
+    }
     if (!user) {
       loginByAccount.hit(email);
       // One message for a wrong email and a wrong password alike.
@@ -119,6 +132,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
       await context.signIn(request, reply, user.id);
       return reply.redirect(next === "/" ? AFTER_SIGN_IN : next, 303);
     } catch (error) {
+      if (error instanceof PasswordHashingBusyError) return page(busy(reply), 503);
       if (!(error instanceof AccountError)) throw error;
       return page(
         { field: error.field, messageId: error.messageId },
@@ -209,6 +223,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
         newPassword: text(form, "newPassword"),
       });
     } catch (error) {
+      if (error instanceof PasswordHashingBusyError) return settingsPage(request, reply, null, busy(reply), 503);
       if (!(error instanceof AccountError)) throw error;
       return settingsPage(request, reply, null, { field: error.field, messageId: error.messageId }, 400);
     }

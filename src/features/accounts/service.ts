@@ -126,7 +126,11 @@ let decoyHash: Promise<string> | null = null;
 export async function logIn(db: Queryable, email: string, password: string): Promise<UserWithSecrets | null> {
   const user = await findUserForLogin(db, email.trim());
   if (!user?.passwordHash) {
-    decoyHash ??= hashPassword(randomBytes(16).toString("hex"));
+    // A decoy that failed (the hashing queue was full) is made again next time, not kept.
+    decoyHash ??= hashPassword(randomBytes(16).toString("hex")).catch((error: unknown) => {
+      decoyHash = null;
+      throw error;
+    });
     await verifyPassword(password, await decoyHash);
     return null;
   }
