@@ -45,6 +45,13 @@ export class AttemptLimiter {
     return { allowed: true, retryAfterSeconds: 0 };
   }
 
+  /** Takes back the latest attempt of a key (one that turned out not to count, e.g. a successful login). */
+  undo(key: string): void {
+    const times = this.attempts.get(key);
+    times?.pop();
+    if (times?.length === 0) this.attempts.delete(key);
+  }
+
   /** Whether a key is over its limit right now, without counting an attempt. */
   blocked(key: string): { blocked: boolean; retryAfterSeconds: number } {
     const now = this.now();
@@ -112,5 +119,89 @@ export class RateCounter {
       this.windows.delete(key);
     }
     if (this.windows.size > this.maxKeys) evictOldest(this.windows, this.maxKeys);
+  }
+}
+
+export interface BackoffOptions {
+  /** Failures allowed without waiting. */
+  freeFailures: number;
+  /** The wait after the first failure beyond the free ones; each further failure doubles it. */
+  baseDelayMs: number;
+  /** The longest wait. */
+  maxDelayMs: number;
+  /** A key with no failure for this long starts afresh. */
+  forgetAfterMs: number;
+  now?: () => number;
+  maxKeys?: number;
+}
+
+/**
+ * Growing delays after repeated failures of one key (login: an account from one client). After
+ * `freeFailures` failures the next attempt waits `baseDelayMs` from the last failure, then twice
+ * as long after each further failure, up to `maxDelayMs`: a person who mistypes is barely
+ * slowed, a guesser soon gets one try per `maxDelayMs`, and nobody is ever locked out for good.
+ * Attempts still under way count as failures until they end, so a burst of parallel guesses
+ * can't slip past the count.
+ */
+export class FailureBackoff {
+  private readonly entries = new Map<string, { failures: number; inFlight: number; lastFailure: number }>();
+  private readonly now: () => number;
+  private readonly maxKeys: number;
+
+  constructor(private readonly options: BackoffOptions) {
+    this.now = options.now ?? systemClock;
+    this.maxKeys = options.maxKeys ?? MAX_THROTTLE_KEYS;
+  }
+
+  /** The wait after `failures` failures (0 while they are free). */
+  delayMs(failures: number): number {
+    const beyond = failures - this.options.freeFailures;
+    return beyond < 0 ? 0 : Math.min(this.options.maxDelayMs, this.options.baseDelayMs * 2 ** beyond);
+  }
+
+  /** Starts an attempt if the key may try now; an allowed attempt must be ended with `end()`. */
+  begin(key: string): { allowed: boolean; retryAfterSeconds: number } {
+    const now = this.now();
+    let entry = this.entries.get(key);
+    if (entry && entry.inFlight === 0 && now - entry.lastFailure > this.options.forgetAfterMs) entry = undefined;
+    entry ??= { failures: 0, inFlight: 0, lastFailure: 0 };
+    const pending = entry.failures + entry.inFlight;
+    if (pending >= this.options.freeFailures) {
+      const delay = this.delayMs(pending);
+      const readyAt = entry.inFlight > 0 ? now + delay : entry.lastFailure + this.delayMs(entry.failures);
+      if (now < readyAt) return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((readyAt - now) / 1000)) };
+    }
+    entry.inFlight += 1;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    if (this.entries.size > this.maxKeys) this.prune(now);
+    return { allowed: true, retryAfterSeconds: 0 };
+  }
+
+  /** Ends an attempt: a failure counts, a success clears the key, "aborted" (never judged) counts nothing. */
+  end(key: string, outcome: "failure" | "success" | "aborted"): void {
+    const entry = this.entries.get(key);
+    if (outcome === "success") {
+      this.entries.delete(key);
+      return;
+    }
+    if (!entry) {
+      if (outcome === "failure") this.entries.set(key, { failures: 1, inFlight: 0, lastFailure: this.now() });
+      return;
+    }
+    entry.inFlight = Math.max(0, entry.inFlight - 1);
+    if (outcome === "failure") {
+      entry.failures += 1;
+      entry.lastFailure = this.now();
+    } else if (entry.failures === 0 && entry.inFlight === 0) {
+      this.entries.delete(key);
+    }
+  }
+
+  private prune(now: number): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.inFlight === 0 && now - entry.lastFailure > this.options.forgetAfterMs) this.entries.delete(key);
+    }
+    if (this.entries.size > this.maxKeys) evictOldest(this.entries, this.maxKeys);
   }
 }

@@ -25,6 +25,7 @@ describe("configuration from the environment", () => {
         DATABASE_URL: "postgres://u@h/db",
         PODIUM_DATA_DIR: "memory://",
         PODIUM_SIGNUP_RATE_LIMIT: "50",
+        PODIUM_LOGIN_ACCOUNT_LIMIT: "40",
         PODIUM_FEATURES: "allow-content-curation=off,new-flag=on",
       },
       { clientDir: null },
@@ -33,6 +34,8 @@ describe("configuration from the environment", () => {
     expect(config.databaseUrl).toBe("postgres://u@h/db");
     expect(config.dataDir).toBe("memory://");
     expect(config.accountLimits.signupsPerAddress).toBe(50);
+    expect(config.accountLimits.loginFailuresPerAccount).toBe(40);
+    expect(configFromEnv({}, { clientDir: null }).accountLimits.loginFailuresPerAccount).toBe(100);
     expect(config.features).toMatchObject({ "allow-content-curation": false, "new-flag": true });
   });
 

@@ -51,9 +51,12 @@ export interface NativeAppConfig {
 }
 
 export interface AccountLimits {
-  /** Login attempts per address in 15 minutes. */
+  /** Failed logins per address in 15 minutes (successful ones don't count). */
   loginPerAddress: number;
-  /** Failed logins per account in 15 minutes. */
+  /**
+   * Failed logins per account in 15 minutes from browsers that never signed in to it: the only
+   * account-wide limit, and it never holds back the owner's browser (features/accounts/login-throttle.ts).
+   */
   loginFailuresPerAccount: number;
   /** Signups per address in an hour. */
   signupsPerAddress: number;
@@ -61,7 +64,7 @@ export interface AccountLimits {
 
 export const DEFAULT_ACCOUNT_LIMITS: AccountLimits = {
   loginPerAddress: 20,
-  loginFailuresPerAccount: 8,
+  loginFailuresPerAccount: 100,
   signupsPerAddress: 10,
 };
 
@@ -184,7 +187,11 @@ export function configFromEnv(
     cookieConsentRequired: consent === "required",
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
-      loginFailuresPerAccount: DEFAULT_ACCOUNT_LIMITS.loginFailuresPerAccount,
+      loginFailuresPerAccount: positiveInt(
+        env,
+        "PODIUM_LOGIN_ACCOUNT_LIMIT",
+        DEFAULT_ACCOUNT_LIMITS.loginFailuresPerAccount,
+      ),
       signupsPerAddress: positiveInt(env, "PODIUM_SIGNUP_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.signupsPerAddress),
     },
   };

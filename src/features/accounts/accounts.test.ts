@@ -1,11 +1,28 @@
 import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database, Queryable } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { stableOid } from "../../lib/ids";
 import { createTestApp, TestAgent } from "../../server/testing";
 import { insertUser } from "./repository";
 import { createSessionResolver, endSession, startSession } from "./service";
+
+/** Two addresses for the login tests: a guesser's and the owner's. */
+const ATTACKER = "203.0.113.66";
+const OWNER = "198.51.100.20";
+
+/** Logs in through the form from an address (a fresh agent fetches the form first, for its CSRF token). */
+async function logInFrom(agent: TestAgent, address: string, email: string, password: string) {
+  if (!agent.cookies.get("XSRF-TOKEN")) await agent.get("/login/");
+  const token = agent.cookies.get("XSRF-TOKEN") ?? "";
+  return agent.request({
+    method: "POST",
+    url: "/login/",
+    remoteAddress: address,
+    payload: new URLSearchParams({ email, password, _csrf: token }).toString(),
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+  });
+}
 
 describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   let app: FastifyInstance;
@@ -285,27 +302,122 @@ describe.each(testDatabaseTargets().slice(0, 1))("login and signup throttling on
     }
   });
 
-  it("answers 429 with Retry-After after too many failed logins for one account", async () => {
-    const { app, close } = await createTestApp(target);
+  it("hardening 8: (a) 20 wrong passwords from one address don't keep the owner out from another", async () => {
+    // A ceiling of 8 failures per account: the 20 tries count only as the 5 that were judged.
+    const { app, close } = await createTestApp(target, {
+      accountLimits: { loginPerAddress: 100_000, loginFailuresPerAccount: 8, signupsPerAddress: 100_000 },
+    });
     try {
-      await new TestAgent(app).signUp("target@podium.test", "the real password!");
-      let last = 0;
-      let retryAfter: string | undefined;
-      for (let attempt = 0; attempt < 10; attempt += 1) {
-        const agent = new TestAgent(app);
-        await agent.get("/login/");
-        const response = await agent.postForm("/login/", { email: "target@podium.test", password: `guess ${attempt}` });
-        last = response.statusCode;
-        retryAfter = response.headers["retry-after"] as string | undefined;
+      await new TestAgent(app).signUp("ada@podium.test", "ada's real password");
+      const statuses: number[] = [];
+      const attacker = new TestAgent(app);
+      for (let attempt = 0; attempt < 20; attempt += 1) {
+        statuses.push((await logInFrom(attacker, ATTACKER, "ada@podium.test", `guess ${attempt}`)).statusCode);
       }
-      expect(last).toBe(429);
-      expect(Number(retryAfter)).toBeGreaterThan(0);
-      // Even the right password waits until the window passes.
+      expect(statuses).toEqual([...Array(5).fill(401), ...Array(15).fill(429)]);
+      const owner = await logInFrom(new TestAgent(app), OWNER, "ada@podium.test", "ada's real password");
+      expect(owner.statusCode).toBe(303);
+    } finally {
+      await close();
+    }
+  });
+
+  it("hardening 8: (b) failures of one account from one address wait 1 s, then 2 s, then 4 s", async () => {
+    const { app, close } = await createTestApp(target, {
+      accountLimits: { loginPerAddress: 100_000, loginFailuresPerAccount: 100, signupsPerAddress: 100_000 },
+    });
+    const realNow = Date.now;
+    let offset = 0;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => realNow() + offset);
+    try {
+      await new TestAgent(app).signUp("bea@podium.test", "bea's real password");
       const agent = new TestAgent(app);
-      await agent.get("/login/");
-      expect(
-        (await agent.postForm("/login/", { email: "target@podium.test", password: "the real password!" })).statusCode,
-      ).toBe(429);
+      const wrong = () => logInFrom(agent, ATTACKER, "bea@podium.test", "a wrong password");
+      for (let attempt = 0; attempt < 5; attempt += 1) expect((await wrong()).statusCode).toBe(401);
+      const waits: string[] = [];
+      for (let round = 0; round < 3; round += 1) {
+        const refused = await wrong();
+        expect(refused.statusCode).toBe(429);
+        expect(refused.body).toContain("Too many attempts");
+        waits.push(String(refused.headers["retry-after"]));
+        // The right password waits too (the delay doesn't look at what was typed) ...
+        expect((await logInFrom(agent, ATTACKER, "bea@podium.test", "bea's real password")).statusCode).toBe(429);
+        offset += Number(refused.headers["retry-after"]) * 1000 + 100;
+        // ... and once it has passed, one more try is judged.
+        expect((await wrong()).statusCode).toBe(401);
+      }
+      expect(waits).toEqual(["1", "2", "4"]);
+      expect((await wrong()).headers["retry-after"]).toBe("8");
+      // Nobody else waits: the owner signs in from elsewhere meanwhile.
+      expect((await logInFrom(new TestAgent(app), OWNER, "bea@podium.test", "bea's real password")).statusCode).toBe(
+        303,
+      );
+      // After the wait, the right password from that address signs in and clears its count.
+      offset += 8_100;
+      expect((await logInFrom(agent, ATTACKER, "bea@podium.test", "bea's real password")).statusCode).toBe(303);
+    } finally {
+      clock.mockRestore();
+      await close();
+    }
+  });
+
+  it("hardening 8: (c) the owner's browser signs in while others have reached the account's ceiling", async () => {
+    const { app, close } = await createTestApp(target, {
+      accountLimits: { loginPerAddress: 100_000, loginFailuresPerAccount: 3, signupsPerAddress: 100_000 },
+    });
+    try {
+      const owner = new TestAgent(app);
+      await owner.signUp("cyd@podium.test", "cyd's real password");
+      const logOut = async () => {
+        await owner.get("/logout");
+        expect((await owner.postForm("/logout", {})).statusCode).toBe(303);
+      };
+      await logOut();
+      expect((await logInFrom(owner, OWNER, "cyd@podium.test", "cyd's real password")).statusCode).toBe(303);
+      expect(owner.cookies.get("podium_device")).toMatch(/^[\w-]{24}\.[\w-]{43}$/);
+      await logOut();
+      // Three guessers on three addresses reach the account-wide ceiling ...
+      for (let i = 1; i <= 3; i += 1) {
+        const response = await logInFrom(new TestAgent(app), `203.0.113.${i}`, "cyd@podium.test", "a guess");
+        expect(response.statusCode).toBe(401);
+      }
+      // ... so a browser that never signed in to the account waits, even with the right password,
+      const stranger = await logInFrom(new TestAgent(app), "198.51.100.9", "cyd@podium.test", "cyd's real password");
+      expect(stranger.statusCode).toBe(429);
+      expect(Number(stranger.headers["retry-after"])).toBeGreaterThan(0);
+      // ... but the owner's browser doesn't, from its usual address or from a new one.
+      expect((await logInFrom(owner, OWNER, "cyd@podium.test", "cyd's real password")).statusCode).toBe(303);
+      await logOut();
+      expect((await logInFrom(owner, "192.0.2.77", "cyd@podium.test", "cyd's real password")).statusCode).toBe(303);
+      // A forged device cookie counts for nothing.
+      const forged = new TestAgent(app);
+      forged.cookies.set("podium_device", `${"a".repeat(24)}.${"b".repeat(43)}`);
+      expect((await logInFrom(forged, OWNER, "cyd@podium.test", "cyd's real password")).statusCode).toBe(429);
+    } finally {
+      await close();
+    }
+  });
+
+  it("hardening 8: (d) successful logins don't count against the per-address limit; failures do", async () => {
+    const { app, close } = await createTestApp(target, {
+      accountLimits: { loginPerAddress: 3, loginFailuresPerAccount: 100, signupsPerAddress: 100_000 },
+    });
+    try {
+      await new TestAgent(app).signUp("dee@podium.test", "dee's real password");
+      const statuses: number[] = [];
+      for (let i = 0; i < 9; i += 1) {
+        statuses.push(
+          (await logInFrom(new TestAgent(app), OWNER, "dee@podium.test", "dee's real password")).statusCode,
+        );
+      }
+      expect(statuses).toEqual(Array(9).fill(303));
+      // Failures (here for accounts that don't exist, one message for all) do count.
+      for (let i = 0; i < 3; i += 1) {
+        expect((await logInFrom(new TestAgent(app), OWNER, `nobody${i}@podium.test`, "whatever")).statusCode).toBe(401);
+      }
+      const refused = await logInFrom(new TestAgent(app), OWNER, "dee@podium.test", "dee's real password");
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     } finally {
       await close();
     }

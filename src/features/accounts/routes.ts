@@ -9,12 +9,12 @@ import type { FeatureContext, HeadText } from "../http";
 import { listListedPresentationsOf } from "../presentation/repository";
 import { presentationCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
+import { createLoginThrottle, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from "./login-throttle";
 import { PasswordHashingBusyError } from "./password";
 import { findUserById, findUserByOid } from "./repository";
 import { AccountError, changePassword, logIn, signUp, updateSettings } from "./service";
 
-/** Windows of the login and signup throttles (the counts are configured). */
-const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Window of the signup throttle (the count is configured); login throttling is in login-throttle.ts. */
 const SIGNUP_WINDOW_MS = 60 * 60 * 1000;
 /** When to come back after the password queue was full (password.ts). */
 const BUSY_RETRY_AFTER_SECONDS = 5;
@@ -30,8 +30,7 @@ const text = (form: Form | undefined, key: string): string => {
 export function registerAccountRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
   const limits = context.accountLimits;
-  const loginByAddress = new AttemptLimiter(limits.loginPerAddress, LOGIN_WINDOW_MS);
-  const loginByAccount = new AttemptLimiter(limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
+  const loginThrottle = createLoginThrottle(limits);
   const signupByAddress = new AttemptLimiter(limits.signupsPerAddress, SIGNUP_WINDOW_MS);
 
   const sendAccountPage = (
@@ -58,6 +57,15 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     reply.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
     return { field: "form", messageId: "accounts.error.busy" };
   };
+  /** Marks this browser as one that signed in to the account (login-throttle.ts). */
+  const rememberDevice = (reply: FastifyReply, email: string) =>
+    reply.setCookie(DEVICE_COOKIE, loginThrottle.deviceCookieFor(email), {
+      path: "/login/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: context.publicUrl.startsWith("https:"),
+      maxAge: DEVICE_COOKIE_MAX_AGE_SECONDS,
+    });
 
   // Log in (spec §2 /login/; `next` honoured only for same-origin paths).
   app.get("/login/", (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
@@ -76,24 +84,23 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     const next = safeNextPath(text(form, "next"));
     const page = (problem: FormProblem, status: number) =>
       sendAccountPage(request, reply, { page: "login", next, email, problem }, { id: "accounts.login.submit" }, status);
-    const byAddress = loginByAddress.hit(request.ip);
-    const byAccount = loginByAccount.blocked(email);
-    if (!byAddress.allowed || byAccount.blocked) {
-      return page(tooMany(reply, Math.max(byAddress.retryAfterSeconds, byAccount.retryAfterSeconds)), 429);
-    }
+    const attempt = loginThrottle.begin({ email, address: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
+    if (!attempt.allowed) return page(tooMany(reply, attempt.retryAfterSeconds), 429);
     let user: Awaited<ReturnType<typeof logIn>>;
     try {
       user = await logIn(db, email, text(form, "password"));
     } catch (error) {
+      attempt.end("aborted");
       if (error instanceof PasswordHashingBusyError) return page(busy(reply), 503);
       throw error;
     }
     if (!user) {
-      loginByAccount.hit(email);
+      attempt.end("failure");
       // One message for a wrong email and a wrong password alike.
       return page({ field: "form", messageId: "accounts.error.login" }, 401);
     }
-    loginByAccount.reset(email);
+    attempt.end("success");
+    rememberDevice(reply, email);
     await context.signIn(request, reply, user.id);
     return reply.redirect(safeNextPath(next === "/" ? AFTER_SIGN_IN : next, AFTER_SIGN_IN), 303);
   });
@@ -129,6 +136,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     if (!limit.allowed) return page(tooMany(reply, limit.retryAfterSeconds), 429);
     try {
       const user = await signUp(db, { ...values, password: text(form, "password") });
+      rememberDevice(reply, user.email);
       await context.signIn(request, reply, user.id);
       return reply.redirect(next === "/" ? AFTER_SIGN_IN : next, 303);
     } catch (error) {

@@ -1,0 +1,124 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { AttemptLimiter, FailureBackoff } from "../../lib/attempt-limiter";
+
+/**
+ * Login throttling after OWASP's advice (Authentication Cheat Sheet; "Slow down online guessing
+ * attacks with device cookies"). A hard lockout of an account after a few failures would let
+ * anyone who knows an email keep its owner out, so instead:
+ *
+ * - Failures of one account from one client (an address, or a device cookie) get growing
+ *   delays: after LOGIN_FREE_FAILURES, 1 s, 2 s, 4 s … up to 15 minutes. Nobody else waits.
+ * - Across all clients, an account takes at most `loginFailuresPerAccount` failures in 15
+ *   minutes from untrusted clients (a ceiling against guessing spread over many addresses).
+ * - A browser that signed in to the account before holds a device cookie (signed, HttpOnly,
+ *   scoped to /login/) and is never held back by that ceiling — only by its own delays. A
+ *   cookie rather than a remembered address: the owner's browser keeps working behind a shared
+ *   NAT or a new network, and a stranger behind the owner's NAT gains nothing from it.
+ * - Per address, `loginPerAddress` failures in 15 minutes (a ceiling against one address
+ *   trying many accounts). Successful logins don't count.
+ *
+ * Every check runs before the password is hashed, so refused attempts cost no scrypt; the same
+ * rules apply to emails without an account (what is refused says nothing about who exists).
+ * Attempts are counted when they start and taken back if they succeed, so a burst of parallel
+ * guesses can't slip past the counts while scrypt runs.
+ *
+ * In memory, per process: the device cookie's key is made at start, so after a restart (or on
+ * another process) an old device cookie is simply not recognised — the browser is an untrusted
+ * client until its next successful login, which sets a new one.
+ */
+
+/** The window of the per-address and per-account counts. */
+export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Failures of one account from one client before each attempt waits. */
+export const LOGIN_FREE_FAILURES = 5;
+/** The first wait; it doubles with each further failure, up to LOGIN_MAX_DELAY_MS. */
+export const LOGIN_BASE_DELAY_MS = 1000;
+export const LOGIN_MAX_DELAY_MS = 15 * 60 * 1000;
+/** A client whose last failure on an account is this old starts afresh. */
+const LOGIN_FORGET_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/** The device cookie: proof that this browser signed in to an account before. */
+export const DEVICE_COOKIE = "podium_device";
+export const DEVICE_COOKIE_MAX_AGE_SECONDS = 90 * 24 * 60 * 60;
+const DEVICE_COOKIE_PATTERN = /^([A-Za-z0-9_-]{24})\.([A-Za-z0-9_-]{43})$/;
+
+export type LoginOutcome = "failure" | "success" | "aborted";
+
+export type LoginAttempt =
+  | { allowed: false; retryAfterSeconds: number }
+  | { allowed: true; end(outcome: LoginOutcome): void };
+
+export interface LoginThrottle {
+  /** Whether this login may be tried now; an allowed attempt must be ended with its outcome. */
+  begin(input: { email: string; address: string; deviceCookie: string | undefined }): LoginAttempt;
+  /** A new device cookie's value for a browser that just signed in to the account with this email. */
+  deviceCookieFor(email: string): string;
+}
+
+export function createLoginThrottle(limits: {
+  loginPerAddress: number;
+  loginFailuresPerAccount: number;
+}): LoginThrottle {
+  const deviceKey = randomBytes(32);
+  const failuresByAddress = new AttemptLimiter(limits.loginPerAddress, LOGIN_WINDOW_MS);
+  const failuresByAccount = new AttemptLimiter(limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
+  const failuresByClient = new FailureBackoff({
+    freeFailures: LOGIN_FREE_FAILURES,
+    baseDelayMs: LOGIN_BASE_DELAY_MS,
+    maxDelayMs: LOGIN_MAX_DELAY_MS,
+    forgetAfterMs: LOGIN_FORGET_AFTER_MS,
+  });
+
+  const signature = (email: string, nonce: string) =>
+    createHmac("sha256", deviceKey).update(`device\n${email}\n${nonce}`).digest();
+
+  /** The device's id when the cookie was issued for this email by this process, else null. */
+  const deviceOf = (cookie: string | undefined, email: string): string | null => {
+    const match = cookie ? DEVICE_COOKIE_PATTERN.exec(cookie) : null;
+    if (!match?.[1] || !match[2]) return null;
+    const given = Buffer.from(match[2], "base64url");
+    const expected = signature(email, match[1]);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? match[1] : null;
+  };
+
+  return {
+    begin({ email, address, deviceCookie }) {
+      const device = deviceOf(deviceCookie, email);
+      const client = `${email}\n${device ? `device:${device}` : `address:${address}`}`;
+      const byAddress = failuresByAddress.hit(address);
+      if (!byAddress.allowed) return { allowed: false, retryAfterSeconds: byAddress.retryAfterSeconds };
+      const byClient = failuresByClient.begin(client);
+      if (!byClient.allowed) {
+        failuresByAddress.undo(address);
+        return { allowed: false, retryAfterSeconds: byClient.retryAfterSeconds };
+      }
+      if (!device) {
+        const byAccount = failuresByAccount.hit(email);
+        if (!byAccount.allowed) {
+          failuresByAddress.undo(address);
+          failuresByClient.end(client, "aborted");
+          return { allowed: false, retryAfterSeconds: byAccount.retryAfterSeconds };
+        }
+      }
+      let ended = false;
+      return {
+        allowed: true,
+        end(outcome) {
+          if (ended) return;
+          ended = true;
+          // Only failures count: a success (or an attempt that was never judged) is taken back.
+          if (outcome !== "failure") {
+            failuresByAddress.undo(address);
+            if (!device) failuresByAccount.undo(email);
+          }
+          failuresByClient.end(client, outcome);
+        },
+      };
+    },
+
+    deviceCookieFor(email) {
+      const nonce = randomBytes(18).toString("base64url");
+      return `${nonce}.${signature(email, nonce).toString("base64url")}`;
+    },
+  };
+}
