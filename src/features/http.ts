@@ -2,13 +2,15 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ReactElement } from "react";
 import type { ClientEntry } from "../client/entries";
 import type { Database } from "../db/client";
-import type { DocumentWork } from "./document-work";
 import type { MessageId } from "../i18n/locales";
 import type { FeatureFlags } from "../lib/features";
+import type { DocumentWork } from "./document-work";
 
 /** What a feature's routes get from the server: the database, settings and page rendering. */
 export interface FeatureContext {
   db: Database;
+  /** The app's signing secret (CSRF tokens, device cookies): the same in every process. */
+  secret: string;
   /** CPU-heavy document work (imports, exports, previews), run off the request loop. */
   documents: DocumentWork;
   features: FeatureFlags;

@@ -176,6 +176,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 
   const context: FeatureContext = {
     db,
+    secret,
     documents,
     features: config.features,
     publicUrl: config.publicUrl,

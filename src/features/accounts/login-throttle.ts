@@ -55,11 +55,15 @@ export interface LoginThrottle {
   deviceCookieFor(email: string): string;
 }
 
-export function createLoginThrottle(limits: {
-  loginPerAddress: number;
-  loginFailuresPerAccount: number;
-}): LoginThrottle {
-  const deviceKey = randomBytes(32);
+export function createLoginThrottle(
+  limits: {
+    loginPerAddress: number;
+    loginFailuresPerAccount: number;
+  },
+  /** The app's secret (the same in every process and across restarts), so device cookies stay valid. */
+  secret: string,
+): LoginThrottle {
+  const deviceKey = createHmac("sha256", secret).update("podium device cookie").digest();
   const failuresByAddress = new AttemptLimiter(limits.loginPerAddress, LOGIN_WINDOW_MS);
   const failuresByAccount = new AttemptLimiter(limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
   const failuresByClient = new FailureBackoff({
@@ -72,7 +76,7 @@ export function createLoginThrottle(limits: {
   const signature = (email: string, nonce: string) =>
     createHmac("sha256", deviceKey).update(`device\n${email}\n${nonce}`).digest();
 
-  /** The device's id when the cookie was issued for this email by this process, else null. */
+  /** The device's id when the cookie was issued for this email by Podium, else null. */
   const deviceOf = (cookie: string | undefined, email: string): string | null => {
     const match = cookie ? DEVICE_COOKIE_PATTERN.exec(cookie) : null;
     if (!match?.[1] || !match[2]) return null;

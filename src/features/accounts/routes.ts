@@ -30,7 +30,7 @@ const text = (form: Form | undefined, key: string): string => {
 export function registerAccountRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
   const limits = context.accountLimits;
-  const loginThrottle = createLoginThrottle(limits);
+  const loginThrottle = createLoginThrottle(limits, context.secret);
   const signupByAddress = new AttemptLimiter(limits.signupsPerAddress, SIGNUP_WINDOW_MS);
 
   const sendAccountPage = (
