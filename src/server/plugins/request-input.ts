@@ -63,7 +63,10 @@ async function readMultipart(request: FastifyRequest): Promise<Record<string, un
   }
   let body: Record<string, unknown> = {};
   try {
-    for await (const part of request.parts()) {
+    // A route may set its own limits (config.multipartOptions), as with @fastify/multipart.
+    const routeOptions = (request.routeOptions.config as { multipartOptions?: Parameters<FastifyRequest["parts"]>[0] })
+      .multipartOptions;
+    for await (const part of request.parts(routeOptions)) {
       body = part.fields as Record<string, unknown>;
       const text = part.type === "file" ? part.filename : typeof part.value === "string" ? part.value : "";
       if (unstorableCharacterIn(part.fieldname) || unstorableCharacterIn(text)) {
