@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { importMarkdown, MarkdownImportError, stripInlineMarks } from "./markdown";
+import { importMarkdown, MarkdownImportError, readSlides, type SlideContent } from "./markdown";
 import { documentToMarkdown } from "./markdown-export";
-import type { PresentationDocument, Topic } from "./schema";
+import type { PresentationDocument, StyleClass, Topic } from "./schema";
 
 /** Text and image ids are generated from positions in the source; compare documents without them. */
 function withoutGeneratedIds(document: PresentationDocument): unknown {
@@ -15,15 +15,53 @@ function withoutGeneratedIds(document: PresentationDocument): unknown {
   return { ...document, topics: document.topics.map(strip) };
 }
 
-/** Characters that mean something to the importer, mixed with plain ones. */
-const CHARACTERS = [..."ab Z9 *_`[]()\\#-+!.)é\u00a0\t", "\u2028", "😀"];
+/** Characters that mean something to CommonMark (or to the importer), mixed with plain ones. */
+const CHARACTERS = [
+  ..."ab Z9 *_`[]()\\#-+!.)é\u00a0\t<>&;=|~:1{}\"'",
+  "\u2028",
+  "😀",
+  "&amp;",
+  "&#32;",
+  "&#x0;",
+  "&nbsp;",
+  "<b>",
+  "~~",
+  "](/x)",
+];
 const words = fc.array(fc.constantFrom(...CHARACTERS), { maxLength: 24 }).map((chars) => chars.join(""));
 const line = fc.oneof(
   words,
   fc.tuple(fc.integer({ min: 1, max: 7 }), words).map(([level, text]) => `${"#".repeat(level)} ${text}`),
-  fc.tuple(fc.constantFrom("-", "*", "+", "1.", "2)"), words).map(([marker, text]) => `${marker} ${text}`),
+  fc
+    .tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom("-", "*", "+", "1.", "2)", ">", "> -"), words)
+    .map(([indent, marker, text]) => `${" ".repeat(indent)}${marker} ${text}`),
   fc.tuple(words, fc.constantFrom("/assets/a.png", "/assets/x/y-1.svg")).map(([alt, src]) => `![${alt}](${src})`),
-  fc.constantFrom("", "   ", "---", " ----- ", "`` ``", "**bold** and _em_", "[label](https://x.test)"),
+  fc.constantFrom(
+    "",
+    "   ",
+    "---",
+    " ----- ",
+    "`` ``",
+    "**bold** and _em_",
+    "[label](https://x.test)",
+    "===",
+    "--",
+    "***",
+    "- - -",
+    "```",
+    "~~~ js",
+    "    indented code",
+    "| a | b |",
+    "|---|:-:|",
+    "[ref]: /url",
+    "[ref]",
+    "ends with a backslash\\",
+    "two trailing spaces  ",
+    "<div>",
+    "-",
+    "1.",
+    "![remote](https://x.test/a.png)",
+  ),
 );
 const markdownSource = fc.array(line, { minLength: 1, maxLength: 30 }).map((lines) => lines.join("\n"));
 
@@ -34,6 +72,58 @@ function importOrNull(source: string, schemaVersion: "0" | "2"): PresentationDoc
     if (error instanceof MarkdownImportError) return null;
     throw error;
   }
+}
+
+/**
+ * Any text Markdown can hold: ASCII punctuation, Unicode spaces at the edges, emoji. (Not NUL,
+ * which CommonMark reads as U+FFFD, nor a vertical tab at an edge, which no reference can write;
+ * line breaks become spaces, a paragraph being one line.)
+ */
+const ANY_CHARACTER = fc.constantFrom(
+  ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
+  ..."\t\u00a0\u2028\u3000\ufeffé😀",
+);
+const anyText = fc.string({ unit: ANY_CHARACTER, maxLength: 30 });
+
+/** A slide's texts in the shapes Markdown writes: one-paragraph headings, bodies of bullets and lines. */
+const slideContent = fc.record({
+  texts: fc.array(
+    fc.oneof(
+      fc
+        .record({ style: fc.constantFrom<StyleClass>("title", "subtitle", "subtitle_2"), text: anyText })
+        .map(({ style, text }) => ({ style, paragraphs: [{ text, listType: "NONE" as const }] })),
+      fc.record({
+        style: fc.constant<StyleClass>("body"),
+        paragraphs: fc.array(
+          fc.record({ text: anyText, listType: fc.constantFrom("BULLET" as const, "NONE" as const) }),
+          {
+            minLength: 1,
+            maxLength: 5,
+          },
+        ),
+      }),
+    ),
+    { maxLength: 6 },
+  ),
+  images: fc.array(fc.record({ alt: anyText, src: fc.constantFrom("/assets/a.png", "/assets/x/y-1.svg") }), {
+    maxLength: 2,
+  }),
+});
+
+function documentOf(slides: { texts: Topic["texts"]; images: Topic["images"] }[]): PresentationDocument {
+  const topics: Topic[] = slides.map((slide, index) => ({
+    id: `slide-${index + 1}`,
+    x: 0,
+    y: 0,
+    width: 1600,
+    height: 900,
+    rotation: 0,
+    background: null,
+    texts: slide.texts,
+    images: slide.images,
+    topics: [],
+  }));
+  return { format: "podium.presentation", version: 1, schemaVersion: "2", topics, path: topics.map((t) => t.id) };
 }
 
 describe("documentToMarkdown", () => {
@@ -47,6 +137,27 @@ describe("documentToMarkdown", () => {
         expect(withoutGeneratedIds(again)).toEqual(withoutGeneratedIds(document));
       }),
       { numRuns: 1500 },
+    );
+  });
+
+  it("writes any text so that it reads back as itself: headings, bullets, lines and image alt texts", () => {
+    fc.assert(
+      fc.property(fc.array(slideContent, { minLength: 1, maxLength: 3 }), (slides) => {
+        const document = documentOf(
+          slides.map((slide, s) => ({
+            texts: slide.texts.map((text, t) => ({
+              id: `s${s}-t${t}`,
+              styleClasses: [text.style],
+              paragraphs: text.paragraphs.map((p) => ({ ...p, biggestFontSize: 36 })),
+            })),
+            images: slide.images.map((image, i) => ({ id: `s${s}-i${i}`, ...image, x: 0, y: 0, width: 1, height: 1 })),
+          })),
+        );
+        const markdown = documentToMarkdown(document);
+        const hasContent = (slide: SlideContent) => slide.texts.length > 0 || slide.images.length > 0;
+        expect(readSlides(markdown).filter(hasContent)).toEqual(slides.filter(hasContent));
+      }),
+      { numRuns: 1000 },
     );
   });
 
@@ -64,11 +175,59 @@ describe("documentToMarkdown", () => {
     const markdown = documentToMarkdown(document);
     expect(withoutGeneratedIds(importMarkdown(markdown, "2"))).toEqual(withoutGeneratedIds(document));
   });
-});
 
-describe("stripInlineMarks", () => {
-  it("reads marks as plain words, and backslash escapes as the literal character", () => {
-    expect(stripInlineMarks("**bold** _em_ `code` [label](https://x.test)")).toBe("bold em code label");
-    expect(stripInlineMarks("\\*not em\\* and \\\\ and C:\\path")).toBe("*not em* and \\ and C:\\path");
+  it("escapes marks that would pair across lines, which each line alone doesn't show", () => {
+    const lines = ["a `b", "c` d", "*e", "f*", "[g", "h](/x)"];
+    const document = documentOf([
+      {
+        texts: [
+          {
+            id: "t1",
+            styleClasses: ["body"],
+            paragraphs: lines.map((text) => ({ text, listType: "NONE" as const, biggestFontSize: 36 })),
+          },
+        ],
+        images: [],
+      },
+    ]);
+    const markdown = documentToMarkdown(document);
+    expect(readSlides(markdown)[0]?.texts[0]?.paragraphs.map((p) => p.text)).toEqual(lines);
+    expect(markdown).toBe("a \\`b\nc\\` d\n\\*e\nf\\*\n\\[g\nh\\](/x)\n");
+  });
+
+  it("escapes only what needs it, and keeps edge spaces with character references", () => {
+    const lines = [
+      "*not em* and C# and a_b_c",
+      "1. not a list",
+      "> not a quote",
+      "===",
+      "",
+      " indented ",
+      "<b>not html</b> &amp; no entity",
+    ];
+    const document = documentOf([
+      {
+        texts: [
+          {
+            id: "t1",
+            styleClasses: ["body"],
+            paragraphs: lines.map((text) => ({ text, listType: "NONE" as const, biggestFontSize: 36 })),
+          },
+        ],
+        images: [],
+      },
+    ]);
+    const markdown = documentToMarkdown(document);
+    expect(markdown.split("\n")).toEqual([
+      "\\*not em\\* and C\\# and a\\_b\\_c",
+      "1\\. not a list",
+      "\\> not a quote",
+      "\\===",
+      "[]()",
+      "&#x20;indented&#x20;",
+      "\\<b>not html\\</b> \\&amp; no entity",
+      "",
+    ]);
+    expect(readSlides(markdown)[0]?.texts[0]?.paragraphs.map((p) => p.text)).toEqual(lines);
   });
 });
