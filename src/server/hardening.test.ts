@@ -58,9 +58,12 @@ describe.each(testDatabaseTargets())(
         expect(response.statusCode).toBe(422);
         expect(response.body).toContain("couldn&#x27;t read that file within 0.1 seconds");
         expect(await count()).toBe(before);
-        // The pool goes on: an ordinary deck imports.
-        const ok = await importFile(agent, "ok.md", "# A normal deck\n---\n# Second");
-        expect(ok.statusCode).toBe(303);
+        // The pool goes on: an ordinary deck imports (once the replacement worker has started).
+        await expect
+          .poll(async () => (await importFile(agent, "ok.md", "# A normal deck\n---\n# Second")).statusCode, {
+            timeout: 10_000,
+          })
+          .toBe(303);
       } finally {
         await harness.close();
       }

@@ -63,6 +63,21 @@ describe("the worker pool (CPU-heavy work off the request loop)", () => {
     await expect(pool.run("echo", 7)).resolves.toBe(7);
   });
 
+  it("hardening 1: the time limit counts from the request, so a task queued behind a slow one is refused in time", async () => {
+    pool = new WorkerPool(script, { size: 1, timeoutMs: 300 });
+    await pool.run("echo", "warm");
+    const settledAt = (work: Promise<unknown>) =>
+      work.then(
+        () => ({ error: null, at: performance.now() }),
+        (error: unknown) => ({ error, at: performance.now() }),
+      );
+    const [first, second] = await Promise.all([settledAt(pool.run("spin", null)), settledAt(pool.run("slow", 10))]);
+    expect(first.error).toBeInstanceOf(WorkTimeoutError);
+    expect(second.error).toBeInstanceOf(WorkTimeoutError);
+    // Both answered at the same deadline, not one time limit after the other (300 ms apart).
+    expect(Math.abs(second.at - first.at)).toBeLessThan(150);
+  });
+
   it("runs tasks side by side up to its size, queues the rest, and refuses past the queue's bound", async () => {
     pool = new WorkerPool(script, { size: 2, timeoutMs: 5_000, maxQueue: 2 });
     // Both workers started and ready.

@@ -12,7 +12,7 @@ import { Worker } from "node:worker_threads";
 export interface WorkerPoolOptions {
   /** Threads; by default one fewer than the cores (at least 1), so the request loop keeps a core. */
   size?: number;
-  /** How long one task may run. */
+  /** How long one task may take from the moment it is asked for (queueing included). */
   timeoutMs: number;
   /** Tasks waiting beyond this many are refused at once (WorkBusyError). */
   maxQueue?: number;
@@ -52,14 +52,15 @@ interface Job {
   payload: unknown;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+  /** Fires at the task's deadline, counted from its arrival: waiting in the queue counts too. */
+  timer: NodeJS.Timeout | null;
 }
 
 interface Slot {
   worker: Worker;
-  /** The worker has loaded its code and said so: the time limit covers work, not start-up. */
+  /** The worker has loaded its code and said so (a new worker's start-up doesn't delay its job's timer). */
   ready: boolean;
   job: Job | null;
-  timer: NodeJS.Timeout | null;
 }
 
 const DEFAULT_MAX_QUEUE = 64;
@@ -90,7 +91,17 @@ export class WorkerPool {
     if (this.closed) return Promise.reject(new Error("The worker pool is closed."));
     if (this.queue.length >= this.maxQueue) return Promise.reject(new WorkBusyError());
     return new Promise<Result>((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, task, payload, resolve: resolve as (value: unknown) => void, reject });
+      const job: Job = {
+        id: this.nextId++,
+        task,
+        payload,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+        timer: null,
+      };
+      // The caller hears within the time limit whatever happens: queued too long, or running too long.
+      job.timer = setTimeout(() => this.expire(job), this.options.timeoutMs);
+      this.queue.push(job);
       this.dispatch();
     });
   }
@@ -98,10 +109,13 @@ export class WorkerPool {
   /** Stops every worker; queued and running tasks are rejected. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error("The worker pool is closed."));
+    for (const job of this.queue.splice(0)) {
+      if (job.timer) clearTimeout(job.timer);
+      job.reject(new Error("The worker pool is closed."));
+    }
     await Promise.all(
       this.slots.splice(0).map((slot) => {
-        if (slot.timer) clearTimeout(slot.timer);
+        if (slot.job?.timer) clearTimeout(slot.job.timer);
         slot.job?.reject(new Error("The worker pool is closed."));
         return slot.worker.terminate();
       }),
@@ -129,7 +143,7 @@ export class WorkerPool {
     });
     // Workers never keep the process alive on their own (a shutdown closes the pool anyway).
     worker.unref();
-    const slot: Slot = { worker, ready: false, job: null, timer: null };
+    const slot: Slot = { worker, ready: false, job: null };
     worker.on("message", (answer: WorkAnswer | { ready: true }) => {
       if ("ready" in answer) {
         slot.ready = true;
@@ -163,17 +177,22 @@ export class WorkerPool {
 
   private start(slot: Slot, job: Job): void {
     slot.job = job;
-    slot.timer = setTimeout(() => {
-      this.replace(slot);
-      job.reject(new WorkTimeoutError(this.options.timeoutMs));
-    }, this.options.timeoutMs);
     slot.worker.ref();
     slot.worker.postMessage({ id: job.id, task: job.task, payload: job.payload });
   }
 
+  /** A job's deadline passed: dropped from the queue, or its worker stopped mid-task. */
+  private expire(job: Job): void {
+    job.timer = null;
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) this.queue.splice(queued, 1);
+    const slot = this.slots.find((candidate) => candidate.job === job);
+    if (slot) this.replace(slot);
+    job.reject(new WorkTimeoutError(this.options.timeoutMs));
+  }
+
   private finish(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
+    if (slot.job?.timer) clearTimeout(slot.job.timer);
     slot.job = null;
     slot.worker.unref();
     this.dispatch();
@@ -181,12 +200,14 @@ export class WorkerPool {
 
   /** Terminates a slot's worker (busy or crashed) and lets a new one take its place. */
   private replace(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = null;
+    if (slot.job?.timer) clearTimeout(slot.job.timer);
     slot.job = null;
     this.remove(slot);
     void slot.worker.terminate();
-    if (!this.closed) this.dispatch();
+    if (this.closed) return;
+    // A replacement starts at once, so the next task doesn't wait for a worker's start-up.
+    if (this.slots.length < this.size) this.spawn();
+    this.dispatch();
   }
 
   private remove(slot: Slot): void {
