@@ -4,7 +4,7 @@
 //
 // One run starts the built server (PGlite in memory, demo seed on, request log off, rate limits
 // lifted), signs one person up through the real form and takes a public view page from the
-// sitemap. Then autocannon loads that page (browser headers, 10 connections) twice: once alone
+// sitemap. Then autocannon loads that page (browser headers, 4 connections by default) twice: once alone
 // (baseline), and once while that person keeps 2 imports in flight through the dashboard's real
 // multipart form (POST /dashboard/next/import), cycling through six hostile ~1 MB payloads and
 // one ordinary 50-slide deck. Each payload is sent at least once: if the load ends first, the
@@ -15,7 +15,7 @@
 // The figures and the goal are reported, never enforced. The run exits non-zero only for
 // correctness problems: a 5xx answer, an unexpected status, a request error, or the server dying.
 //
-// Usage: npm run bench:imports [-- --duration 8 --warmup 2 --build]
+// Usage: npm run bench:imports [-- --duration 8 --warmup 2 --connections 4 --build]
 // Builds when dist/ is missing (or with --build); all traffic goes to 127.0.0.1.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -36,7 +36,8 @@ const option = (name, fallback) => {
 };
 const DURATION_S = option("duration", 8);
 const WARMUP_S = option("warmup", 2);
-const CONNECTIONS = 10;
+// Few connections: the question is whether imports stall others, not how many pages one core renders (bench:pages).
+const CONNECTIONS = option("connections", 4);
 const IMPORTS_IN_FLIGHT = 2;
 const HOST = "127.0.0.1";
 const GOAL_IMPORT_MS = 2_000;

@@ -1,3 +1,5 @@
+import { readlinkSync } from "node:fs";
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { documentFromFile, type ImportFile } from "../../features/dashboard/import-file";
 import { previewOf } from "../../features/editor/preview";
@@ -13,6 +15,19 @@ import { serveTasks } from "./pool";
 type SchemaVersion = "0" | "2";
 
 if (!parentPort) throw new Error("document-worker runs as a worker thread");
+
+/**
+ * Document work yields the CPU to the request loop: on Linux this thread lowers its own
+ * scheduling priority (nice 10; a thread id is a pid to setpriority), so a stream of heavy
+ * imports slows imports, not every other visitor. Elsewhere it runs at normal priority.
+ */
+const WORKER_NICE = 10;
+try {
+  const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, WORKER_NICE);
+} catch {
+  // Not Linux, or not allowed: normal priority.
+}
 
 serveTasks(parentPort, {
   importMarkdown: ({ source, schemaVersion }: { source: string; schemaVersion: SchemaVersion }) =>
