@@ -1,4 +1,5 @@
 import type { Queryable } from "../../db/client";
+import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
 import type { PresentationDocument } from "../presentation/document/schema";
 import type { Privacy } from "../presentation/repository";
 
@@ -12,17 +13,31 @@ export interface PresentationContent {
   document: PresentationDocument;
 }
 
-/** Saves every field and the document in one statement, and marks the presentation modified. */
+/**
+ * Saves every field and the document in one statement, and marks the presentation modified. The
+ * same statement records which images the document shows (migration 0008); images it stopped
+ * showing go once nothing uses them and their grace period is over (features/assets).
+ */
 export async function updatePresentationContent(
   db: Queryable,
   presentationId: string,
   content: PresentationContent,
 ): Promise<void> {
   await db.query(
-    `update presentations
-        set title = $2, description_html = $3, privacy = $4, tags = $5::text[], document = $6::jsonb,
-            last_modified = now()
-      where id = $1`,
+    `with updated as (
+       update presentations
+          set title = $2, description_html = $3, privacy = $4, tags = $5::text[], document = $6::jsonb,
+              last_modified = now()
+        where id = $1
+        returning id),
+     unused as (
+       delete from presentation_assets
+        where presentation_id = $1 and not (asset_hash = any($7::text[]))),
+     used as (
+       insert into presentation_assets (presentation_id, asset_hash)
+       select updated.id, assets.hash from updated join assets on assets.hash = any($7::text[])
+       on conflict do nothing)
+     select 1`,
     [
       presentationId,
       content.title,
@@ -30,8 +45,10 @@ export async function updatePresentationContent(
       content.privacy,
       content.tags,
       JSON.stringify(content.document),
+      assetHashesIn(content.document),
     ],
   );
+  await sweepUnusedAssets(db);
 }
 
 export interface CommentRow {

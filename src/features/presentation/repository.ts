@@ -1,4 +1,5 @@
 import type { Queryable } from "../../db/client";
+import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
 import type { PresentationDocument } from "./document/schema";
 
 /** The only place that knows how presentations are stored. */
@@ -116,13 +117,20 @@ export interface NewPresentation {
 
 /** Inserts a presentation unless one with its oid exists; true when it inserted. */
 export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentation): Promise<boolean> {
+  // The images it shows are recorded in the same statement (migration 0008, features/assets).
   const rows = await db.query(
-    `insert into presentations
-       (oid, owner_id, title, description_html, privacy, schema_version, tags, document,
-        view_count, is_staff_pick, template_slug, template_sub_title, last_modified, created_at)
-     values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12, $13, $13)
-     on conflict (oid) do nothing
-     returning id`,
+    `with inserted as (
+       insert into presentations
+         (oid, owner_id, title, description_html, privacy, schema_version, tags, document,
+          view_count, is_staff_pick, template_slug, template_sub_title, last_modified, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12, $13, $13)
+       on conflict (oid) do nothing
+       returning id),
+     used as (
+       insert into presentation_assets (presentation_id, asset_hash)
+       select inserted.id, assets.hash from inserted join assets on assets.hash = any($14::text[])
+       on conflict do nothing)
+     select id from inserted`,
     [
       p.oid,
       p.ownerId,
@@ -137,8 +145,10 @@ export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentati
       p.templateSlug ?? null,
       p.templateSubTitle ?? null,
       p.lastModified ?? new Date(),
+      assetHashesIn(p.document),
     ],
   );
+  if (rows.length > 0) await sweepUnusedAssets(db);
   return rows.length > 0;
 }
 
@@ -265,7 +275,10 @@ export async function updatePresentationDetails(
 
 /** Deletes a presentation; its likes, view links and collaborator rights go with it (cascade). */
 export async function deletePresentation(db: Queryable, oid: string): Promise<boolean> {
-  return (await db.query("delete from presentations where oid = $1 returning 1", [oid])).length > 0;
+  const deleted = (await db.query("delete from presentations where oid = $1 returning 1", [oid])).length > 0;
+  // Its images are no longer used by it (the cascade): those nothing else uses go once their grace period is over.
+  if (deleted) await sweepUnusedAssets(db);
+  return deleted;
 }
 
 export interface ViewLinkListing {
