@@ -11,6 +11,7 @@ import { createElement } from "react";
 import type { Database } from "../db/client";
 import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerAccountRoutes } from "../features/accounts/routes";
+import { registerAssetRoutes } from "../features/assets/routes";
 import { registerCatalogRoutes } from "../features/catalog/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
@@ -238,6 +239,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerAccountRoutes(app, context);
   registerDashboardRoutes(app, context);
   registerEditorRoutes(app, context);
+  registerAssetRoutes(app, context);
   registerExploreRoutes(app, context);
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);
