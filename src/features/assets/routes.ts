@@ -33,18 +33,22 @@ export function registerAssetRoutes(app: FastifyInstance, context: FeatureContex
       // Signed-out uploads are refused before their body is read.
       onRequest: async (request, reply) => {
         if (!request.viewer) {
-          await reply.status(401).send({ statusCode: 401, message: "Sign in to upload images." });
+          await reply.status(401).send({ statusCode: 401, problem: "signedOut", message: "Sign in to upload images." });
         }
       },
     },
     async (request, reply) => {
       const viewer = request.viewer;
-      if (!viewer) return reply.status(401).send({ statusCode: 401, message: "Sign in to upload images." });
+      if (!viewer) {
+        return reply.status(401).send({ statusCode: 401, problem: "signedOut", message: "Sign in to upload images." });
+      }
       const part = (request.body as Record<string, unknown> | undefined)?.file as UploadedPart | undefined;
       if (!request.isMultipart() || part?.type !== "file" || !part.toBuffer) {
-        return reply
-          .status(400)
-          .send({ statusCode: 400, message: "Send the image as a multipart form with one file field named file." });
+        return reply.status(400).send({
+          statusCode: 400,
+          problem: "notImage",
+          message: "Send the image as a multipart form with one file field named file.",
+        });
       }
       const bytes = await part.toBuffer();
       try {
@@ -55,7 +59,10 @@ export function registerAssetRoutes(app: FastifyInstance, context: FeatureContex
       } catch (error) {
         if (!(error instanceof ImageUploadError)) throw error;
         if (error.retryAfterSeconds !== null) reply.header("retry-after", String(error.retryAfterSeconds));
-        return reply.status(error.statusCode).send({ statusCode: error.statusCode, message: error.message });
+        // The problem names the refusal for the page, which says it in the person's language.
+        return reply
+          .status(error.statusCode)
+          .send({ statusCode: error.statusCode, problem: error.problem, message: error.message });
       }
     },
   );

@@ -1,9 +1,11 @@
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ClipboardEvent, type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";
-import { CsrfField } from "../../../ui/session";
+import { CsrfField, useSession } from "../../../ui/session";
+import { ImageUploadStatus } from "../../assets/components/ImageUploadStatus";
+import { imageFilesIn, imageMarkdown, insertLine, useImageUpload } from "../../assets/components/image-upload";
 import {
   COMMENTING_HASH,
   type EditorField,
@@ -151,6 +153,37 @@ function Field({
 function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData }) {
   const intl = useIntl();
   const [markdown, setMarkdown] = useState(form.values.markdown);
+  const markdownRef = useRef<HTMLTextAreaElement>(null);
+  const imagePicker = useRef<HTMLInputElement>(null);
+  const { csrfToken } = useSession();
+  const images = useImageUpload(csrfToken);
+
+  // Issue 10, item 5: an image pasted, dropped or picked is uploaded, then its Markdown goes on
+  // a line of its own at the cursor.
+  const addImages = async (files: File[]) => {
+    for (const file of files) {
+      const uploaded = await images.upload(file);
+      const field = markdownRef.current;
+      if (!uploaded || !field) continue;
+      const line = imageMarkdown(uploaded.alt, uploaded.image.url);
+      const next = insertLine(field.value, field.selectionStart, field.selectionEnd, line);
+      setMarkdown(next.text);
+      requestAnimationFrame(() => {
+        field.focus();
+        field.setSelectionRange(next.cursor, next.cursor);
+      });
+    }
+  };
+  const onImageTransfer = (event: ClipboardEvent<HTMLTextAreaElement> | DragEvent<HTMLTextAreaElement>) => {
+    const files = imageFilesIn("clipboardData" in event ? event.clipboardData : event.dataTransfer);
+    if (files.length === 0) return;
+    event.preventDefault();
+    if (event.type === "drop") {
+      // The image lands where it was dropped when the browser can say where that is.
+      markdownRef.current?.focus();
+    }
+    void addImages(files);
+  };
   const { values, errors } = form;
   const hasErrors = Object.keys(errors).length > 0;
   return (
@@ -177,9 +210,12 @@ function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData
                 <textarea
                   id="editor-markdown"
                   name="markdown"
+                  ref={markdownRef}
                   className="editor-form__markdown"
                   value={markdown}
                   onChange={(event) => setMarkdown(event.target.value)}
+                  onPaste={onImageTransfer}
+                  onDrop={onImageTransfer}
                   rows={18}
                   spellCheck
                   aria-describedby={describedBy}
@@ -187,6 +223,33 @@ function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData
                 />
               )}
             </Field>
+            <div className="editor-form__images">
+              <button
+                type="button"
+                className="button"
+                onClick={() => imagePicker.current?.click()}
+                aria-describedby="editor-images-hint"
+              >
+                <FormattedMessage id="editor.image.add" />
+              </button>
+              <input
+                ref={imagePicker}
+                type="file"
+                accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+                hidden
+                tabIndex={-1}
+                aria-hidden="true"
+                onChange={(event) => {
+                  const files = [...(event.target.files ?? [])];
+                  event.target.value = "";
+                  void addImages(files);
+                }}
+              />
+              <p id="editor-images-hint" className="field__hint">
+                <FormattedMessage id="editor.image.hint" />
+              </p>
+              <ImageUploadStatus state={images.state} id="editor-images-status" />
+            </div>
           </section>
           <section className="panel editor-panel" aria-labelledby="editor-details-title">
             <h2 id="editor-details-title">
