@@ -120,4 +120,23 @@ test.describe("issue 10 images", () => {
     await expect(markdown).toHaveValue(/^!\[Tide line\]\(\/assets\/[0-9a-f]{64}\.webp\)\n# Rock pools\n/);
     await expect(markdown).toBeFocused();
   });
+
+  test("issue 10 images: the dashboard's Images section uploads by keyboard and gives the Markdown to paste", async ({
+    page,
+  }) => {
+    await logIn(page, "tim@podium.test");
+    await page.goto("/dashboard/next/");
+    await waitForHydration(page);
+    await page.getByLabel("Image file").setInputFiles({
+      name: "kelp_forest.png",
+      mimeType: "image/png",
+      buffer: Buffer.from(ONE_PIXEL_PNG, "base64"),
+    });
+    await page.getByRole("button", { name: "Upload image" }).focus();
+    await page.keyboard.press("Enter");
+    const snippet = page.getByLabel("Markdown for your slides");
+    await expect(snippet).toHaveValue(/^!\[Kelp forest\]\(\/assets\/[0-9a-f]{64}\.webp\)$/);
+    await expect(page.getByRole("button", { name: "Copy Markdown" })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });

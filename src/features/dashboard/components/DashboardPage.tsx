@@ -3,6 +3,7 @@ import type { MessageId } from "../../../i18n/locales";
 import { FormNotice, PostForm } from "../../../ui/Form";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
+import { ImagesSection } from "../../assets/components/ImagesSection";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
 import "./dashboard.css";
@@ -131,6 +132,8 @@ function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "
           </button>
         </PostForm>
       </section>
+
+      <ImagesSection />
 
       <section aria-labelledby="mine-title">
         <h2 id="mine-title" className="home-section-title">
