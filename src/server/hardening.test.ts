@@ -242,6 +242,31 @@ describe.each(testDatabaseTargets())("hardening at the edge on $name", (target) 
     }
   });
 
+  it("hardening 5: a multipart part without headers, larger than a buffer, is answered (400), not left hanging", async () => {
+    const agent = await signedIn("grace@podium.test");
+    await agent.get("/dashboard/next/");
+    const token = agent.cookies.get("XSRF-TOKEN") as string;
+    const body = [
+      "------b",
+      'Content-Disposition: form-data; name="_csrf"',
+      "",
+      token,
+      "------b",
+      "",
+      "x".repeat(40_000),
+      "------b--",
+      "",
+    ].join("\r\n");
+    const response = await agent.request({
+      method: "POST",
+      url: "/dashboard/next/import",
+      headers: { "content-type": "multipart/form-data; boundary=----b" },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain("arrived damaged");
+  });
+
   it("hardening 9: without the right to view, a private presentation answers exactly as an unknown one", async () => {
     const stranger = await signedIn("tim@podium.test");
     const anonymous = new TestAgent(harness.app);

@@ -57,28 +57,49 @@ export async function registerRequestInput(app: FastifyInstance, options: Reques
   });
 }
 
+/**
+ * How long reading a multipart body may take: a floor, plus time for its size at a slow
+ * connection's pace. It bounds a parser that stalls on a malformed body (seen in the fuzz suite:
+ * a part without headers, larger than a buffer, stalls the multipart parser for good), without
+ * cutting off a real upload on a slow line.
+ */
+const MULTIPART_READ_FLOOR_MS = 3_000;
+const MULTIPART_SLOW_BYTES_PER_MS = 32; // 32 kB/s
+
 async function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
   if (findUnstorableText(request.params, "path") ?? findUnstorableText(request.query, "query")) {
     throw new RequestInputError("characters", CHARACTERS_MESSAGE);
   }
-  let body: Record<string, unknown> = {};
+  const length = Number(request.headers["content-length"]) || 0;
+  const deadlineMs = MULTIPART_READ_FLOOR_MS + length / MULTIPART_SLOW_BYTES_PER_MS;
+  let timer: NodeJS.Timeout | undefined;
+  const stalled = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new RequestInputError("form", FORM_MESSAGE)), deadlineMs);
+  });
   try {
-    // A route may set its own limits (config.multipartOptions), as with @fastify/multipart.
-    const routeOptions = (request.routeOptions.config as { multipartOptions?: Parameters<FastifyRequest["parts"]>[0] })
-      .multipartOptions;
-    for await (const part of request.parts(routeOptions)) {
-      body = part.fields as Record<string, unknown>;
-      const text = part.type === "file" ? part.filename : typeof part.value === "string" ? part.value : "";
-      if (unstorableCharacterIn(part.fieldname) || unstorableCharacterIn(text)) {
-        throw new RequestInputError("characters", CHARACTERS_MESSAGE);
-      }
-      if (part.type === "file") await part.toBuffer();
-    }
+    return await Promise.race([readParts(request), stalled]);
   } catch (error) {
     // Limits (413) and our own refusals keep their status; anything the parser choked on is a 400.
     const status = (error as { statusCode?: number }).statusCode;
     if (error instanceof RequestInputError || (status && status >= 400 && status < 500)) throw error;
     throw new RequestInputError("form", FORM_MESSAGE);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readParts(request: FastifyRequest): Promise<Record<string, unknown>> {
+  let body: Record<string, unknown> = {};
+  // A route may set its own limits (config.multipartOptions), as with @fastify/multipart.
+  const routeOptions = (request.routeOptions.config as { multipartOptions?: Parameters<FastifyRequest["parts"]>[0] })
+    .multipartOptions;
+  for await (const part of request.parts(routeOptions)) {
+    body = part.fields as Record<string, unknown>;
+    const text = part.type === "file" ? part.filename : typeof part.value === "string" ? part.value : "";
+    if (unstorableCharacterIn(part.fieldname) || unstorableCharacterIn(text)) {
+      throw new RequestInputError("characters", CHARACTERS_MESSAGE);
+    }
+    if (part.type === "file") await part.toBuffer();
   }
   return body;
 }
