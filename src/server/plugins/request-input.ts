@@ -58,23 +58,30 @@ export async function registerRequestInput(app: FastifyInstance, options: Reques
 }
 
 /**
- * How long reading a multipart body may take: a floor, plus time for its size at a slow
- * connection's pace. It bounds a parser that stalls on a malformed body (seen in the fuzz suite:
- * a part without headers, larger than a buffer, stalls the multipart parser for good), without
- * cutting off a real upload on a slow line.
+ * A multipart parser can stall on a malformed body (seen in the fuzz suite: a preamble or a part
+ * without headers, larger than a buffer, is never consumed, so the request stream stays paused
+ * by backpressure for good). A request whose stream has been held paused by the parser this long
+ * is answered 400. A slow client is not a stall: its stream is waiting for bytes, not paused.
  */
-const MULTIPART_READ_FLOOR_MS = 3_000;
-const MULTIPART_SLOW_BYTES_PER_MS = 32; // 32 kB/s
+const MULTIPART_STALL_MS = 1_000;
+const MULTIPART_WATCH_MS = 100;
 
 async function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
   if (findUnstorableText(request.params, "path") ?? findUnstorableText(request.query, "query")) {
     throw new RequestInputError("characters", CHARACTERS_MESSAGE);
   }
-  const length = Number(request.headers["content-length"]) || 0;
-  const deadlineMs = MULTIPART_READ_FLOOR_MS + length / MULTIPART_SLOW_BYTES_PER_MS;
-  let timer: NodeJS.Timeout | undefined;
+  let watch: NodeJS.Timeout | undefined;
   const stalled = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new RequestInputError("form", FORM_MESSAGE)), deadlineMs);
+    let pausedSince: number | null = null;
+    watch = setInterval(() => {
+      const stream = request.raw;
+      if (stream.readableFlowing !== false || stream.readableEnded) {
+        pausedSince = null;
+        return;
+      }
+      pausedSince ??= Date.now();
+      if (Date.now() - pausedSince >= MULTIPART_STALL_MS) reject(new RequestInputError("form", FORM_MESSAGE));
+    }, MULTIPART_WATCH_MS);
   });
   try {
     return await Promise.race([readParts(request), stalled]);
@@ -84,7 +91,7 @@ async function readMultipart(request: FastifyRequest): Promise<Record<string, un
     if (error instanceof RequestInputError || (status && status >= 400 && status < 500)) throw error;
     throw new RequestInputError("form", FORM_MESSAGE);
   } finally {
-    clearTimeout(timer);
+    clearInterval(watch);
   }
 }
 
