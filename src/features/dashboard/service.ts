@@ -213,7 +213,10 @@ export async function saveDetails(
   const parsed = detailsSchema.safeParse(form);
   if (!parsed.success) {
     const field = String(parsed.error.issues[0]?.path[0] ?? "form");
-    throw new DashboardError(400, `dashboard.error.${field}`);
+    // The tags message names its limits (found by the fuzz suite: it was shown without them).
+    const values: Record<string, number> =
+      field === "tags" ? { count: TAG_LIMITS.count, length: TAG_LIMITS.length } : {};
+    throw new DashboardError(400, `dashboard.error.${field}`, values);
   }
   await updatePresentationDetails(db, oid, {
     title: parsed.data.title,
