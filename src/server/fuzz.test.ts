@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import fc from "fast-check";
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -227,8 +226,8 @@ describe.each(testDatabaseTargets())("fuzzing every public route on $name", (tar
     const routesReached = new Set<string>();
     let relogins = 0;
     // What the app prints to the console while answering (react-intl's formatting errors, say) is
-    // not a failure of this suite, but it is reported with the request it was answering.
-    const answering = new AsyncLocalStorage<{ index: number; spec: RequestSpec; options: InjectOptions }>();
+    // not a failure of this suite, but it is reported with the requests that were in flight.
+    const inFlight = new Map<number, { spec: RequestSpec; options: InjectOptions }>();
     const consoleErrors = new Map<string, { count: number; example: string }>();
     const consoleError = vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => {
       const text = args.map((arg) => (arg instanceof Error ? arg.message : String(arg))).join(" ");
@@ -236,11 +235,11 @@ describe.each(testDatabaseTargets())("fuzzing every public route on $name", (tar
       const known = consoleErrors.get(line);
       if (known) known.count += 1;
       else {
-        const request = answering.getStore();
-        consoleErrors.set(line, {
-          count: 1,
-          example: request ? `while answering #${request.index} ${describeRequest(request.spec, request.options)}` : "",
-        });
+        const during = [...inFlight].map(
+          ([index, { spec, options }]) =>
+            `#${index} ${options.method} ${excerpt(String(options.url), 100)} (${spec.route})`,
+        );
+        consoleErrors.set(line, { count: 1, example: `while answering one of: ${during.join("; ")}` });
       }
     });
     const relogging = new Map<AgentName, Promise<void>>();
@@ -273,12 +272,13 @@ describe.each(testDatabaseTargets())("fuzzing every public route on $name", (tar
       await relogging.get(spec.agent);
       const fuzzId = String(index);
       const options = materialize(spec, { agents, allowValidToken, fuzzId });
+      inFlight.set(index, { spec, options });
       let response: LightMyRequestResponse | null = null;
       let thrown: unknown = null;
       let timer: NodeJS.Timeout | undefined;
       try {
         const answer = await Promise.race([
-          answering.run({ index, spec, options }, () => app.inject(options)),
+          app.inject(options),
           new Promise<"no answer">((resolve) => {
             timer = setTimeout(() => resolve("no answer"), ANSWER_TIMEOUT_MS);
           }),
@@ -295,6 +295,7 @@ describe.each(testDatabaseTargets())("fuzzing every public route on $name", (tar
       const cause = causes.get(fuzzId) ?? null;
       matchedRoutes.delete(fuzzId);
       causes.delete(fuzzId);
+      inFlight.delete(index);
       return { options, response, thrown, route, cause };
     };
 
