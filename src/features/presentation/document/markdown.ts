@@ -2,6 +2,7 @@ import type { Options, StateBlock, Token } from "markdown-it";
 import MarkdownIt from "markdown-it";
 import {
   DOCUMENT_LIMITS,
+  DOCUMENT_VERSION,
   type Image,
   imageSchema,
   type Paragraph,
@@ -474,7 +475,7 @@ function layOut(slides: { content: SlideContent; index: number }[], schemaVersio
   const slidePath = slideTopics.map((topic) => topic.id);
   return {
     format: "podium.presentation",
-    version: 1,
+    version: DOCUMENT_VERSION,
     schemaVersion,
     topics: [overview],
     // Classic decks open on the whole canvas and zoom in; pitch decks go slide to slide.

@@ -30,16 +30,81 @@ const coordinate = z.number().finite().min(-DOCUMENT_LIMITS.maxCoordinate).max(D
 const length = z.number().finite().positive().max(DOCUMENT_LIMITS.maxCoordinate);
 const colour = z.string().regex(/^#[0-9a-fA-F]{6}$/, "colours are #rrggbb");
 
-export const paragraphSchema = z.strictObject({
+/** The document versions Podium has written; stored documents are upgraded to the last one. */
+export const DOCUMENT_VERSION = 2;
+
+/** Inline marks a run of text can carry (document version 2). */
+export const MARKS = ["strong", "em", "strike", "code"] as const;
+export type Mark = (typeof MARKS)[number];
+
+/** Links go to the web or to an email address, nowhere else (no javascript:, data:, file:). */
+export function isSafeLink(href: string): boolean {
+  if (!/^(https?:\/\/|mailto:)/i.test(href)) return false;
+  try {
+    const url = new URL(href);
+    return url.protocol === "http:" || url.protocol === "https:" || url.protocol === "mailto:";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A run of a paragraph's text with the marks it carries. The runs of a paragraph, joined, are
+ * its `text`: the transcript entity (plain text) stays derivable from rich text.
+ */
+export const runSchema = z.strictObject({
   text: z.string().max(DOCUMENT_LIMITS.maxParagraphLength),
-  listType: z.enum(["BULLET", "NONE"]),
-  biggestFontSize: z.number().finite().positive().max(1000),
+  marks: z.array(z.enum(MARKS)).max(MARKS.length).optional(),
+  /** A link's target: http(s) or mailto only. */
+  href: z.string().max(2048).refine(isSafeLink, "links may only go to http(s) or mailto addresses").optional(),
+  /** A code token's highlight class (highlight.js names: "keyword", "string", "title function_"). */
+  token: z
+    .string()
+    .max(64)
+    .regex(/^[a-z_][a-z0-9_-]*( [a-z_][a-z0-9_-]*)*$/, "token classes are lowercase words")
+    .optional(),
 });
+
+export const paragraphSchema = z
+  .strictObject({
+    text: z.string().max(DOCUMENT_LIMITS.maxParagraphLength),
+    /** Spec §3: BULLET or another type; NUMBER is an ordered list's item (version 2). */
+    listType: z.enum(["BULLET", "NUMBER", "NONE"]),
+    biggestFontSize: z.number().finite().positive().max(1000),
+    /** Rich text; absent means one unmarked run of `text`. */
+    runs: z.array(runSchema).max(2_000).optional(),
+    /** A list item's nesting, 0 for the outermost list. */
+    level: z.number().int().min(0).max(8).optional(),
+    /** An ordered item's number (lists can start anywhere). */
+    number: z.number().int().min(0).max(999_999_999).optional(),
+    /** A task item: done or not. */
+    checked: z.boolean().optional(),
+    /** A table row's cells (texts of kind "table"); `text` is the cells joined by " | ". */
+    cells: z.array(z.array(runSchema).max(500)).max(64).optional(),
+  })
+  .superRefine((paragraph, ctx) => {
+    if (paragraph.runs && paragraph.runs.map((run) => run.text).join("") !== paragraph.text) {
+      ctx.addIssue({ code: "custom", path: ["runs"], message: "the runs must spell the paragraph's text" });
+    }
+  });
+
+/** What a text is beyond paragraphs (version 2); absent for ordinary text. */
+export const TEXT_KINDS = ["quote", "code", "table"] as const;
+export type TextKind = (typeof TEXT_KINDS)[number];
 
 export const textSchema = z.strictObject({
   id,
   styleClasses: z.array(z.enum(STYLE_CLASSES)).min(1).max(5),
   paragraphs: z.array(paragraphSchema).max(DOCUMENT_LIMITS.maxParagraphsPerText),
+  kind: z.enum(TEXT_KINDS).optional(),
+  /** A code block's language as written after the fence ("ts", "python"). */
+  language: z
+    .string()
+    .max(32)
+    .regex(/^[A-Za-z0-9_+#.-]*$/, "a language is a short name")
+    .optional(),
+  /** A table's column alignments. */
+  align: z.array(z.enum(["left", "center", "right", "none"])).max(64).optional(),
 });
 
 export const imageSchema = z.strictObject({
@@ -53,6 +118,16 @@ export const imageSchema = z.strictObject({
   height: length,
 });
 
+/**
+ * How a topic is drawn: "flow" (default) lays its texts out as a slide; "page" is a rendered
+ * page (an imported PDF): its images are the page, and its texts are the page's text layer,
+ * read by the transcript, search and screen readers but not drawn over the image.
+ */
+export const TOPIC_LAYOUTS = ["flow", "page"] as const;
+
+/** Speaker notes of one topic, in characters. */
+export const NOTES_MAX_LENGTH = 20_000;
+
 export interface Topic {
   id: string;
   x: number;
@@ -64,6 +139,9 @@ export interface Topic {
   texts: z.infer<typeof textSchema>[];
   images: z.infer<typeof imageSchema>[];
   topics: Topic[];
+  /** Speaker notes: plain text, paragraphs separated by blank lines (version 2). */
+  notes?: string | undefined;
+  layout?: (typeof TOPIC_LAYOUTS)[number] | undefined;
 }
 
 export const topicSchema: z.ZodType<Topic> = z.lazy(() =>
@@ -78,14 +156,22 @@ export const topicSchema: z.ZodType<Topic> = z.lazy(() =>
     texts: z.array(textSchema).max(DOCUMENT_LIMITS.maxTextsPerTopic),
     images: z.array(imageSchema).max(100),
     topics: z.array(topicSchema),
+    notes: z.string().max(NOTES_MAX_LENGTH).optional(),
+    layout: z.enum(TOPIC_LAYOUTS).optional(),
   }),
 );
+
+/** Slide themes chosen per presentation (version 2); absent means light. */
+export const THEMES = ["light", "dark", "contrast"] as const;
+export type Theme = (typeof THEMES)[number];
 
 export const presentationDocumentSchema = z
   .strictObject({
     format: z.literal("podium.presentation"),
-    version: z.literal(1),
+    /** Version 1 documents are read as version 2 (every field version 2 added is optional). */
+    version: z.union([z.literal(1), z.literal(2)]).transform(() => DOCUMENT_VERSION),
     schemaVersion: z.enum(["0", "2"]),
+    theme: z.enum(THEMES).optional(),
     topics: z.array(topicSchema).min(1),
     path: z.array(id).min(1).max(DOCUMENT_LIMITS.maxPathSteps),
   })
@@ -117,6 +203,7 @@ export const presentationDocumentSchema = z
     });
   });
 
+export type Run = z.infer<typeof runSchema>;
 export type Paragraph = z.infer<typeof paragraphSchema>;
 export type Text = z.infer<typeof textSchema>;
 export type Image = z.infer<typeof imageSchema>;
