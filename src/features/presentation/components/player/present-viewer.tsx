@@ -2,8 +2,9 @@ import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { KEY_CODES } from "../../../../lib/constants";
 import { cameraTransform, topicRects } from "../../document/camera";
-import type { PresentationDocument, Text, Topic } from "../../document/schema";
+import type { PresentationDocument } from "../../document/schema";
 import { STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
+import { TopicView } from "../slide/SlideView";
 
 /**
  * The present-viewer chunk (spec §2 lazy chunks): the canvas drawn with the browser's own
@@ -236,70 +237,6 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
           </svg>
         </button>
       </div>
-    </div>
-  );
-}
-
-function TopicView({ topic }: { topic: Topic }) {
-  const isFrame = topic.texts.length > 0 || topic.images.length > 0;
-  return (
-    <div
-      className={`topic${isFrame ? " topic--frame" : ""}`}
-      style={{
-        left: topic.x,
-        top: topic.y,
-        width: topic.width,
-        height: topic.height,
-        transform: topic.rotation ? `rotate(${topic.rotation}deg)` : undefined,
-        background: topic.background?.color,
-      }}
-    >
-      {isFrame ? (
-        <div className="topic__texts" style={{ padding: `${topic.height * 0.08}px ${topic.width * 0.07}px` }}>
-          {topic.texts.map((text) => (
-            <TextView key={text.id} text={text} />
-          ))}
-        </div>
-      ) : null}
-      {topic.images.map((image) => (
-        <img
-          key={image.id}
-          className="topic__image"
-          src={image.src}
-          alt={image.alt}
-          style={{ left: image.x, top: image.y, width: image.width, height: image.height }}
-        />
-      ))}
-      {topic.topics.map((child) => (
-        <TopicView key={child.id} topic={child} />
-      ))}
-    </div>
-  );
-}
-
-function TextView({ text }: { text: Text }) {
-  const style = text.styleClasses[0] ?? "body";
-  const className = `slide__text slide__text--${style}`;
-  if (text.paragraphs.length > 0 && text.paragraphs.every((p) => p.listType === "BULLET")) {
-    return (
-      <ul className={className}>
-        {text.paragraphs.map((p, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: static content, never reordered
-          <li key={index} style={{ fontSize: p.biggestFontSize }}>
-            {p.text}
-          </li>
-        ))}
-      </ul>
-    );
-  }
-  return (
-    <div className={className}>
-      {text.paragraphs.map((p, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: static content, never reordered
-        <p key={index} style={{ fontSize: p.biggestFontSize }}>
-          {p.text}
-        </p>
-      ))}
     </div>
   );
 }
