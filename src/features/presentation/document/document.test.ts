@@ -25,7 +25,12 @@ describe("Markdown import", () => {
     expect(starter?.texts.map((t) => t.styleClasses)).toEqual([["title"], ["body"]]);
     expect(starter?.texts[1]?.paragraphs).toEqual([
       { text: "Flour and water", listType: "BULLET", biggestFontSize: 36 },
-      { text: "Wild yeast and lactic bacteria", listType: "BULLET", biggestFontSize: 36 },
+      {
+        text: "Wild yeast and lactic bacteria",
+        listType: "BULLET",
+        biggestFontSize: 36,
+        runs: [{ text: "Wild yeast and " }, { text: "lactic", marks: ["strong"] }, { text: " bacteria" }],
+      },
       { text: "Feed it daily.", listType: "NONE", biggestFontSize: 36 },
     ]);
     expect(overview?.topics[0]?.texts.map((t) => t.styleClasses[0])).toEqual(["title", "subtitle"]);

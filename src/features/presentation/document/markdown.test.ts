@@ -12,7 +12,11 @@ function rows(slide: SlideContent | undefined): [string, string, string][] {
 function bodies(markdown: string): string[][] {
   return (readSlides(markdown)[0]?.texts ?? [])
     .filter((text) => text.style === "body")
-    .map((text) => text.paragraphs.map((p) => (p.listType === "BULLET" ? `• ${p.text}` : p.text)));
+    .map((text) =>
+      text.paragraphs.map((p) =>
+        p.listType === "BULLET" ? `• ${p.text}` : p.listType === "NUMBER" ? `${p.number}. ${p.text}` : p.text,
+      ),
+    );
 }
 
 /** Milliseconds to import (or refuse) a source. */
@@ -75,7 +79,7 @@ describe("Markdown reading (CommonMark, by markdown-it)", () => {
     ]);
   });
 
-  it("makes list items bullets (nested ones flattened), other lines plain, one paragraph per line", () => {
+  it("issue 10: makes list items bullets and numbers with their nesting, other lines plain, one paragraph per line", () => {
     const source = [
       "- one",
       "  - nested",
@@ -89,7 +93,15 @@ describe("Markdown reading (CommonMark, by markdown-it)", () => {
       "soft",
     ].join("\n");
     expect(bodies(source)).toEqual([
-      ["• one", "• nested", "continued", "lazy line", "• ordered", "• other delimiter", "• ", "plain", "hard", "soft"],
+      ["• one", "• nested", "continued", "lazy line", "1. ordered", "2. other delimiter", "• ", "plain", "hard", "soft"],
+    ]);
+    const [slide] = readSlides("3. three\n4. four\n   - [ ] open task\n   - [x] done task\n     1. deep");
+    expect(slide?.texts[0]?.paragraphs).toEqual([
+      { text: "three", listType: "NUMBER", number: 3 },
+      { text: "four", listType: "NUMBER", number: 4 },
+      { text: "open task", listType: "BULLET", level: 1, checked: false },
+      { text: "done task", listType: "BULLET", level: 1, checked: true },
+      { text: "deep", listType: "NUMBER", level: 2, number: 1 },
     ]);
   });
 
@@ -134,15 +146,36 @@ describe("Markdown reading (CommonMark, by markdown-it)", () => {
     ]);
   });
 
-  it("keeps code blocks, block quotes and tables as body lines, never dropped", () => {
-    expect(bodies("```js\n# not a heading\n  x = 1\n\nafter blank\n```\n\n    indented code")).toEqual([
-      ["# not a heading", "x = 1"],
-      ["after blank"],
-      ["indented code"],
+  it("issue 10: keeps code blocks (spaces and blank lines), block quotes and tables as texts of their kind", () => {
+    const [code] = readSlides("```js\n# not a heading\n  x = 1\n\nafter blank\n```\n\n    indented code");
+    expect(code?.texts).toEqual([
+      {
+        style: "body",
+        kind: "code",
+        language: "js",
+        paragraphs: ["# not a heading", "  x = 1", "", "after blank"].map((text) => ({ text, listType: "NONE" })),
+      },
+      { style: "body", kind: "code", paragraphs: [{ text: "indented code", listType: "NONE" }] },
     ]);
-    expect(bodies("> quoted **words**\n> more\n\n| a | b |\n|---|---|\n| 1 | 2 |")).toEqual([
-      ["quoted words", "more"],
-      ["a | b", "1 | 2"],
+    const [quoteAndTable] = readSlides("> quoted **words**\n> more\n\n| a | b | c |\n|:--|:-:|--:|\n| 1 | `2` | |");
+    expect(quoteAndTable?.texts).toEqual([
+      {
+        style: "body",
+        kind: "quote",
+        paragraphs: [
+          { text: "quoted words", listType: "NONE", runs: [{ text: "quoted " }, { text: "words", marks: ["strong"] }] },
+          { text: "more", listType: "NONE" },
+        ],
+      },
+      {
+        style: "body",
+        kind: "table",
+        align: ["left", "center", "right"],
+        paragraphs: [
+          { text: "a | b | c", listType: "NONE", cells: [[{ text: "a" }], [{ text: "b" }], [{ text: "c" }]] },
+          { text: "1 | 2 | ", listType: "NONE", cells: [[{ text: "1" }], [{ text: "2", marks: ["code"] }], []] },
+        ],
+      },
     ]);
   });
 

@@ -1,26 +1,41 @@
 import type { Options, StateBlock, Token } from "markdown-it";
 import MarkdownIt from "markdown-it";
+import type { CodeHighlighter } from "./highlight";
 import {
   DOCUMENT_LIMITS,
   DOCUMENT_VERSION,
   type Image,
   imageSchema,
+  isSafeLink,
+  type Mark,
+  NOTES_MAX_LENGTH,
   type Paragraph,
   type PresentationDocument,
   parseDocument,
+  type Run,
   type StyleClass,
   type Text,
+  type TextKind,
   type Topic,
 } from "./schema";
 
 /**
  * Markdown import (product brief, "Getting presentations in"): a Markdown file is a deck.
  * `---` alone on a line separates slides; inside a slide the Markdown is CommonMark (with GFM
- * tables and strikethrough), read by markdown-it, whose parser takes time linear in the source.
- * `#` is a title, `##` a subtitle, `###`–`######` a second subtitle; list items are bullets;
- * `![alt](/assets/…)` alone on a line is an image; every other line of text is a body
- * paragraph. Marks (`**bold**`, `_em_`, `` `code` ``, `[label](url)`) read as their plain words
- * for now. Markdown is text, never markup: HTML in it stays literal characters.
+ * tables, strikethrough and task items), read by markdown-it, whose parser takes time linear in
+ * the source. Document version 2 keeps what the Markdown says:
+ * - `#` is a title, `##` a subtitle, `###`–`######` a second subtitle;
+ * - every line of a paragraph is a paragraph of its own (slides are written line by line);
+ * - bold, italic, strikethrough, inline code and links (http(s) and mailto only) are marks;
+ * - bullet and numbered lists (with their numbers) keep their nesting as `level`; `- [ ]` and
+ *   `- [x]` items are tasks;
+ * - block quotes, tables and fenced code (with its language, highlighted when a highlighter is
+ *   given) are texts of their own kind;
+ * - `![alt](/assets/…)` alone on a line is an image;
+ * - speaker notes follow a `Note:` line (reveal.js) or sit in an HTML comment at the end of the
+ *   slide (Slidev).
+ * What Podium can't show (raw HTML, images from elsewhere, other links) stays as text and is
+ * reported as a warning, never lost in silence. Markdown is text, never markup.
  */
 
 /** Largest Markdown source accepted, in UTF-16 code units (about 1 MB of text). */
@@ -31,6 +46,8 @@ export const SLIDE_LAYOUT = { width: 1600, height: 900, gap: 200, overviewMargin
 
 /** Font sizes per style class, in canvas units, recorded as biggestFontSize. */
 const FONT_SIZE: Record<StyleClass, number> = { title: 96, subtitle: 56, subtitle_2: 44, body: 36, body_2: 30 };
+/** Code and tables are set smaller than body text, so a slide of code still fits. */
+const CODE_FONT_SIZE = 28;
 
 /** Why a Markdown source was refused: a code for the person's language, and the values it needs. */
 export type MarkdownProblem =
@@ -48,21 +65,83 @@ export class MarkdownImportError extends Error {
   }
 }
 
-/** What one slide of Markdown says, before it is laid out on the canvas. */
-export interface SlideContent {
-  texts: { style: StyleClass; paragraphs: { text: string; listType: Paragraph["listType"] }[] }[];
-  images: { alt: string; src: string }[];
+/**
+ * What an import kept but couldn't show as written: the person is told after the import.
+ * - html: raw HTML, shown as its text;
+ * - remoteImage: an image from another site (Podium shows only its own), shown as a link;
+ * - inlineImage: an image inside a line of text, shown as its description;
+ * - link: a link that goes neither to the web nor to an email address, shown as its words;
+ * - cut: more than a slide can hold (paragraphs, texts or characters), cut at the limit.
+ */
+export type MarkdownWarningCode = "html" | "remoteImage" | "inlineImage" | "link" | "cut";
+export interface MarkdownWarning {
+  code: MarkdownWarningCode;
+  /** The slide, counted from 1 as written. */
+  slide: number;
 }
 
-export function importMarkdown(source: string, schemaVersion: "0" | "2"): PresentationDocument {
+/** Warnings reported per import, at most (the first ones say enough). */
+export const MAX_WARNINGS = 20;
+
+/** One paragraph of a slide as the Markdown says it (a document paragraph without its font size). */
+export interface SlideParagraph {
+  text: string;
+  listType: Paragraph["listType"];
+  runs?: Run[];
+  level?: number;
+  number?: number;
+  checked?: boolean;
+  cells?: Run[][];
+}
+
+export interface SlideText {
+  style: StyleClass;
+  paragraphs: SlideParagraph[];
+  kind?: TextKind;
+  language?: string;
+  align?: Text["align"];
+}
+
+/** What one slide of Markdown says, before it is laid out on the canvas. */
+export interface SlideContent {
+  texts: SlideText[];
+  images: { alt: string; src: string }[];
+  notes?: string;
+}
+
+export interface MarkdownOptions {
+  /** Highlights fenced code (server side: ./highlight.ts); without it, code is plain text. */
+  highlight?: CodeHighlighter;
+}
+
+export interface MarkdownDeck {
+  document: PresentationDocument;
+  warnings: MarkdownWarning[];
+}
+
+export function importMarkdown(
+  source: string,
+  schemaVersion: "0" | "2",
+  options: MarkdownOptions = {},
+): PresentationDocument {
+  return readMarkdownDeck(source, schemaVersion, options).document;
+}
+
+/** The document a Markdown source makes, and what it couldn't show as written. */
+export function readMarkdownDeck(
+  source: string,
+  schemaVersion: "0" | "2",
+  options: MarkdownOptions = {},
+): MarkdownDeck {
   if (source.length > MARKDOWN_MAX_LENGTH) {
     throw new MarkdownImportError(
       `This Markdown file is too large (${source.length.toLocaleString("en")} characters; the limit is ${MARKDOWN_MAX_LENGTH.toLocaleString("en")}).`,
       { code: "tooLarge", values: { length: source.length, limit: MARKDOWN_MAX_LENGTH } },
     );
   }
+  const reading = newReading(options);
   // Ids count the slides as written, empty ones included (as they always have).
-  const slides = readSlides(source)
+  const slides = readAll(source, reading)
     .map((content, index) => ({ content, index }))
     .filter(({ content }) => content.texts.length > 0 || content.images.length > 0);
   if (slides.length === 0) {
@@ -77,18 +156,22 @@ export function importMarkdown(source: string, schemaVersion: "0" | "2"): Presen
       { code: "tooManySlides", values: { count: slides.length, limit: DOCUMENT_LIMITS.maxTopics - 1 } },
     );
   }
-  return parseDocument(layOut(slides, schemaVersion));
+  return { document: parseDocument(layOut(slides, schemaVersion)), warnings: reading.warnings };
 }
 
 /**
  * Every slide of a Markdown source, in order, empty ones included: what the importer reads
  * (the Markdown export checks its output with it).
  */
-export function readSlides(source: string): SlideContent[] {
-  const reading: Reading = { rereadLeft: REREAD_BUDGET };
-  return splitSlides(source).map((slide) =>
-    slide.trim() === "" ? { texts: [], images: [] } : readSlide(slide, reading),
-  );
+export function readSlides(source: string, options: MarkdownOptions = {}): SlideContent[] {
+  return readAll(source, newReading(options));
+}
+
+function readAll(source: string, reading: Reading): SlideContent[] {
+  return splitSlides(source).map((slide, index) => {
+    reading.slide = index + 1;
+    return slide.trim() === "" ? { texts: [], images: [] } : readSlide(slide, reading);
+  });
 }
 
 /** A line that is only dashes (three or more, spaces around allowed) separates slides. */
@@ -116,7 +199,7 @@ function splitSlides(source: string): string[] {
  * How deep blocks (lists, block quotes) and inline marks may nest before markdown-it stops
  * reading them as Markdown. Inline, deeper marks stay literal characters. Blocks deeper than
  * this markdown-it would drop: Podium keeps them as a deferred token and reads them again as
- * Markdown of their own (lists are flattened anyway), within REREAD_BUDGET.
+ * Markdown of their own, within REREAD_BUDGET.
  */
 const MAX_NESTING = 20;
 
@@ -131,9 +214,12 @@ const REREAD_BUDGET = MARKDOWN_MAX_LENGTH;
 /** The token that stands for blocks nested deeper than MAX_NESTING (its content is their source). */
 const DEEPER = "podium_deeper";
 
-/** markdown-it takes maxNesting (its presets set it) though its type definitions leave it out. */
+/**
+ * markdown-it takes maxNesting (its presets set it) though its type definitions leave it out.
+ * HTML is recognised only to be kept as text and reported (and to find Slidev's notes).
+ */
 const OPTIONS: Options & { maxNesting: number } = {
-  html: false,
+  html: true,
   linkify: false,
   typographer: false,
   maxNesting: MAX_NESTING,
@@ -143,6 +229,9 @@ const markdown = new MarkdownIt("commonmark", OPTIONS)
   .enable(["strikethrough", "table"])
   // Escapes and entities stay tokens of their own, so line edges they write are never trimmed.
   .disable("text_join");
+
+// Links are judged by Podium (http(s) and mailto become links, the rest stays words).
+markdown.validateLink = () => true;
 
 const tokenizeBlocks = markdown.block.tokenize.bind(markdown.block);
 markdown.block.tokenize = (state: StateBlock, startLine: number, endLine: number): void => {
@@ -163,6 +252,21 @@ markdown.block.tokenize = (state: StateBlock, startLine: number, endLine: number
 interface Reading {
   /** How much deeper Markdown may still be read again (REREAD_BUDGET). */
   rereadLeft: number;
+  warnings: MarkdownWarning[];
+  /** The slide being read, from 1. */
+  slide: number;
+  highlight: CodeHighlighter | undefined;
+}
+
+function newReading(options: MarkdownOptions): Reading {
+  return { rereadLeft: REREAD_BUDGET, warnings: [], slide: 0, highlight: options.highlight };
+}
+
+/** Each kind of warning is reported once per slide. */
+function warn(reading: Reading, code: MarkdownWarningCode): void {
+  const { warnings, slide } = reading;
+  if (warnings.length >= MAX_WARNINGS || warnings.some((w) => w.code === code && w.slide === slide)) return;
+  warnings.push({ code, slide });
 }
 
 /** A token list being walked; lineOffset turns its line numbers into the slide's. */
@@ -174,13 +278,67 @@ interface Frame {
 
 const HEADING_STYLE: Record<string, StyleClass> = { h1: "title", h2: "subtitle" };
 
+/** reveal.js: a paragraph that starts `Note:` (or `Notes:`) starts the slide's notes. */
+const NOTE_START = /^notes?:/i;
+
+/** The speaker notes of a slide and the tokens of what remains. */
+function splitNotes(source: string, reading: Reading): { tokens: Token[]; notes: string | undefined } {
+  const env = {};
+  const tokens = markdown.parse(source, env);
+  const noteAt = tokens.findIndex(
+    (token, index) =>
+      token.type === "paragraph_open" && token.level === 0 && NOTE_START.test(tokens[index + 1]?.content ?? ""),
+  );
+  let notes: string | undefined;
+  let rest = tokens;
+  const firstLine = tokens[noteAt]?.map?.[0];
+  if (firstLine !== undefined) {
+    const lines = source.split("\n");
+    notes = lines.slice(firstLine).join("\n").trim().replace(NOTE_START, "");
+    rest = markdown.parse(lines.slice(0, firstLine).join("\n"), env);
+  } else {
+    // Slidev: an HTML comment that ends the slide.
+    const last = tokens[tokens.length - 1];
+    const comment = last?.type === "html_block" ? last.content.trim() : "";
+    if (comment.startsWith("<!--") && comment.endsWith("-->") && comment.length >= 7) {
+      notes = comment.slice(4, -3);
+      rest = tokens.slice(0, -1);
+    }
+  }
+  if (notes === undefined) return { tokens, notes };
+  notes = notes.trim();
+  if (notes.length > NOTES_MAX_LENGTH) {
+    notes = notes.slice(0, NOTES_MAX_LENGTH);
+    warn(reading, "cut");
+  }
+  return { tokens: rest, notes: notes === "" ? undefined : notes };
+}
+
+/** What a table cell's style attribute says of its alignment (markdown-it writes `text-align:…`). */
+function alignOf(token: Token): NonNullable<Text["align"]>[number] {
+  const style = token.attrGet("style") ?? "";
+  if (style.includes("left")) return "left";
+  if (style.includes("center")) return "center";
+  if (style.includes("right")) return "right";
+  return "none";
+}
+
+interface TableBeingRead {
+  align: NonNullable<Text["align"]>;
+  rows: SlideParagraph[];
+  row: Run[][] | null;
+}
+
 /** Walks one slide's token stream (iteratively: deferred deeper blocks stack up frames). */
 function readSlide(source: string, reading: Reading): SlideContent {
-  const slide = new SlideBuilder();
+  const slide = new SlideBuilder(reading);
+  const { tokens, notes } = splitNotes(source, reading);
   const env = {};
-  const frames: Frame[] = [{ tokens: markdown.parse(source, env), next: 0, lineOffset: 0 }];
+  const frames: Frame[] = [{ tokens, next: 0, lineOffset: 0 }];
   let heading: StyleClass | null = null;
-  let row: string[] | null = null;
+  let table: TableBeingRead | null = null;
+  const lists: { ordered: boolean; next: number }[] = [];
+  let quoteDepth = 0;
   while (frames.length > 0) {
     const frame = frames[frames.length - 1] as Frame;
     const token = frame.tokens[frame.next];
@@ -200,36 +358,74 @@ function readSlide(source: string, reading: Reading): SlideContent {
         break;
       case "inline": {
         const lines = inlineLines(token.children ?? []);
-        if (heading) slide.heading(heading, lines.map(lineText).join(" "));
-        else if (row) row.push(lines.map(lineText).join(" "));
+        if (heading) slide.heading(heading, joinLines(lines));
+        else if (table?.row) table.row.push(slide.runsOf(joinLines(lines)));
         else {
           slide.block(start, end);
           for (const line of lines) slide.inlineLine(line);
         }
         break;
       }
-      case "list_item_open":
-        slide.itemOpen(start);
+      case "bullet_list_open":
+        lists.push({ ordered: false, next: 0 });
         break;
+      case "ordered_list_open":
+        lists.push({ ordered: true, next: Number(token.attrGet("start") ?? 1) });
+        break;
+      case "bullet_list_close":
+      case "ordered_list_close":
+        lists.pop();
+        break;
+      case "list_item_open": {
+        const list = lists[lists.length - 1];
+        const ordered = list?.ordered === true;
+        slide.itemOpen(start, {
+          listType: ordered ? "NUMBER" : "BULLET",
+          level: Math.min(Math.max(lists.length - 1, 0), 8),
+          number: ordered && list ? list.next++ : undefined,
+        });
+        break;
+      }
       case "list_item_close":
         slide.itemClose();
         break;
+      case "blockquote_open":
+        quoteDepth += 1;
+        slide.setKind("quote");
+        break;
+      case "blockquote_close":
+        quoteDepth -= 1;
+        if (quoteDepth === 0) slide.setKind(undefined);
+        break;
       case "table_open":
         slide.block(start, end);
+        slide.endBody();
+        table = { align: [], rows: [], row: null };
         break;
       case "tr_open":
-        row = [];
+        if (table) table.row = [];
+        break;
+      case "th_open":
+      case "td_open":
+        if (table && table.rows.length === 0) table.align.push(alignOf(token));
         break;
       case "tr_close":
-        if (row) slide.bodyLine(row.join(" | "));
-        row = null;
+        if (table?.row) table.rows.push(slide.tableRow(table.row));
+        if (table) table.row = null;
+        break;
+      case "table_close":
+        if (table) slide.table(table.align, table.rows);
+        table = null;
         break;
       case "hr":
         slide.endBody();
         break;
       case "fence":
       case "code_block":
+        slide.code(token.content, token.type === "fence" ? (token.info.trim().split(/\s+/)[0] ?? "") : "");
+        break;
       case "html_block":
+        warn(reading, "html");
         slide.block(start, end);
         slide.literalLines(token.content);
         break;
@@ -245,202 +441,382 @@ function readSlide(source: string, reading: Reading): SlideContent {
         break;
       }
       default:
-        // Containers (lists, block quotes, tables' sections) and paragraph boundaries: their
-        // content comes as tokens of its own.
+        // Paragraph boundaries and tables' sections: their content comes as tokens of its own.
         break;
     }
   }
   slide.endBody();
+  if (notes !== undefined) slide.content.notes = notes;
   return slide.content;
+}
+
+/** Several lines as one (headings and table cells are one line): joined by a space. */
+function joinLines(lines: InlineRun[][]): InlineRun[] {
+  return lines.flatMap((line, index) => (index === 0 ? trimEdges(line) : [SPACE, ...trimEdges(line)]));
+}
+
+const SPACE: InlineRun = { kind: "text", text: " ", marks: [], href: null, literal: true };
+
+interface ListItem {
+  listType: "BULLET" | "NUMBER";
+  level: number;
+  number: number | undefined;
 }
 
 /**
  * Builds a slide from what the walk meets. Body paragraphs gather into one body text until a
- * blank line, a heading, an image or a thematic break ends it; the first line of a list item
- * is a bullet, other lines (continuations included) plain paragraphs, as one line read before.
+ * blank line, a heading, an image, a thematic break or a change of kind (into or out of a
+ * quote) ends it; the first line of a list item is the item, other lines (continuations
+ * included) plain paragraphs.
  */
 class SlideBuilder {
   readonly content: SlideContent = { texts: [], images: [] };
-  private body: SlideContent["texts"][number]["paragraphs"] | null = null;
+  private body: SlideParagraph[] | null = null;
+  private kind: TextKind | undefined = undefined;
   /** The line after the current body's last block: a block starting later follows a blank line. */
   private bodyEnd = 0;
   /** A list item has opened and its first line is still to come, at this line. */
-  private itemLine: number | null = null;
+  private item: (ListItem & { line: number }) | null = null;
+
+  constructor(private readonly reading: Reading) {}
 
   block(start: number, end: number): void {
     if (start > this.bodyEnd) this.endBody();
     this.bodyEnd = end;
   }
 
+  setKind(kind: TextKind | undefined): void {
+    if (kind !== this.kind) this.endBody();
+    this.kind = kind;
+  }
+
   endBody(): void {
-    if (this.body && this.body.length > 0) this.addText("body", this.body);
+    if (this.body && this.body.length > 0) {
+      this.addText(
+        this.kind
+          ? { style: "body", paragraphs: this.body, kind: this.kind }
+          : { style: "body", paragraphs: this.body },
+      );
+    }
     this.body = null;
   }
 
-  heading(style: StyleClass, text: string): void {
+  heading(style: StyleClass, line: InlineRun[]): void {
     this.endBody();
-    this.itemLine = null;
-    this.addText(style, [{ text: clip(text), listType: "NONE" }]);
+    this.item = null;
+    this.addText({ style, paragraphs: [this.paragraph(this.runsOf(line), "NONE")] });
   }
 
   /** One line of a paragraph: an image line (images alone, Podium's own) or a body paragraph. */
-  inlineLine(runs: InlineRun[]): void {
-    const images = imagesOf(runs);
-    if (!images) {
-      this.bodyLine(lineText(runs));
+  inlineLine(line: InlineRun[]): void {
+    const images = line.filter((run) => run.kind === "image");
+    const onlyImages =
+      images.length > 0 && line.every((run) => run.kind === "image" || (!run.literal && run.text.trim() === ""));
+    if (!onlyImages) {
+      this.bodyLine(this.runsOf(trimEdges(line)));
       return;
     }
-    this.endBody();
-    this.itemLine = null;
-    this.content.images.push(...images);
+    const own = images.filter((image) => isAssetPath(image.src));
+    const others = images.filter((image) => !isAssetPath(image.src));
+    if (own.length > 0) {
+      this.endBody();
+      this.item = null;
+      for (const image of own) this.content.images.push({ alt: image.alt.slice(0, 1000), src: image.src });
+    }
+    if (others.length > 0) {
+      const runs = others.flatMap((image, index) => (index === 0 ? [image] : [SPACE, image]));
+      this.bodyLine(this.runsOf(runs));
+    }
   }
 
-  bodyLine(text: string): void {
-    const listType = this.itemLine === null ? "NONE" : "BULLET";
-    this.itemLine = null;
+  bodyLine(runs: Run[]): void {
+    const item = this.item;
+    this.item = null;
+    let paragraph: SlideParagraph;
+    if (item) {
+      const task = taskOf(runs);
+      paragraph = this.paragraph(task ? task.runs : runs, item.listType);
+      if (item.level > 0) paragraph.level = item.level;
+      if (item.number !== undefined) paragraph.number = item.number;
+      if (task) paragraph.checked = task.checked;
+    } else {
+      paragraph = this.paragraph(runs, "NONE");
+    }
     this.body ??= [];
-    if (this.body.length < DOCUMENT_LIMITS.maxParagraphsPerText) this.body.push({ text: clip(text), listType });
+    if (this.body.length < DOCUMENT_LIMITS.maxParagraphsPerText) this.body.push(paragraph);
+    else warn(this.reading, "cut");
   }
 
-  /** Lines shown as they are written (code, and what lies too deep): one paragraph each. */
+  /** Lines shown as they are written (raw HTML, and what lies too deep): one paragraph each. */
   literalLines(source: string): void {
     const lines = source.endsWith("\n") ? source.slice(0, -1).split("\n") : source.split("\n");
     for (const line of lines) {
       if (line.trim() === "") this.endBody();
-      else this.bodyLine(line.trim());
+      else this.bodyLine([{ text: line.trim() }]);
     }
   }
 
-  itemOpen(line: number): void {
-    this.itemLine = line;
+  /** A code block: one paragraph per line, spaces kept, tokens when highlighted. */
+  code(source: string, info: string): void {
+    this.endBody();
+    this.item = null;
+    const code = source.endsWith("\n") ? source.slice(0, -1) : source;
+    const language = /^[A-Za-z0-9_+#.-]{1,32}$/.test(info) ? info : undefined;
+    const highlighted = language ? this.reading.highlight?.(code, language.toLowerCase()) : null;
+    const lines = code === "" ? [] : code.split("\n");
+    if (lines.length > DOCUMENT_LIMITS.maxParagraphsPerText) warn(this.reading, "cut");
+    const paragraphs = lines.slice(0, DOCUMENT_LIMITS.maxParagraphsPerText).map((line, index) => {
+      const text = this.clip(line);
+      const runs = highlighted?.[index];
+      const paragraph: SlideParagraph = { text, listType: "NONE" };
+      if (runs?.some((run) => run.token) && text === line && runs.length <= 2_000) paragraph.runs = runs;
+      return paragraph;
+    });
+    this.addText(
+      language ? { style: "body", paragraphs, kind: "code", language } : { style: "body", paragraphs, kind: "code" },
+    );
   }
 
-  /** An item that held no line still shows as an empty bullet. */
+  tableRow(cells: Run[][]): SlideParagraph {
+    if (cells.length > 64) warn(this.reading, "cut");
+    const kept = cells.slice(0, 64).map((runs) => (runs.length > 500 ? [{ text: plain(runs) }] : runs));
+    return { text: this.clip(kept.map(plain).join(" | ")), listType: "NONE", cells: kept };
+  }
+
+  table(align: NonNullable<Text["align"]>, rows: SlideParagraph[]): void {
+    if (rows.length > DOCUMENT_LIMITS.maxParagraphsPerText) warn(this.reading, "cut");
+    this.addText({
+      style: "body",
+      paragraphs: rows.slice(0, DOCUMENT_LIMITS.maxParagraphsPerText),
+      kind: "table",
+      align: align.slice(0, 64),
+    });
+  }
+
+  itemOpen(line: number, item: ListItem): void {
+    this.item = { ...item, line };
+  }
+
+  /** An item that held no line still shows as an empty item. */
   itemClose(): void {
-    if (this.itemLine === null) return;
-    this.block(this.itemLine, this.itemLine + 1);
-    this.bodyLine("");
+    if (this.item === null) return;
+    this.block(this.item.line, this.item.line + 1);
+    this.bodyLine([]);
   }
 
-  private addText(style: StyleClass, paragraphs: SlideContent["texts"][number]["paragraphs"]): void {
-    if (this.content.texts.length < DOCUMENT_LIMITS.maxTextsPerTopic) this.content.texts.push({ style, paragraphs });
+  /** Inline runs as document runs: marks, safe links, images as their words (reported). */
+  runsOf(line: readonly InlineRun[]): Run[] {
+    const runs: Run[] = [];
+    for (const run of line) {
+      let next: Run;
+      if (run.kind === "image") {
+        const remote = !isAssetPath(run.src);
+        warn(this.reading, remote ? "remoteImage" : "inlineImage");
+        next = remote && isSafeLink(run.src) ? { text: run.alt || run.src, href: run.src } : { text: run.alt };
+      } else {
+        next = { text: run.text };
+        const marks = MARK_ORDER.filter((mark) => run.marks.includes(mark));
+        if (marks.length > 0) next.marks = marks;
+        if (run.href !== null) {
+          if (isSafeLink(run.href)) next.href = run.href;
+          else warn(this.reading, "link");
+        }
+        if (run.html) warn(this.reading, "html");
+      }
+      if (next.text === "") continue;
+      const last = runs[runs.length - 1];
+      if (last && sameMarks(last, next)) last.text += next.text;
+      else runs.push(next);
+    }
+    return runs;
+  }
+
+  private paragraph(runs: Run[], listType: SlideParagraph["listType"]): SlideParagraph {
+    const text = plain(runs);
+    const clipped = this.clip(text);
+    const rich = runs.some((run) => run.marks || run.href);
+    if (!rich || clipped !== text || runs.length > 2_000) return { text: clipped, listType };
+    return { text, listType, runs };
+  }
+
+  private clip(text: string): string {
+    if (text.length <= DOCUMENT_LIMITS.maxParagraphLength) return text;
+    warn(this.reading, "cut");
+    return text.slice(0, DOCUMENT_LIMITS.maxParagraphLength);
+  }
+
+  private addText(text: SlideText): void {
+    if (this.content.texts.length < DOCUMENT_LIMITS.maxTextsPerTopic) this.content.texts.push(text);
+    else warn(this.reading, "cut");
   }
 }
 
-function clip(text: string): string {
-  return text.slice(0, DOCUMENT_LIMITS.maxParagraphLength);
+function plain(runs: readonly Run[]): string {
+  return runs.map((run) => run.text).join("");
+}
+
+function sameMarks(a: Run, b: Run): boolean {
+  return a.href === b.href && a.token === b.token && (a.marks ?? []).join() === (b.marks ?? []).join();
+}
+
+function isAssetPath(src: string): boolean {
+  return imageSchema.shape.src.safeParse(src).success;
+}
+
+/** GFM task items: an item whose text starts `[ ] ` or `[x] ` (unmarked). */
+function taskOf(runs: Run[]): { checked: boolean; runs: Run[] } | null {
+  const first = runs[0];
+  if (!first || first.marks || first.href) return null;
+  const box = first.text.slice(0, 4);
+  if (box !== "[ ] " && box.toLowerCase() !== "[x] ") return null;
+  const rest = first.text.slice(4);
+  return { checked: box !== "[ ] ", runs: rest === "" ? runs.slice(1) : [{ ...first, text: rest }, ...runs.slice(1)] };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Inline content
 
-/**
- * The marks a run of text carries. The document model keeps plain words for now; the walk
- * already knows the marks, so rich text can take them from here.
- */
-type InlineMark = "strong" | "em" | "strike" | "link" | "code";
+/** The marks Podium keeps, in the order a run lists them. */
+const MARK_ORDER: readonly Mark[] = ["strong", "em", "strike", "code"];
 
-const MARK_OF: Partial<Record<string, InlineMark>> = {
+const MARK_OF: Partial<Record<string, Mark>> = {
   strong_open: "strong",
   em_open: "em",
   s_open: "strike",
-  link_open: "link",
 };
 
 type InlineRun =
   /** `literal`: written by an escape, an entity or a code span, so never trimmed at a line's edge. */
-  | { kind: "text"; text: string; marks: readonly InlineMark[]; literal: boolean }
+  | { kind: "text"; text: string; marks: readonly Mark[]; href: string | null; literal: boolean; html?: boolean }
   | { kind: "image"; src: string; alt: string };
 
 /** Inline tokens split into lines at soft and hard breaks (each source line is a paragraph). */
 function inlineLines(children: readonly Token[]): InlineRun[][] {
   const lines: InlineRun[][] = [];
   let line: InlineRun[] = [];
-  const open: (InlineMark | undefined)[] = [];
-  const marks = () => open.filter((mark): mark is InlineMark => mark !== undefined);
+  /** Open marks and links, innermost last (a link is its href). */
+  const open: ({ mark: Mark } | { href: string } | null)[] = [];
+  const marks = (): Mark[] => open.flatMap((entry) => (entry && "mark" in entry ? [entry.mark] : []));
+  const href = (): string | null => {
+    for (let i = open.length - 1; i >= 0; i -= 1) {
+      const entry = open[i];
+      if (entry && "href" in entry) return entry.href;
+    }
+    return null;
+  };
   for (const token of children) {
     if (token.type === "softbreak" || token.type === "hardbreak") {
       lines.push(line);
       line = [];
+    } else if (token.type === "link_open") {
+      open.push({ href: token.attrGet("href") ?? "" });
     } else if (token.nesting === 1) {
-      open.push(MARK_OF[token.type]);
+      const mark = MARK_OF[token.type];
+      open.push(mark ? { mark } : null);
     } else if (token.nesting === -1) {
       open.pop();
     } else if (token.type === "image") {
       const alt = inlineLines(token.children ?? [])
-        .map(lineText)
+        .map((part) => plainText(trimEdges(part)))
         .join(" ");
       line.push({ kind: "image", src: token.attrGet("src") ?? "", alt });
     } else if (token.type === "code_inline") {
-      line.push({ kind: "text", text: token.content, marks: [...marks(), "code"], literal: true });
+      line.push({ kind: "text", text: token.content, marks: [...marks(), "code"], href: href(), literal: true });
+    } else if (token.type === "html_inline") {
+      line.push({ kind: "text", text: token.content, marks: marks(), href: href(), literal: true, html: true });
     } else if (token.content !== "") {
       // text, and text_special (escapes, entities)
-      line.push({ kind: "text", text: token.content, marks: marks(), literal: token.type !== "text" });
+      line.push({ kind: "text", text: token.content, marks: marks(), href: href(), literal: token.type !== "text" });
     }
   }
   lines.push(line);
   return lines;
 }
 
-/** A line's plain text: its words, images by their alt text; source spaces at the edges trimmed. */
-function lineText(runs: readonly InlineRun[]): string {
-  const parts = runs.map((run) => (run.kind === "text" ? run.text : run.alt));
-  for (let i = 0; i < runs.length; i += 1) {
-    const run = runs[i];
-    if (run?.kind !== "text" || run.literal) break;
-    parts[i] = (parts[i] ?? "").trimStart();
-    if (parts[i] !== "") break;
-  }
-  for (let i = runs.length - 1; i >= 0; i -= 1) {
-    const run = runs[i];
-    if (run?.kind !== "text" || run.literal) break;
-    parts[i] = (parts[i] ?? "").trimEnd();
-    if (parts[i] !== "") break;
-  }
-  return parts.join("");
+function plainText(runs: readonly InlineRun[]): string {
+  return runs.map((run) => (run.kind === "text" ? run.text : run.alt)).join("");
 }
 
-/** The images of a line made only of Podium images (and spaces), else null. */
-function imagesOf(runs: readonly InlineRun[]): SlideContent["images"] | null {
-  const images: SlideContent["images"] = [];
-  for (const run of runs) {
-    if (run.kind === "image") {
-      if (!imageSchema.shape.src.safeParse(run.src).success) return null;
-      images.push({ alt: run.alt.slice(0, 1000), src: run.src });
-    } else if (run.literal || run.marks.length > 0 || run.text.trim() !== "") {
-      return null;
-    }
+/** A line with the source's spaces at its edges trimmed (not what escapes or code wrote). */
+function trimEdges(runs: readonly InlineRun[]): InlineRun[] {
+  const out = runs.map((run) => ({ ...run }));
+  for (let i = 0; i < out.length; i += 1) {
+    const run = out[i];
+    if (run?.kind !== "text" || run.literal) break;
+    run.text = run.text.trimStart();
+    if (run.text !== "") break;
   }
-  return images.length > 0 ? images : null;
+  for (let i = out.length - 1; i >= 0; i -= 1) {
+    const run = out[i];
+    if (run?.kind !== "text" || run.literal) break;
+    run.text = run.text.trimEnd();
+    if (run.text !== "") break;
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
 // Layout
 
-function imageAt(slideIndex: number, index: number, alt: string, src: string): Image {
-  // Images sit in the lower right half of their slide, stacked if there are several.
+/**
+ * Where a slide's images go: beside its texts (a column on the right, sharing its height), or,
+ * on a slide of images alone, side by side across the slide.
+ */
+function imagesOf(content: SlideContent, slideIndex: number): Image[] {
   const { width, height } = SLIDE_LAYOUT;
-  return {
-    id: `s${slideIndex + 1}-i${index + 1}`,
-    src,
-    alt,
-    x: width * 0.55,
-    y: height * 0.25 + index * 40,
-    width: width * 0.4,
-    height: height * 0.6,
-  };
+  const count = content.images.length;
+  const besideText = content.texts.length > 0;
+  return content.images.map(({ alt, src }, index) => {
+    const box = besideText
+      ? {
+          x: width * 0.56,
+          y: height * 0.12 + ((height * 0.76) / count) * index,
+          width: width * 0.38,
+          height: (height * 0.76) / count - (count > 1 ? 20 : 0),
+        }
+      : {
+          x: width * 0.06 + ((width * 0.88) / count) * index,
+          y: height * 0.1,
+          width: (width * 0.88) / count - (count > 1 ? 30 : 0),
+          height: height * 0.8,
+        };
+    const round = (n: number) => Math.round(n);
+    return {
+      id: `s${slideIndex + 1}-i${index + 1}`,
+      src,
+      alt,
+      x: round(box.x),
+      y: round(box.y),
+      width: round(box.width),
+      height: round(box.height),
+    };
+  });
+}
+
+function fontSizeOf(text: SlideText): number {
+  if (text.kind === "code") return CODE_FONT_SIZE;
+  if (text.kind === "table") return FONT_SIZE.body_2;
+  return FONT_SIZE[text.style];
 }
 
 function textsOf(content: SlideContent, slideIndex: number): Text[] {
-  return content.texts.map((text, index) => ({
-    id: `s${slideIndex + 1}-t${index + 1}`,
-    styleClasses: [text.style],
-    paragraphs: text.paragraphs.map(({ text: words, listType }) => ({
-      text: words,
-      listType,
-      biggestFontSize: FONT_SIZE[text.style],
-    })),
-  }));
+  return content.texts.map((text, index) => {
+    const biggestFontSize = fontSizeOf(text);
+    const out: Text = {
+      id: `s${slideIndex + 1}-t${index + 1}`,
+      styleClasses: [text.style],
+      paragraphs: text.paragraphs.map(({ text: words, listType, ...rich }) => ({
+        text: words,
+        listType,
+        biggestFontSize,
+        ...rich,
+      })),
+    };
+    if (text.kind) out.kind = text.kind;
+    if (text.language) out.language = text.language;
+    if (text.align) out.align = text.align;
+    return out;
+  });
 }
 
 /** Puts slides on a grid inside an overview topic, so playing can zoom from whole to part. */
@@ -448,18 +824,22 @@ function layOut(slides: { content: SlideContent; index: number }[], schemaVersio
   const { width, height, gap, overviewMargin } = SLIDE_LAYOUT;
   const columns = Math.ceil(Math.sqrt(slides.length));
   const rows = Math.ceil(slides.length / columns);
-  const slideTopics: Topic[] = slides.map(({ content, index: sourceIndex }, index) => ({
-    id: `slide-${index + 1}`,
-    x: overviewMargin + (index % columns) * (width + gap),
-    y: overviewMargin + Math.floor(index / columns) * (height + gap),
-    width,
-    height,
-    rotation: 0,
-    background: null,
-    texts: textsOf(content, sourceIndex),
-    images: content.images.map((image, n) => imageAt(sourceIndex, n, image.alt, image.src)),
-    topics: [],
-  }));
+  const slideTopics: Topic[] = slides.map(({ content, index: sourceIndex }, index) => {
+    const topic: Topic = {
+      id: `slide-${index + 1}`,
+      x: overviewMargin + (index % columns) * (width + gap),
+      y: overviewMargin + Math.floor(index / columns) * (height + gap),
+      width,
+      height,
+      rotation: 0,
+      background: null,
+      texts: textsOf(content, sourceIndex),
+      images: imagesOf(content, sourceIndex),
+      topics: [],
+    };
+    if (content.notes) topic.notes = content.notes;
+    return topic;
+  });
   const overview: Topic = {
     id: "overview",
     x: 0,
