@@ -4,7 +4,7 @@ import { KEY_CODES } from "../../../../lib/constants";
 import { cameraTransform, topicRects } from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
 import { STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
-import { TopicView } from "../slide/SlideView";
+import { slideThemeClass, TopicView } from "../slide/SlideView";
 
 /**
  * The present-viewer chunk (spec §2 lazy chunks): the canvas drawn with the browser's own
@@ -148,7 +148,7 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
   return (
     <div
       ref={viewerRef}
-      className="viewer"
+      className={`viewer ${slideThemeClass(document.theme)}`}
       hidden={hidden}
       data-current-step={step + 1}
       data-step-count={total}
