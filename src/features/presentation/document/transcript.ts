@@ -1,10 +1,12 @@
-import type { PresentationDocument, Text, Topic } from "./schema";
+import type { Paragraph, PresentationDocument, Text, Topic } from "./schema";
 
-/** Spec §3 Transcript: a topic has texts and nested topics. */
+/** Spec §3 Transcript: a topic has texts and nested topics (and, Podium, its speaker notes). */
 export interface TranscriptTopic {
   id: string;
   texts: Text[];
   topics: TranscriptTopic[];
+  /** Podium (document version 2): the topic's speaker notes, shown under its slide. */
+  notes?: string;
 }
 
 export interface Transcript {
@@ -35,9 +37,31 @@ export function deriveTranscript(document: PresentationDocument): Transcript {
         const children = build(topic.topics);
         const visited = firstVisit.has(topic.id);
         if (!visited || topic.texts.length === 0) return children;
-        return [{ id: topic.id, texts: topic.texts, topics: children }];
+        const entry: TranscriptTopic = { id: topic.id, texts: topic.texts.map(leanText), topics: children };
+        const notes = topic.notes?.trim();
+        if (notes) entry.notes = notes;
+        return [entry];
       });
   return { topics: build(document.topics) };
+}
+
+/**
+ * A text as the transcript carries it in page data: every field of the spec's entity (text,
+ * listType, biggestFontSize, styleClasses) and the rich fields, minus runs that say nothing
+ * the paragraph's `text` doesn't (no marks, link or token): the page data stays lean.
+ */
+function leanText(text: Text): Text {
+  if (!text.paragraphs.some((p) => p.runs !== undefined && isPlain(p))) return text;
+  return { ...text, paragraphs: text.paragraphs.map((p) => (p.runs !== undefined && isPlain(p) ? withoutRuns(p) : p)) };
+}
+
+function isPlain(paragraph: Paragraph): boolean {
+  return (paragraph.runs ?? []).every((run) => !run.href && !run.token && !(run.marks && run.marks.length > 0));
+}
+
+function withoutRuns(paragraph: Paragraph): Paragraph {
+  const { runs: _runs, ...rest } = paragraph;
+  return rest;
 }
 
 /** The transcript as plain text (search, descriptions, no-JavaScript readers). */
