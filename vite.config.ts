@@ -17,8 +17,12 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: true,
         // Chunks beside main.js, so paths relative to a module (../client) hold for all of them.
         rolldownOptions: {
-          // The document worker (server/workers) runs in its own thread, from its own file.
-          input: { main: "src/server/main.ts", "document-worker": "src/server/workers/document-worker.ts" },
+          // The document and PDF workers (server/workers) run in their own threads, from their own files.
+          input: {
+            main: "src/server/main.ts",
+            "document-worker": "src/server/workers/document-worker.ts",
+            "pdf-worker": "src/server/workers/pdf-worker.ts",
+          },
           output: { chunkFileNames: "[name]-[hash].js" },
         },
       }

@@ -22,6 +22,8 @@ import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PageSpec } from "../features/http";
 import { registerLikeRoutes } from "../features/likes/routes";
 import { registerModerationRoutes } from "../features/moderation/routes";
+import { registerPdfImportRoutes } from "../features/pdf-import/routes";
+import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
@@ -34,6 +36,7 @@ import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
 import { createDocumentWorkers } from "./workers/documents";
+import { createPdfWorkers } from "./workers/pdf-pool";
 
 /** Largest request body accepted anywhere (architecture: bodies are limited). */
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -240,6 +243,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerDashboardRoutes(app, context);
   registerEditorRoutes(app, context);
   registerAssetRoutes(app, context);
+  const pdfWorkers = createPdfWorkers(config.workerDir ?? fileURLToPath(new URL(".", import.meta.url)));
+  registerPdfImportRoutes(app, context, pdfWorkers);
   registerExploreRoutes(app, context);
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);
@@ -247,10 +252,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
   registerPresentationRoutes(app, context);
+  registerPresenterRoutes(app, context);
   registerSitemapRoute(app, context);
 
   app.addHook("onClose", async () => {
     await documents.close();
+    await pdfWorkers.close();
     await db.close();
   });
 

@@ -17,7 +17,10 @@ export default async function setup(): Promise<void> {
       target: "node20",
       sourcemap: true,
       rolldownOptions: {
-        input: { "document-worker": "src/server/workers/document-worker.ts" },
+        input: {
+          "document-worker": "src/server/workers/document-worker.ts",
+          "pdf-worker": "src/server/workers/pdf-worker.ts",
+        },
         output: { chunkFileNames: "[name]-[hash].js" },
       },
     },

@@ -1,0 +1,88 @@
+/**
+ * PDF import (issue 10, item 4): limits, the conversion contract and its refusals. Pure: the
+ * server's PDF worker, the routes and the browser's drop zone all read these.
+ */
+
+/** Largest PDF accepted, in bytes. */
+export const PDF_MAX_BYTES = 50 * 1024 * 1024;
+/** Most pages a PDF may have; more are refused before any page is drawn. */
+export const PDF_MAX_PAGES = 300;
+/** Page images are drawn this wide (the slide's width in canvas units too). */
+export const PDF_PAGE_WIDTH = 1600;
+/** Pixels one page image may have at most: a very tall page is drawn narrower instead. */
+export const PDF_MAX_PAGE_PIXELS = 1600 * 4000;
+
+/** Why a PDF was refused: a code the page says in the person's language. */
+export type PdfProblem =
+  | "signedOut"
+  | "noFile"
+  | "notPdf"
+  | "empty"
+  | "tooLarge"
+  | "tooManyPages"
+  | "encrypted"
+  | "corrupt"
+  | "tooSlow"
+  | "tooComplex"
+  | "busy"
+  | "rate"
+  | "quota"
+  | "privacy"
+  | "failed";
+
+/** A refused or failed PDF import; the status and message go to the person as they are. */
+export class PdfImportError extends Error {
+  override readonly name = "PdfImportError";
+  constructor(
+    readonly problem: PdfProblem,
+    readonly statusCode: number,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/** One page as the PDF worker hands it over: its size, its text in reading order, its picture. */
+export interface PdfPage {
+  /** 1-based. */
+  number: number;
+  /** The page's size in PDF points, as displayed (rotation applied). */
+  width: number;
+  height: number;
+  /** The page's lines of text, top to bottom. */
+  lines: string[];
+  /** The page drawn as WebP. */
+  image: Uint8Array;
+  imageWidth: number;
+  imageHeight: number;
+}
+
+/** What a conversion reports while it runs. */
+export interface PdfConversionEvents {
+  /** The conversion has its worker now (it waited in the queue until this). */
+  started?(): void;
+  /** The file opened: it has this many pages (within the limit). */
+  opened(pageCount: number): void;
+  /** One more page is ready (in order). */
+  page(page: PdfPage): void;
+}
+
+/**
+ * Converting a PDF off the request loop (server/workers/pdf-pool.ts runs it in a worker thread
+ * with a time and memory limit). Rejects with PdfImportError.
+ */
+export interface PdfConverter {
+  convert(bytes: Uint8Array, events: PdfConversionEvents): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** True when the bytes start like a PDF (`%PDF-` within the first KiB, as readers allow). */
+export function looksLikePdf(bytes: Uint8Array): boolean {
+  const signature = [0x25, 0x50, 0x44, 0x46, 0x2d];
+  const end = Math.min(bytes.byteLength, 1024) - signature.length;
+  for (let start = 0; start <= end; start += 1) {
+    if (signature.every((byte, offset) => bytes[start + offset] === byte)) return true;
+  }
+  return false;
+}

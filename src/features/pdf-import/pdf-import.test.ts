@@ -1,0 +1,275 @@
+import type { FastifyInstance } from "fastify";
+import { PDFDocument, PDFHexString, PDFName, StandardFonts } from "pdf-lib";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { createTestApp, TestAgent } from "../../server/testing";
+import { tsqueryOf } from "../explore/search";
+import { deriveTranscript } from "../presentation/document/transcript";
+import { findPresentationByOid, searchListedPresentations } from "../presentation/repository";
+import { PDF_MAX_BYTES } from "./errors";
+
+/** A word of its own on each page, so search and the transcript can tell the pages apart. */
+const wordOf = (page: number) => `quokka${page}x`;
+
+/** A text PDF made here: a heading and two lines per page, the page's own word on the second. */
+async function textPdf(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n += 1) {
+    const page = pdf.addPage([842, 595]);
+    page.drawText(`Chapter ${n}`, { x: 60, y: 500, size: 36, font });
+    page.drawText(`The ${wordOf(n)} lives here`, { x: 60, y: 420, size: 20, font });
+    page.drawText("and another line below", { x: 60, y: 380, size: 20, font });
+  }
+  return pdf.save();
+}
+
+async function blankPdf(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  for (let n = 0; n < pages; n += 1) pdf.addPage([200, 200]);
+  return pdf.save();
+}
+
+/**
+ * An encrypted PDF: pdf-lib can't encrypt, but it writes whatever trailer it is given. A standard
+ * security handler whose user-password check fails for the empty password makes readers ask for
+ * one (pdfjs: PasswordException), which is all an encrypted upload needs to look like.
+ */
+async function encryptedPdf(): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create({ updateMetadata: false });
+  pdf.addPage([200, 200]);
+  const context = pdf.context;
+  const encrypt = context.obj({
+    Filter: PDFName.of("Standard"),
+    V: 1,
+    R: 2,
+    O: PDFHexString.of("1f".repeat(32)),
+    U: PDFHexString.of("2e".repeat(32)),
+    P: -44,
+  });
+  context.trailerInfo.Encrypt = context.register(encrypt);
+  context.trailerInfo.ID = context.obj([PDFHexString.of("ab".repeat(16)), PDFHexString.of("ab".repeat(16))]);
+  return pdf.save({ useObjectStreams: false });
+}
+
+function multipart(file: Uint8Array, fields: Record<string, string>, filename = "deck.pdf") {
+  const boundary = "----podium-pdf-boundary";
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  parts.push(
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/pdf\r\n\r\n`,
+    ),
+    Buffer.from(file),
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  );
+  return { boundary, payload: Buffer.concat(parts) };
+}
+
+function uploadPdf(agent: TestAgent, file: Uint8Array, fields: Record<string, string> = {}, filename?: string) {
+  const { boundary, payload } = multipart(file, { privacy: "public", schemaVersion: "2", ...fields }, filename);
+  const token = agent.cookies.get("XSRF-TOKEN");
+  return agent.request({
+    method: "POST",
+    url: "/api/imports/pdf",
+    headers: {
+      "content-type": `multipart/form-data; boundary=${boundary}`,
+      ...(token ? { "x-xsrf-token": token } : {}),
+    },
+    payload,
+  });
+}
+
+interface Status {
+  state: "converting" | "done" | "failed";
+  pagesDone: number;
+  pageCount: number;
+  oid?: string;
+  url?: string;
+  problem?: string;
+  message?: string;
+}
+
+/** Asks for the job's status until it has ended, noting each pages-done figure seen on the way. */
+async function waitForJob(agent: TestAgent, id: string): Promise<{ status: Status; code: number; seen: number[] }> {
+  const seen: number[] = [];
+  for (;;) {
+    const response = await agent.get(`/api/imports/${id}`);
+    const status = response.json() as Status;
+    seen.push(status.pagesDone);
+    if (status.state !== "converting") return { status, code: response.statusCode, seen };
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  let owner: TestAgent;
+
+  const counts = async () => {
+    const [row] = await db.query<{ presentations: number; assets: number }>(
+      "select (select count(*)::int from presentations) as presentations, (select count(*)::int from assets) as assets",
+    );
+    return row;
+  };
+
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+    owner = new TestAgent(app);
+    await owner.signUp("pdfs@podium.test");
+  });
+  afterAll(() => close());
+
+  it("issue 10 PDF import: a 30-page PDF becomes 30 steps with page images, transcript and search", async () => {
+    const pdf = await textPdf(30);
+    const started = performance.now();
+    const upload = await uploadPdf(owner, pdf, { title: "" }, "Marsupials of the coast.pdf");
+    expect(upload.statusCode, upload.body).toBe(202);
+    const { id, pageCount } = upload.json() as { id: string; pageCount: number };
+    expect(pageCount).toBe(30);
+    const { status, code, seen } = await waitForJob(owner, id);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(
+      `issue 10 PDF import (${target.name}): 30 pages in ${seconds.toFixed(2)} s (${(30 / seconds).toFixed(1)} pages/s)`,
+    );
+    expect(code, JSON.stringify(status)).toBe(200);
+    expect(status).toMatchObject({ state: "done", pagesDone: 30, pageCount: 30 });
+    // Progress is reported as it goes: never backwards, ending at every page.
+    expect(seen).toEqual([...seen].sort((a, b) => a - b));
+    expect(status.url).toBe(`/p/${status.oid}/`);
+
+    const deck = await findPresentationByOid(db, status.oid ?? "");
+    expect(deck?.title).toBe("Chapter 1");
+    const document = deck?.document;
+    if (!document) throw new Error("no document");
+    expect(document.path).toEqual(Array.from({ length: 30 }, (_, i) => `page-${i + 1}`));
+    const pages = document.topics[0]?.topics ?? [];
+    expect(pages).toHaveLength(30);
+    for (const page of pages) {
+      expect(page.layout).toBe("page");
+      expect(page.width).toBe(1600);
+      expect(page.height).toBe(Math.round((1600 * 595) / 842));
+      expect(page.images[0]).toMatchObject({ x: 0, y: 0, width: 1600, height: page.height });
+    }
+
+    // The transcript reads each page's text, in page order and reading order.
+    const transcript = deriveTranscript(document);
+    const texts = transcript.topics.map((topic) => topic.texts.flatMap((text) => text.paragraphs.map((p) => p.text)));
+    expect(texts.filter((lines) => lines.length > 0)).toEqual(
+      Array.from({ length: 30 }, (_, i) => [
+        `Chapter ${i + 1}`,
+        `The ${wordOf(i + 1)} lives here`,
+        "and another line below",
+      ]),
+    );
+
+    // A page's own word finds the deck.
+    const found = await searchListedPresentations(db, tsqueryOf(wordOf(17)) ?? "", { limit: 10, offset: 0 });
+    expect(found.rows.map((row) => row.oid)).toEqual([status.oid]);
+
+    // Each page image is a stored asset: a WebP that sharp decodes, wider than 1000 px.
+    const hashes = new Set(pages.map((page) => /\/assets\/([0-9a-f]{64})\.webp$/.exec(page.images[0]?.src ?? "")?.[1]));
+    expect(hashes.size).toBe(30);
+    const [first] = pages;
+    const served = await owner.get(first?.images[0]?.src ?? "");
+    expect(served.statusCode).toBe(200);
+    expect(served.headers["content-type"]).toBe("image/webp");
+    const meta = await sharp(served.rawPayload).metadata();
+    expect(meta.format).toBe("webp");
+    expect(meta.width).toBe(1600);
+    expect(meta.width ?? 0).toBeGreaterThan(1000);
+    const [used] = await db.query<{ n: number }>(
+      "select count(*)::int as n from presentation_assets pa join presentations p on p.id = pa.presentation_id where p.oid = $1",
+      [status.oid],
+    );
+    expect(used?.n).toBe(30);
+  });
+
+  it("issue 10 PDF import: the classic style starts on an overview holding every page", async () => {
+    const upload = await uploadPdf(owner, await textPdf(3), {
+      schemaVersion: "0",
+      title: "Three pages",
+      privacy: "private",
+    });
+    expect(upload.statusCode).toBe(202);
+    const { status } = await waitForJob(owner, (upload.json() as { id: string }).id);
+    const deck = await findPresentationByOid(db, status.oid ?? "");
+    expect(deck?.title).toBe("Three pages");
+    expect(deck?.privacy).toBe("private");
+    expect(deck?.document.path).toEqual(["overview", "page-1", "page-2", "page-3"]);
+  });
+
+  it("issue 10 PDF import: encrypted, damaged, non-PDF, too long and too large files are refused in words, and nothing is stored", async () => {
+    const before = await counts();
+
+    const encrypted = await uploadPdf(owner, await encryptedPdf());
+    expect(encrypted.statusCode, encrypted.body).toBe(422);
+    expect(encrypted.json()).toMatchObject({ problem: "encrypted" });
+    expect(encrypted.json().message).toMatch(/protected with a password/);
+
+    const damaged = await uploadPdf(owner, Buffer.from("%PDF-1.7\n1 0 obj <<<< garbage ]]] endobj\n%%EOF\n"));
+    expect(damaged.statusCode, damaged.body).toBe(422);
+    expect(damaged.json()).toMatchObject({ problem: "corrupt" });
+    expect(damaged.json().message).toMatch(/damaged/);
+
+    const truncated = (await textPdf(2)).slice(0, 300);
+    const cut = await uploadPdf(owner, truncated);
+    expect(cut.statusCode, cut.body).toBe(422);
+    expect(cut.json()).toMatchObject({ problem: "corrupt" });
+
+    const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer();
+    const notPdf = await uploadPdf(owner, png, {}, "holiday.pdf");
+    expect(notPdf.statusCode).toBe(415);
+    expect(notPdf.json()).toMatchObject({ problem: "notPdf" });
+    expect(notPdf.json().message).toMatch(/isn't a PDF/);
+
+    const long = await uploadPdf(owner, await blankPdf(301));
+    expect(long.statusCode, long.body).toBe(413);
+    expect(long.json()).toMatchObject({ problem: "tooManyPages" });
+    expect(long.json().message).toMatch(/301 pages; Podium imports at most 300/);
+
+    const huge = Buffer.alloc(PDF_MAX_BYTES + 1024, 0x20);
+    huge.write("%PDF-1.7\n", 0, "latin1");
+    const large = await uploadPdf(owner, huge);
+    expect(large.statusCode).toBe(413);
+    expect(large.json()).toMatchObject({ problem: "tooLarge" });
+    expect(large.json().message).toMatch(/larger than 50 MB/);
+
+    expect(await counts()).toEqual(before);
+  });
+
+  it("issue 10 PDF import: signed-out uploads are 401, no CSRF token is 403, and a job is its owner's only", async () => {
+    const pdf = await blankPdf(1);
+    const stranger = new TestAgent(app);
+    await stranger.get("/login/");
+    const signedOut = await uploadPdf(stranger, pdf);
+    expect(signedOut.statusCode).toBe(401);
+    expect(signedOut.json()).toMatchObject({ problem: "signedOut" });
+
+    const { boundary, payload } = multipart(pdf, { privacy: "public" });
+    const noToken = await owner.request({
+      method: "POST",
+      url: "/api/imports/pdf",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    expect(noToken.statusCode).toBe(403);
+
+    const upload = await uploadPdf(owner, pdf);
+    expect(upload.statusCode).toBe(202);
+    const { id } = upload.json() as { id: string };
+    const other = new TestAgent(app);
+    await other.signUp("someone-else@podium.test");
+    expect((await other.get(`/api/imports/${id}`)).statusCode).toBe(404);
+    expect((await stranger.get(`/api/imports/${id}`)).statusCode).toBe(401);
+    expect((await waitForJob(owner, id)).status.state).toBe("done");
+  });
+});

@@ -1,0 +1,147 @@
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { createCanvas } from "@napi-rs/canvas";
+import sharp from "sharp";
+import { PDF_MAX_PAGE_PIXELS, PDF_MAX_PAGES, PDF_PAGE_WIDTH, type PdfConversionEvents, PdfImportError } from "./errors";
+import { linesInReadingOrder, type TextRun } from "./text";
+
+/**
+ * Reading a PDF: pdfjs-dist (the legacy build, for Node) parses it and gives each page's text;
+ * @napi-rs/canvas draws each page; sharp encodes it as WebP. It runs in the PDF worker thread
+ * (server/workers/pdf-worker.ts), never on the request loop. Nothing of the PDF runs: no
+ * scripts, no eval (isEvalSupported false), no fonts installed anywhere (disableFontFace).
+ */
+
+/** WebP quality and effort for page images: sharp text at a third of effort 4's time. */
+const WEBP_OPTIONS = { quality: 82, effort: 2 } as const;
+/** Images inside a PDF decode to at most this many pixels each (a decompression bomb stops here). */
+const MAX_EMBEDDED_IMAGE_PIXELS = 50_000_000;
+
+const require = createRequire(import.meta.url);
+/** pdfjs-dist's own data: the 14 standard fonts (for PDFs that don't embed them) and CJK CMaps. */
+const PDFJS_DIR = dirname(require.resolve("pdfjs-dist/package.json"));
+
+type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
+let pdfjsLoading: Promise<PdfJs> | null = null;
+
+/** Loads pdfjs once, with its worker code on this thread (this thread is already a worker). */
+function loadPdfJs(): Promise<PdfJs> {
+  pdfjsLoading ??= (async () => {
+    const worker = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
+    (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;
+    return import("pdfjs-dist/legacy/build/pdf.mjs");
+  })();
+  return pdfjsLoading;
+}
+
+function refusal(error: unknown): PdfImportError {
+  const name = (error as { name?: string } | null)?.name ?? "";
+  if (name === "PasswordException") {
+    return new PdfImportError(
+      "encrypted",
+      422,
+      "This PDF is protected with a password. Save a copy without the password and import that.",
+    );
+  }
+  return new PdfImportError(
+    "corrupt",
+    422,
+    "This PDF is damaged or isn't a PDF Podium can read. Export it again from the program that made it and try once more.",
+  );
+}
+
+/** The scale that draws a page 1600 px wide, or narrower when it would pass the pixel cap. */
+export function renderScale(width: number, height: number): number {
+  let scale = PDF_PAGE_WIDTH / width;
+  const pixels = width * scale * height * scale;
+  if (pixels > PDF_MAX_PAGE_PIXELS) scale *= Math.sqrt(PDF_MAX_PAGE_PIXELS / pixels);
+  return scale;
+}
+
+/**
+ * Reads every page of a PDF in order, calling events.opened once (with the page count) and
+ * events.page for each page. Refuses (PdfImportError) an encrypted, damaged or too long file
+ * before drawing anything.
+ */
+export async function readPdf(bytes: Uint8Array, events: PdfConversionEvents): Promise<void> {
+  const pdfjs = await loadPdfJs();
+  const task = pdfjs.getDocument({
+    data: bytes,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    enableXfa: false,
+    standardFontDataUrl: `${join(PDFJS_DIR, "standard_fonts")}/`,
+    cMapUrl: `${join(PDFJS_DIR, "cmaps")}/`,
+    cMapPacked: true,
+    maxImageSize: MAX_EMBEDDED_IMAGE_PIXELS,
+    verbosity: 0,
+  });
+  let document: Awaited<typeof task.promise>;
+  try {
+    document = await task.promise;
+  } catch (error) {
+    await task.destroy().catch(() => {});
+    throw refusal(error);
+  }
+  try {
+    const pageCount = document.numPages;
+    if (pageCount > PDF_MAX_PAGES) {
+      throw new PdfImportError(
+        "tooManyPages",
+        413,
+        `This PDF has ${pageCount} pages; Podium imports at most ${PDF_MAX_PAGES}. Split it into smaller files.`,
+      );
+    }
+    if (pageCount < 1) throw refusal(new Error("no pages"));
+    events.opened(pageCount);
+    // One page is encoded (sharp, on libuv's threads) while the next one is drawn here.
+    let encoding: Promise<void> = Promise.resolve();
+    for (let number = 1; number <= pageCount; number += 1) {
+      let page: Awaited<ReturnType<typeof document.getPage>>;
+      try {
+        page = await document.getPage(number);
+      } catch (error) {
+        throw refusal(error);
+      }
+      const size = page.getViewport({ scale: 1 });
+      const viewport = page.getViewport({ scale: renderScale(size.width, size.height) });
+      const canvas = createCanvas(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
+      const context = canvas.getContext("2d");
+      context.fillStyle = "#ffffff";
+      context.fillRect(0, 0, canvas.width, canvas.height);
+      let lines: string[];
+      try {
+        await page.render({ canvasContext: context as unknown as CanvasRenderingContext2D, viewport }).promise;
+        const content = await page.getTextContent();
+        lines = linesInReadingOrder(content.items.filter((item): item is TextRun & typeof item => "str" in item));
+      } catch (error) {
+        throw refusal(error);
+      }
+      page.cleanup();
+      const pixels = canvas.data();
+      const { width, height } = canvas;
+      await encoding;
+      encoding = sharp(pixels, { raw: { width, height, channels: 4 } })
+        .removeAlpha()
+        .webp(WEBP_OPTIONS)
+        .toBuffer()
+        .then((image) => {
+          events.page({
+            number,
+            width: size.width,
+            height: size.height,
+            lines,
+            image: new Uint8Array(image.buffer, image.byteOffset, image.byteLength),
+            imageWidth: width,
+            imageHeight: height,
+          });
+        });
+      // A failed encode surfaces at the next await; keep it from being an unhandled rejection meanwhile.
+      encoding.catch(() => {});
+    }
+    await encoding;
+  } finally {
+    await document.destroy().catch(() => {});
+  }
+}

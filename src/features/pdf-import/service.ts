@@ -1,0 +1,325 @@
+import { createHash, randomBytes } from "node:crypto";
+import type { Database } from "../../db/client";
+import { AttemptLimiter } from "../../lib/attempt-limiter";
+import { newOid } from "../../lib/ids";
+import { recordAsset, storageUsedBy } from "../assets/repository";
+import { assetUrl, STORAGE_QUOTA_BYTES } from "../assets/service";
+import { type AssetStore, databaseAssetStore } from "../assets/store";
+import { InvalidDocumentError } from "../presentation/document/schema";
+import { insertPresentationIfAbsent, type Privacy } from "../presentation/repository";
+import { documentFromPages } from "./document";
+import { looksLikePdf, PDF_MAX_BYTES, type PdfConverter, PdfImportError, type PdfPage } from "./errors";
+
+/**
+ * PDF import jobs (issue 10, item 4). An upload becomes a job in this process's memory; the
+ * conversion runs in the PDF worker (PdfConverter) and reports pages as they are done; when the
+ * last page is ready, the page images and the presentation are stored in ONE transaction, so a
+ * failure at any point leaves nothing behind. Jobs are forgotten 10 minutes after they end.
+ *
+ * Jobs live in this process only: behind several processes a job's status must be asked of the
+ * process that took the upload (sticky sessions), or the jobs move to a shared table (issue 16).
+ *
+ * Page images count against the person's image storage (assets/service.ts STORAGE_QUOTA_BYTES),
+ * like uploaded images: they are the person's images, and the same sweep removes them when no
+ * deck uses them any more.
+ */
+
+export type JobState = "converting" | "done" | "failed";
+
+export interface JobStatus {
+  state: JobState;
+  pagesDone: number;
+  pageCount: number;
+  oid?: string;
+  /** Where the deck opens once it is done. */
+  url?: string;
+  problem?: PdfImportError["problem"];
+  message?: string;
+  statusCode?: number;
+}
+
+interface Job {
+  id: string;
+  ownerId: string;
+  state: JobState;
+  pagesDone: number;
+  pageCount: number;
+  oid: string | null;
+  error: PdfImportError | null;
+  endedAt: number | null;
+  /** Settles when the job has opened its file or failed (what the upload's answer waits for). */
+  opened: Promise<void>;
+  finished: Promise<void>;
+}
+
+export interface PdfImportOptions {
+  title: string;
+  privacy: string;
+  schemaVersion: string;
+}
+
+export interface PdfImportLimits {
+  /** PDF imports per person per hour. */
+  importsPerHour: number;
+  /** PDFs one person may have converting or waiting at once. */
+  jobsPerPerson: number;
+  quotaBytes: number;
+  /** How long a finished job's status stays readable. */
+  jobTtlMs: number;
+}
+
+export const DEFAULT_PDF_LIMITS: PdfImportLimits = {
+  importsPerHour: 30,
+  jobsPerPerson: 2,
+  quotaBytes: STORAGE_QUOTA_BYTES,
+  jobTtlMs: 10 * 60 * 1000,
+};
+
+const PRIVACIES: readonly Privacy[] = ["public", "reusable", "unlisted", "private"];
+
+export interface PdfImports {
+  /**
+   * Takes an uploaded PDF: refuses what can be refused at once (not a PDF, too large, busy), then
+   * waits until the worker has opened it (so an encrypted, damaged or too long file is refused
+   * in the upload's own answer) unless it waits in the queue. Answers the job's id.
+   */
+  start(ownerId: string, file: { filename: string; bytes: Uint8Array }, options: PdfImportOptions): Promise<string>;
+  /** The job's status, for its owner only (null for anyone else, or when it is gone). */
+  status(ownerId: string, id: string): JobStatus | null;
+  /** Resolves when the job has ended (done or failed). For tests and the bench. */
+  finished(id: string): Promise<void>;
+}
+
+export function createPdfImports(options: {
+  db: Database;
+  converter: PdfConverter;
+  /** The store for page images; by default the database's, inside the import's transaction. */
+  store?: (tx: Parameters<Parameters<Database["transaction"]>[0]>[0]) => AssetStore;
+  limits?: Partial<PdfImportLimits>;
+  now?: () => number;
+}): PdfImports {
+  const { db, converter } = options;
+  const now = options.now ?? Date.now;
+  const limits: PdfImportLimits = { ...DEFAULT_PDF_LIMITS, ...options.limits };
+  const storeFor = options.store ?? databaseAssetStore;
+  const rate = new AttemptLimiter(limits.importsPerHour, 60 * 60 * 1000, now);
+  const jobs = new Map<string, Job>();
+
+  const forgetOld = () => {
+    for (const [id, job] of jobs) {
+      if (job.endedAt !== null && job.endedAt + limits.jobTtlMs < now()) jobs.delete(id);
+    }
+  };
+
+  const store = async (job: Job, pages: PdfPage[], title: string, privacy: Privacy, schemaVersion: "0" | "2") => {
+    const images = pages.map((page) => ({
+      page,
+      hash: createHash("sha256").update(page.image).digest("hex"),
+    }));
+    let document: ReturnType<typeof documentFromPages>;
+    try {
+      document = documentFromPages(
+        images.map(({ page, hash }) => ({
+          width: page.width,
+          height: page.height,
+          lines: page.lines,
+          src: assetUrl(hash),
+        })),
+        schemaVersion,
+      );
+    } catch (error) {
+      if (error instanceof InvalidDocumentError) {
+        throw new PdfImportError("corrupt", 422, `Podium couldn't make a presentation of this PDF: ${error.message}`);
+      }
+      throw error;
+    }
+    const unique = new Map(images.map((image) => [image.hash, image]));
+    const at = new Date(now());
+    return db.transaction(async (tx) => {
+      const used = await storageUsedBy(tx, job.ownerId);
+      const existing = new Set(
+        (
+          await tx.query<{ hash: string }>("select hash from assets where hash = any($1::text[])", [[...unique.keys()]])
+        ).map((row) => row.hash),
+      );
+      let adding = 0;
+      for (const [hash, { page }] of unique) if (!existing.has(hash)) adding += page.image.byteLength;
+      if (used + adding > limits.quotaBytes) {
+        throw new PdfImportError(
+          "quota",
+          413,
+          `This PDF's pages don't fit in your ${Math.round(limits.quotaBytes / 1024 / 1024)} MB of image storage. Delete presentations you no longer need and try again; unused images are deleted after a day.`,
+        );
+      }
+      const pageStore = storeFor(tx);
+      for (const [hash, { page }] of unique) {
+        const fresh = await recordAsset(
+          tx,
+          {
+            hash,
+            contentType: "image/webp",
+            byteSize: page.image.byteLength,
+            width: page.imageWidth,
+            height: page.imageHeight,
+            uploaderId: job.ownerId,
+          },
+          at,
+        );
+        if (fresh) await pageStore.put(hash, page.image);
+      }
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        const oid = newOid();
+        const inserted = await insertPresentationIfAbsent(tx, {
+          oid,
+          ownerId: job.ownerId,
+          title,
+          descriptionHtml: "",
+          privacy,
+          schemaVersion: document.schemaVersion,
+          tags: [],
+          document,
+        });
+        if (inserted) return oid;
+      }
+      throw new Error("could not find a free oid");
+    });
+  };
+
+  return {
+    async start(ownerId, file, importOptions) {
+      forgetOld();
+      const privacy = PRIVACIES.find((candidate) => candidate === importOptions.privacy);
+      if (!privacy) throw new PdfImportError("privacy", 400, "Choose who can see the presentation.");
+      const schemaVersion = importOptions.schemaVersion === "0" ? "0" : "2";
+      if (file.bytes.byteLength > PDF_MAX_BYTES) {
+        throw new PdfImportError("tooLarge", 413, `This PDF is larger than ${PDF_MAX_BYTES / 1024 / 1024} MB.`);
+      }
+      if (file.bytes.byteLength === 0) throw new PdfImportError("empty", 400, "That file is empty.");
+      if (!looksLikePdf(file.bytes)) {
+        throw new PdfImportError(
+          "notPdf",
+          415,
+          "That file isn't a PDF. Choose a PDF, or a Markdown (.md) or JSON (.json) file.",
+        );
+      }
+      const active = [...jobs.values()].filter((job) => job.ownerId === ownerId && job.state === "converting");
+      if (active.length >= limits.jobsPerPerson) {
+        throw new PdfImportError(
+          "busy",
+          429,
+          "You are already importing PDFs. Wait until they are done, then import this one.",
+          30,
+        );
+      }
+      const budget = rate.hit(ownerId);
+      if (!budget.allowed) {
+        throw new PdfImportError(
+          "rate",
+          429,
+          `You have imported ${limits.importsPerHour} PDFs in the last hour. Wait a while and try again.`,
+          budget.retryAfterSeconds,
+        );
+      }
+      const title = importOptions.title.trim().slice(0, 200);
+      const fallbackTitle =
+        file.filename
+          .replace(/\.pdf$/i, "")
+          .trim()
+          .slice(0, 200) || "PDF";
+      const id = randomBytes(12).toString("base64url");
+      let markOpened = () => {};
+      let started = false;
+      const pages: PdfPage[] = [];
+      const job: Job = {
+        id,
+        ownerId,
+        state: "converting",
+        pagesDone: 0,
+        pageCount: 0,
+        oid: null,
+        error: null,
+        endedAt: null,
+        opened: new Promise<void>((resolve) => {
+          markOpened = resolve;
+        }),
+        finished: Promise.resolve(),
+      };
+      const conversion = converter.convert(file.bytes, {
+        started: () => {
+          started = true;
+        },
+        opened: (pageCount) => {
+          job.pageCount = pageCount;
+          markOpened();
+        },
+        page: (page) => {
+          pages.push(page);
+          job.pagesDone = pages.length;
+        },
+      });
+      job.finished = conversion
+        .then(async () => {
+          const firstLine = pages[0]?.lines[0]?.slice(0, 200);
+          job.oid = await store(job, pages, title || firstLine || fallbackTitle, privacy, schemaVersion);
+          job.state = "done";
+        })
+        .catch((error: unknown) => {
+          job.error =
+            error instanceof PdfImportError
+              ? error
+              : new PdfImportError("failed", 500, "Something went wrong while importing the PDF. Please try again.");
+          job.state = "failed";
+        })
+        .finally(() => {
+          job.endedAt = now();
+          pages.length = 0;
+          markOpened();
+        });
+      // A file refused at once (the queue is full) is no job at all: the converter rejects
+      // before anything else happens, so its answer is in by the next turn of the event loop.
+      if (!started) {
+        const refused = await Promise.race([
+          conversion.then(
+            () => null,
+            (error: unknown) => error,
+          ),
+          new Promise<null>((resolve) => setImmediate(() => resolve(null))),
+        ]);
+        if (refused instanceof PdfImportError && refused.problem === "busy") {
+          rate.undo(ownerId);
+          throw refused;
+        }
+      }
+      jobs.set(id, job);
+      if (started) {
+        await job.opened;
+        if (job.state === "failed" && job.error) {
+          jobs.delete(id);
+          throw job.error;
+        }
+      }
+      return id;
+    },
+
+    status(ownerId, id) {
+      forgetOld();
+      const job = jobs.get(id);
+      if (!job || job.ownerId !== ownerId) return null;
+      const status: JobStatus = { state: job.state, pagesDone: job.pagesDone, pageCount: job.pageCount };
+      if (job.oid) {
+        status.oid = job.oid;
+        status.url = `/p/${job.oid}/`;
+      }
+      if (job.error) {
+        status.problem = job.error.problem;
+        status.message = job.error.message;
+        status.statusCode = job.error.statusCode;
+      }
+      return status;
+    },
+
+    finished(id) {
+      return jobs.get(id)?.finished ?? Promise.resolve();
+    },
+  };
+}
