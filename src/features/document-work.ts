@@ -1,5 +1,6 @@
-import type { ImportFile } from "./dashboard/import-file";
+import type { ImportedFile, ImportFile } from "./dashboard/import-file";
 import type { EditorPreview } from "./editor/preview";
+import type { MarkdownDeck } from "./presentation/document/markdown";
 import type { PresentationDocument } from "./presentation/document/schema";
 
 /**
@@ -9,12 +10,12 @@ import type { PresentationDocument } from "./presentation/document/schema";
  * …), or DocumentTooComplexError past the time limit.
  */
 export interface DocumentWork {
-  /** features/presentation/document/markdown.ts importMarkdown */
-  importMarkdown(source: string, schemaVersion: "0" | "2"): Promise<PresentationDocument>;
+  /** features/presentation/document/markdown.ts readMarkdownDeck, code highlighted */
+  importMarkdown(source: string, schemaVersion: "0" | "2"): Promise<MarkdownDeck>;
   /** features/presentation/document/markdown-export.ts documentToMarkdown */
   exportMarkdown(document: PresentationDocument): Promise<string>;
   /** features/dashboard/import-file.ts documentFromFile */
-  documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): Promise<PresentationDocument>;
+  documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): Promise<ImportedFile>;
   /** features/editor/preview.ts previewOf */
   editorPreview(markdown: string, schemaVersion: "0" | "2"): Promise<EditorPreview>;
 }

@@ -297,6 +297,7 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
         privacy: "private",
         tags: [],
         document: importMarkdown(`# Rock pools\n---\n![A crab](${kept.url})`, "2"),
+        sourceMarkdown: `# Rock pools\n---\n![A crab](${kept.url})`,
       }),
     );
     expect(await listPresentationAssets(db, deckId)).toEqual([kept.hash]);

@@ -1,5 +1,10 @@
 import { findUnstorableText, unstorableCharacterIn } from "../../lib/storable-text";
-import { importMarkdown, MarkdownImportError } from "../presentation/document/markdown";
+import {
+  MarkdownImportError,
+  type MarkdownOptions,
+  type MarkdownWarning,
+  readMarkdownDeck,
+} from "../presentation/document/markdown";
 import { InvalidDocumentError, type PresentationDocument, parseDocument } from "../presentation/document/schema";
 import { DashboardError } from "./errors";
 
@@ -15,8 +20,20 @@ export interface ImportFile {
   truncated: boolean;
 }
 
+/** What a file made: the document, what it couldn't show as written, and its Markdown source. */
+export interface ImportedFile {
+  document: PresentationDocument;
+  warnings: MarkdownWarning[];
+  /** The Markdown as uploaded (the editor edits it, export gives it back); null for JSON. */
+  sourceMarkdown: string | null;
+}
+
 /** Reads an uploaded Markdown or JSON file into a validated document; nothing is stored on error. */
-export function documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): PresentationDocument {
+export function documentFromFile(
+  file: ImportFile,
+  schemaVersion: "0" | "2",
+  options: MarkdownOptions = {},
+): ImportedFile {
   if (file.truncated) throw new DashboardError(413, "dashboard.error.tooLarge");
   if (file.content.length === 0) throw new DashboardError(400, "dashboard.error.emptyFile");
   const kind = /\.(md|markdown|txt)$/i.test(file.filename)
@@ -35,7 +52,8 @@ export function documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): Pr
   if (unstorableCharacterIn(text)) throw new DashboardError(400, "dashboard.error.characters");
   if (kind === "markdown") {
     try {
-      return importMarkdown(text, schemaVersion);
+      const { document, warnings } = readMarkdownDeck(text, schemaVersion, options);
+      return { document, warnings, sourceMarkdown: text.replace(/\r\n?/g, "\n") };
     } catch (error) {
       if (error instanceof MarkdownImportError)
         throw new DashboardError(400, "dashboard.error.markdown", { problem: error.message });
@@ -53,7 +71,7 @@ export function documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): Pr
   // JSON escapes (`"\ud800"`) can make what the raw text didn't hold.
   if (findUnstorableText(json, "document")) throw new DashboardError(400, "dashboard.error.characters");
   try {
-    return parseDocument(json);
+    return { document: parseDocument(json), warnings: [], sourceMarkdown: null };
   } catch (error) {
     if (error instanceof InvalidDocumentError) {
       throw new DashboardError(400, "dashboard.error.document", {

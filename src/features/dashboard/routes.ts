@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import type { FeatureContext } from "../http";
+import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
 import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
 import {
   addCollaborator,
@@ -91,7 +92,13 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     const viewer = requireViewer(request, reply);
     if (!viewer) return reply;
     const manage = await getManageData(db, viewer, request.params.oid);
-    return send(request, reply, { view: "manage", ...manage, notice: problem ?? noticeFrom(request.query) }, status);
+    const importWarnings = decodeWarnings((request.query as { warnings?: unknown } | undefined)?.warnings);
+    return send(
+      request,
+      reply,
+      { view: "manage", ...manage, notice: problem ?? noticeFrom(request.query), importWarnings },
+      status,
+    );
   };
 
   /** Runs a dashboard action, then redirects (POST → redirect → GET); a refused action re-renders with its reason. */
@@ -120,12 +127,12 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     if (!viewer) return reply;
     const body = request.body as Body;
     try {
-      const oid = await importPresentation(db, context.documents, viewer, await uploadedFile(body), {
+      const { oid, warnings } = await importPresentation(db, context.documents, viewer, await uploadedFile(body), {
         title: field(body, "title"),
         privacy: field(body, "privacy"),
         schemaVersion: field(body, "schemaVersion"),
       });
-      return reply.redirect(managePath(oid, "created"), 303);
+      return reply.redirect(`${managePath(oid, "created")}${warningsQuery(warnings)}`, 303);
     } catch (error) {
       if (!(error instanceof DashboardError)) throw error;
       return listPage(

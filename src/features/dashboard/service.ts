@@ -5,6 +5,7 @@ import { isOid, newOid } from "../../lib/ids";
 import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
+import type { MarkdownWarning } from "../presentation/document/markdown";
 import type { PresentationDocument } from "../presentation/document/schema";
 import {
   type CollaboratorListing,
@@ -28,7 +29,7 @@ import {
 import { accessTo } from "../presentation/service";
 import type { Viewer } from "../viewer";
 import { DashboardError } from "./errors";
-import type { ImportFile } from "./import-file";
+import type { ImportedFile, ImportFile } from "./import-file";
 
 import { findDailyActivity, type PresentationActivity } from "./repository";
 
@@ -111,21 +112,22 @@ export async function importPresentation(
   viewer: NonNullable<Viewer>,
   file: ImportFile | null,
   options: ImportOptions,
-): Promise<string> {
+): Promise<{ oid: string; warnings: MarkdownWarning[] }> {
   if (!file) throw new DashboardError(400, "dashboard.error.noFile");
   const privacy = z.enum(PRIVACIES).safeParse(options.privacy);
   if (!privacy.success) throw new DashboardError(400, "dashboard.error.privacy");
   const schemaVersion = options.schemaVersion === "0" ? "0" : "2";
-  let document: PresentationDocument;
+  let imported: ImportedFile;
   try {
     // Parsing runs in a worker with a time limit (features/document-work.ts).
-    document = await documents.documentFromFile(file, schemaVersion);
+    imported = await documents.documentFromFile(file, schemaVersion);
   } catch (error) {
     if (error instanceof DocumentTooComplexError) {
       throw new DashboardError(422, "dashboard.error.tooComplex", { seconds: error.seconds });
     }
     throw error;
   }
+  const { document, warnings, sourceMarkdown } = imported;
   const title = (options.title.trim() || firstTitleOf(document) || file.filename.replace(/\.[^.]+$/, "")).slice(0, 200);
   if (!title) throw new DashboardError(400, "dashboard.error.title");
   for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -139,8 +141,9 @@ export async function importPresentation(
       schemaVersion: document.schemaVersion,
       tags: [],
       document,
+      sourceMarkdown,
     });
-    if (inserted) return oid;
+    if (inserted) return { oid, warnings };
   }
   throw new Error("could not find a free oid");
 }

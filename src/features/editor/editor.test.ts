@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { createTestApp, TestAgent } from "../../server/testing";
-import { importMarkdown } from "../presentation/document/markdown";
-import { documentToMarkdown } from "../presentation/document/markdown-export";
+import { importMarkdown, readMarkdownDeck } from "../presentation/document/markdown";
 import { insertPresentationIfAbsent, type Privacy, upsertCollaborator } from "../presentation/repository";
 import type { EditorPageData } from "./page-data";
 import { readEditorForm } from "./service";
@@ -22,7 +21,7 @@ describe("readEditorForm", () => {
   const form = { title: "T", description: "", privacy: "public", tags: "", markdown: "# T" };
   // The form reader takes the Markdown reader it is given (a worker pool on the server).
   const inProcess = {
-    importMarkdown: async (source: string, schemaVersion: "0" | "2") => importMarkdown(source, schemaVersion),
+    importMarkdown: async (source: string, schemaVersion: "0" | "2") => readMarkdownDeck(source, schemaVersion),
   };
 
   it("refuses Markdown over the importer's limit on the Markdown field (the form's body limit stops it earlier)", async () => {
@@ -181,9 +180,8 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       expect(row?.last_modified.getTime()).toBeGreaterThan(new Date("2026-01-01T00:00:00Z").getTime());
       const after = await agents.owner.get(String(response.headers.location));
       expect(after.body).toContain("Your changes are saved.");
-      expect(bootData(after.body).form?.values.markdown).toBe(
-        documentToMarkdown(importMarkdown(validForm().markdown, "2")),
-      );
+      // issue 10: the editor edits the Markdown as it was written, not a rewrite of the document.
+      expect(bootData(after.body).form?.values.markdown).toBe(validForm().markdown);
       const view = await new TestAgent(app).get(`/p/${oid}/`);
       expect(view.statusCode).toBe(200);
       expect(view.body).toContain("Sea stars");

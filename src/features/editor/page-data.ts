@@ -1,5 +1,6 @@
 import type { MessageId } from "../../i18n/locales";
 import type { PlayerProps } from "../presentation/components/player/Player";
+import type { MarkdownWarning } from "../presentation/document/markdown";
 import type { Privacy, SchemaVersion } from "../presentation/repository";
 import type { EditorPreview } from "./preview";
 
@@ -59,6 +60,8 @@ export interface EditorPageData {
   form: EditorForm | null;
   commenting: CommentingData;
   notice: EditorMessage | null;
+  /** What the last save's Markdown kept only as text (issue 10). */
+  importWarnings: MarkdownWarning[];
   /** Open in commenting mode whatever the address says (a refused comment is shown where it was written). */
   startInCommenting: boolean;
 }

@@ -11,6 +11,17 @@ export interface PresentationContent {
   privacy: Privacy;
   tags: string[];
   document: PresentationDocument;
+  /** The Markdown the document was read from, kept as written (migration 0009). */
+  sourceMarkdown: string;
+}
+
+/** The Markdown a presentation was imported or saved from, or null (JSON imports, older decks). */
+export async function findSourceMarkdown(db: Queryable, presentationId: string): Promise<string | null> {
+  const rows = await db.query<{ source: string | null }>(
+    `select source_markdown as source from presentations where id = $1`,
+    [presentationId],
+  );
+  return rows[0]?.source ?? null;
 }
 
 /**
@@ -27,7 +38,7 @@ export async function updatePresentationContent(
     `with updated as (
        update presentations
           set title = $2, description_html = $3, privacy = $4, tags = $5::text[], document = $6::jsonb,
-              last_modified = now()
+              source_markdown = $8, last_modified = now()
         where id = $1
         returning id),
      unused as (
@@ -46,6 +57,7 @@ export async function updatePresentationContent(
       content.tags,
       JSON.stringify(content.document),
       assetHashesIn(content.document),
+      content.sourceMarkdown,
     ],
   );
   await sweepUnusedAssets(db);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import type { FeatureContext } from "../http";
+import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
 import type { SchemaVersion } from "../presentation/repository";
 import { EditorPage } from "./components/EditorPage";
 import { COMMENTING_HASH, type EditorMessage, type EditorPageData, type EditorValues } from "./page-data";
@@ -92,7 +93,8 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
         const query = request.url.includes("?") ? request.url.slice(request.url.indexOf("?")) : "";
         return reply.redirect(`${editorPathOf(target.row)}${query}`, 303);
       }
-      return await render(request, reply, target, { notice: noticeFrom(request) });
+      const importWarnings = decodeWarnings((request.query as { warnings?: unknown } | undefined)?.warnings);
+      return await render(request, reply, target, { notice: noticeFrom(request), importWarnings });
     } catch (error) {
       return refuse(request, reply, error);
     }
@@ -114,7 +116,9 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
         ...values,
         privacySent: typeof body?.privacy === "string",
       });
-      if (result.saved) return reply.redirect(`${editorPathOf(result.target.row)}?notice=saved`, 303);
+      if (result.saved) {
+        return reply.redirect(`${editorPathOf(result.target.row)}?notice=saved${warningsQuery(result.warnings)}`, 303);
+      }
       return await render(
         request,
         reply,

@@ -4,7 +4,7 @@ import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/service";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
-import { MARKDOWN_MAX_LENGTH, MarkdownImportError } from "../presentation/document/markdown";
+import { MARKDOWN_MAX_LENGTH, MarkdownImportError, type MarkdownWarning } from "../presentation/document/markdown";
 import type { PresentationDocument } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
 import type { PresentationAccess } from "../presentation/policy";
@@ -24,6 +24,7 @@ import {
   type CommentRow,
   deleteComment,
   findComment,
+  findSourceMarkdown,
   insertComment,
   listComments,
   updatePresentationContent,
@@ -86,13 +87,15 @@ function commentViewOf(comment: CommentRow, viewer: SignedIn, access: Presentati
 }
 
 /** The form's values for the stored presentation (its Markdown is written in a worker). */
-async function valuesOf(documents: DocumentWork, row: PresentationRow): Promise<EditorValues> {
+async function valuesOf(db: Queryable, documents: DocumentWork, row: PresentationRow): Promise<EditorValues> {
+  // The Markdown it was imported or saved from, as written; else the document written as Markdown.
+  const source = await findSourceMarkdown(db, row.id);
   return {
     title: row.title,
     description: row.descriptionHtml,
     privacy: row.privacy,
     tags: row.tags.join(", "),
-    markdown: await documents.exportMarkdown(row.document),
+    markdown: source ?? (await documents.exportMarkdown(row.document)),
   };
 }
 
@@ -108,6 +111,7 @@ async function previewIn(documents: DocumentWork, markdown: string, schemaVersio
 
 export interface EditorPageOptions {
   notice?: EditorMessage | null;
+  importWarnings?: MarkdownWarning[];
   /** A refused save: what was typed, and what was wrong with it. */
   refusedSave?: { values: EditorValues; errors: Partial<Record<EditorField, EditorMessage>> };
   /** A refused comment: what was typed, and why. */
@@ -123,7 +127,7 @@ export async function getEditorPage(
 ): Promise<EditorPageData> {
   const { row, access } = target;
   const comments = await listComments(db, row.id, COMMENTS_SHOWN);
-  const values = access.edit ? (options.refusedSave?.values ?? (await valuesOf(documents, row))) : null;
+  const values = access.edit ? (options.refusedSave?.values ?? (await valuesOf(db, documents, row))) : null;
   return {
     oid: row.oid,
     schemaVersion: row.schemaVersion,
@@ -161,12 +165,13 @@ export async function getEditorPage(
       draftError: options.refusedComment?.error ?? null,
     },
     notice: options.notice ?? null,
+    importWarnings: options.importWarnings ?? [],
     startInCommenting: options.refusedComment !== undefined,
   };
 }
 
 export type SaveResult =
-  | { saved: true }
+  | { saved: true; warnings: MarkdownWarning[] }
   | { saved: false; values: EditorValues; errors: Partial<Record<EditorField, EditorMessage>> };
 
 /**
@@ -182,6 +187,7 @@ export async function readEditorForm(
   descriptionHtml: string;
   tags: string[];
   document: PresentationDocument | null;
+  warnings: MarkdownWarning[];
 }> {
   const errors: Partial<Record<EditorField, EditorMessage>> = {};
   const title = form.title.trim();
@@ -210,8 +216,9 @@ export async function readEditorForm(
     }
   }
   let document: PresentationDocument | null = null;
+  let warnings: MarkdownWarning[] = [];
   try {
-    document = await documents.importMarkdown(form.markdown, schemaVersion);
+    ({ document, warnings } = await documents.importMarkdown(form.markdown, schemaVersion));
   } catch (error) {
     // A busy server (503) is no fault of the Markdown: the request fails as a whole.
     if ((error as { statusCode?: number }).statusCode === 503) throw error;
@@ -228,7 +235,7 @@ export async function readEditorForm(
       errors.markdown = { id: "editor.error.markdown.noSlides" };
     }
   }
-  return { errors, descriptionHtml, tags, document };
+  return { errors, descriptionHtml, tags, document, warnings };
 }
 
 /**
@@ -248,7 +255,11 @@ export async function saveEditor(
   // Only the owner may change who sees it (policy: manage); collaborators' forms don't send it.
   if (!access.manage && form.privacySent && form.privacy !== row.privacy) throw new EditorError(403);
   const values: EditorValues = { ...form, privacy: access.manage ? form.privacy : row.privacy };
-  const { errors, descriptionHtml, tags, document } = await readEditorForm(documents, values, row.schemaVersion);
+  const { errors, descriptionHtml, tags, document, warnings } = await readEditorForm(
+    documents,
+    values,
+    row.schemaVersion,
+  );
   if (Object.keys(errors).length > 0 || !document) return { saved: false, values, errors, target };
   await db.transaction((tx) =>
     updatePresentationContent(tx, row.id, {
@@ -257,9 +268,11 @@ export async function saveEditor(
       privacy: values.privacy as Privacy,
       tags,
       document,
+      // Browsers send a textarea's line breaks as CRLF.
+      sourceMarkdown: values.markdown.replace(/\r\n?/g, "\n"),
     }),
   );
-  return { saved: true, target };
+  return { saved: true, warnings, target };
 }
 
 /** Browsers send a textarea's line breaks as CRLF; a comment keeps plain newlines. */

@@ -113,6 +113,8 @@ export interface NewPresentation {
   templateSlug?: string | null;
   templateSubTitle?: string | null;
   lastModified?: Date;
+  /** The Markdown it was imported from, kept beside the document (migration 0009). */
+  sourceMarkdown?: string | null;
 }
 
 /** Inserts a presentation unless one with its oid exists; true when it inserted. */
@@ -122,8 +124,8 @@ export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentati
     `with inserted as (
        insert into presentations
          (oid, owner_id, title, description_html, privacy, schema_version, tags, document,
-          view_count, is_staff_pick, template_slug, template_sub_title, last_modified, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12, $13, $13)
+          view_count, is_staff_pick, template_slug, template_sub_title, last_modified, created_at, source_markdown)
+       values ($1, $2, $3, $4, $5, $6, $7::text[], $8::jsonb, $9, $10, $11, $12, $13, $13, $15)
        on conflict (oid) do nothing
        returning id),
      used as (
@@ -146,6 +148,7 @@ export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentati
       p.templateSubTitle ?? null,
       p.lastModified ?? new Date(),
       assetHashesIn(p.document),
+      p.sourceMarkdown ?? null,
     ],
   );
   if (rows.length > 0) await sweepUnusedAssets(db);

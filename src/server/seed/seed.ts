@@ -2,6 +2,7 @@ import type { Database } from "../../db/client";
 import { hashPassword } from "../../features/accounts/password";
 import { findUserByEmail, insertUser, type UserRow } from "../../features/accounts/repository";
 import { sanitizeDescription } from "../../features/presentation/description";
+import { highlightCode } from "../../features/presentation/document/highlight";
 import { importMarkdown } from "../../features/presentation/document/markdown";
 import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../../features/presentation/repository";
 import { insertVideoCardIfAbsent } from "../../features/sidebar/repository";
@@ -54,6 +55,11 @@ export interface SeedReport {
  * inserted only when absent, so a second run changes nothing. It runs in one transaction:
  * a failure leaves no half-seeded database.
  */
+/** A demo deck's document (code highlighted, as an import does) and the Markdown it keeps. */
+function imported(source: string, schemaVersion: "0" | "2") {
+  return { document: importMarkdown(source, schemaVersion, { highlight: highlightCode }), sourceMarkdown: source };
+}
+
 export async function seedDemoContent(db: Database, now = new Date()): Promise<SeedReport> {
   const report: SeedReport = { users: 0, presentations: 0, templates: 0, videoCards: 0, viewLinks: 0 };
   // Hash outside the transaction: scrypt is slow on purpose, and only new users need it.
@@ -95,7 +101,7 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
         privacy: deck.privacy,
         schemaVersion: deck.schemaVersion,
         tags: deck.tags,
-        document: importMarkdown(sourceOf(deckSources, "decks", deck.slug), deck.schemaVersion),
+        ...imported(sourceOf(deckSources, "decks", deck.slug), deck.schemaVersion),
         viewCount: deck.viewCount,
         isStaffPick: deck.staffPick,
         lastModified: new Date(now.getTime() - deck.modifiedDaysAgo * DAY_MS),
@@ -113,7 +119,7 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
         privacy: "reusable",
         schemaVersion: template.schemaVersion,
         tags: template.tags,
-        document: importMarkdown(sourceOf(templateSources, "templates", template.slug), template.schemaVersion),
+        ...imported(sourceOf(templateSources, "templates", template.slug), template.schemaVersion),
         templateSlug: template.slug,
         templateSubTitle: template.subTitle,
         lastModified: now,

@@ -3,7 +3,8 @@ import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { documentFromFile, type ImportFile } from "../../features/dashboard/import-file";
 import { previewOf } from "../../features/editor/preview";
-import { importMarkdown } from "../../features/presentation/document/markdown";
+import { highlightCode } from "../../features/presentation/document/highlight";
+import { readMarkdownDeck } from "../../features/presentation/document/markdown";
 import { documentToMarkdown } from "../../features/presentation/document/markdown-export";
 import type { PresentationDocument } from "../../features/presentation/document/schema";
 import { serveTasks } from "./pool";
@@ -31,11 +32,11 @@ try {
 
 serveTasks(parentPort, {
   importMarkdown: ({ source, schemaVersion }: { source: string; schemaVersion: SchemaVersion }) =>
-    importMarkdown(source, schemaVersion),
+    readMarkdownDeck(source, schemaVersion, { highlight: highlightCode }),
   exportMarkdown: ({ document }: { document: PresentationDocument }) => documentToMarkdown(document),
   documentFromFile: ({ file, schemaVersion }: { file: ImportFile; schemaVersion: SchemaVersion }) =>
     // Structured cloning turns a Buffer into a Uint8Array; the reader wants a Buffer.
-    documentFromFile({ ...file, content: Buffer.from(file.content) }, schemaVersion),
+    documentFromFile({ ...file, content: Buffer.from(file.content) }, schemaVersion, { highlight: highlightCode }),
   editorPreview: ({ markdown, schemaVersion }: { markdown: string; schemaVersion: SchemaVersion }) =>
     previewOf(markdown, schemaVersion),
 });

@@ -4,6 +4,8 @@ import { FormNotice, PostForm } from "../../../ui/Form";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { ImagesSection } from "../../assets/components/ImagesSection";
+import { ImportWarnings } from "../../presentation/components/ImportWarnings";
+import type { MarkdownWarning } from "../../presentation/document/markdown";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
 import "./dashboard.css";
@@ -23,7 +25,7 @@ export type DashboardPageData =
       total: number;
       notice: Notice | null;
     }
-  | ({ view: "manage"; notice: Notice | null } & ManageData)
+  | ({ view: "manage"; notice: Notice | null; importWarnings: MarkdownWarning[] } & ManageData)
   | { view: "delete"; oid: string; title: string };
 
 const BASE = "/dashboard/next/";
@@ -208,6 +210,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
         </p>
       </div>
       <NoticeBanner notice={data.notice} />
+      <ImportWarnings warnings={data.importWarnings} />
 
       <ActivityChart activity={data.activity} />
 

@@ -6,6 +6,7 @@ import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "../../assets/components/ImageUploadStatus";
 import { imageFilesIn, imageMarkdown, insertLine, useImageUpload } from "../../assets/components/image-upload";
+import { ImportWarnings } from "../../presentation/components/ImportWarnings";
 import {
   COMMENTING_HASH,
   type EditorField,
@@ -89,6 +90,7 @@ export function EditorPage({ data }: { data: EditorPageData }) {
             <Message message={data.notice} />
           </FormNotice>
         ) : null}
+        <ImportWarnings warnings={data.importWarnings} />
         {/* Both stay mounted for editors, so unsaved edits survive a look at the comments. */}
         {data.form ? (
           <div hidden={mode !== "editor"}>

@@ -1,0 +1,24 @@
+import { FormattedMessage } from "react-intl";
+import type { MarkdownWarning } from "../document/markdown";
+
+/**
+ * What an import kept only as text (issue 10: never a silent loss): one line per warning,
+ * naming the slide, shown after an import or a save.
+ */
+export function ImportWarnings({ warnings }: { warnings: readonly MarkdownWarning[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <section className="import-warnings" aria-labelledby="import-warnings-title" data-testid="import-warnings">
+      <h2 id="import-warnings-title" className="import-warnings__title">
+        <FormattedMessage id="import.warnings.title" values={{ count: warnings.length }} />
+      </h2>
+      <ul className="import-warnings__list">
+        {warnings.map((warning) => (
+          <li key={`${warning.code}-${warning.slide}`}>
+            <FormattedMessage id={`import.warnings.${warning.code}`} values={{ slide: warning.slide }} />
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
