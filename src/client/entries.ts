@@ -4,6 +4,7 @@ export const CLIENT_ENTRIES = {
   presentation: "src/client/presentation.tsx",
   embed: "src/client/embed.tsx",
   view: "src/client/view.tsx",
+  presenter: "src/client/presenter.tsx",
   accounts: "src/client/accounts.tsx",
   dashboard: "src/client/dashboard.tsx",
   explore: "src/client/explore.tsx",

@@ -23,6 +23,7 @@ import type { FeatureContext, PageSpec } from "../features/http";
 import { registerLikeRoutes } from "../features/likes/routes";
 import { registerModerationRoutes } from "../features/moderation/routes";
 import { registerPdfImportRoutes } from "../features/pdf-import/routes";
+import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
@@ -251,6 +252,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
   registerPresentationRoutes(app, context);
+  registerPresenterRoutes(app, context);
   registerSitemapRoute(app, context);
 
   app.addHook("onClose", async () => {

@@ -241,7 +241,8 @@ export async function getPrivateViewPage(
 /** How a document or thumbnail is asked for: by the public route, or through a view link. */
 export type PresentationRoute = { oid: string } | { linkId: string };
 
-async function accessibleRow(db: Queryable, access: PresentationRoute, viewer: Viewer) {
+/** The presentation behind a route when this viewer may see it (the view page's rules), or null. */
+export async function accessibleRow(db: Queryable, access: PresentationRoute, viewer: Viewer) {
   if ("linkId" in access) return (await presentationByLink(db, access.linkId, viewer))?.row ?? null;
   if (!isOid(access.oid)) return null;
   const row = await findPresentationByOid(db, access.oid);

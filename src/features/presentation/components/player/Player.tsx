@@ -19,6 +19,7 @@ import {
   stepFromHash,
   visiblePreview,
 } from "../../player-rules";
+import { useAudienceSync } from "../../presenter/components/use-audience-sync";
 import { CircularProgress } from "./CircularProgress";
 import { loadPresentation } from "./load-presentation";
 import { loadPresentViewer, type PresentViewerChunk } from "./load-viewer";
@@ -42,6 +43,10 @@ export interface PlayerProps {
   learnMoreUrl: string | null;
   /** The title is the page's main heading (embed and private pages). */
   titleIsHeading: boolean;
+  /** Issue 10: this presentation's presenter view (null where there is none, e.g. embedded). */
+  presenterUrl?: string | null;
+  /** The viewer may edit: the presenter view is offered even before there are notes. */
+  canEdit?: boolean;
 }
 
 type Failure = { kind: "chunk"; error: ChunkLoadError } | { kind: "document" };
@@ -135,6 +140,17 @@ export function Player(props: PlayerProps) {
     window.history.replaceState(window.history.state, "", `#step=${next + 1}`);
   }, []);
 
+  // Issue 10: a presenter view in another window follows the step and may move it.
+  useAudienceSync({
+    oid: props.oid,
+    step,
+    total: viewer?.document.path.length ?? 0,
+    onGo: (next) => {
+      changeStep(next);
+      setOverlay(null);
+    },
+  });
+
   const restart = () => {
     changeStep(0);
     setOverlay(null);
@@ -172,6 +188,8 @@ export function Player(props: PlayerProps) {
           onStep={changeStep}
           onEnd={() => setOverlay("restart")}
           hidden={overlay !== null}
+          presenterUrl={props.presenterUrl ?? null}
+          canEdit={props.canEdit === true}
         />
       ) : null}
 

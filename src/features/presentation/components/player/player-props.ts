@@ -20,5 +20,12 @@ export function playerPropsOf(
     viewOnPodiumUrl: options.viewOnPodium ? data.canonicalPath : null,
     learnMoreUrl: data.embedMode ? "/product/" : null,
     titleIsHeading: options.titleIsHeading,
+    // Issue 10: embedded players have none (another site's frame doesn't share the channel).
+    presenterUrl: data.embedMode
+      ? null
+      : data.viewLink
+        ? `/view/${data.viewLink.link_id}/presenter/`
+        : `/p/presenter/${data.oid}/`,
+    canEdit: data.viewerRights.edit,
   };
 }

@@ -4,6 +4,8 @@ import { KEY_CODES } from "../../../../lib/constants";
 import { cameraTransform, topicRects } from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
 import { STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
+import { openPresenterView } from "../../presenter/open";
+import { presenterOffered } from "../../presenter/sync";
 import { slideThemeClass, TopicView } from "../slide/SlideView";
 
 /**
@@ -19,6 +21,10 @@ export interface PresentViewerProps {
   onEnd: () => void;
   /** Covered by an overlay: not reachable by keyboard or screen reader. */
   hidden: boolean;
+  /** Issue 10: this presentation's presenter view (null: none here, e.g. embedded). */
+  presenterUrl?: string | null;
+  /** The viewer may edit: the presenter view is offered even before the deck has notes. */
+  canEdit?: boolean;
 }
 
 type Command = "next" | "previous" | "first" | "last" | "exitFullscreen" | null;
@@ -34,7 +40,16 @@ export function commandForKey(event: { key: string; keyCode?: number }): Command
   return null;
 }
 
-export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: PresentViewerProps) {
+export function PresentViewer({
+  document,
+  title,
+  step,
+  onStep,
+  onEnd,
+  hidden,
+  presenterUrl: presenterRoute = null,
+  canEdit = false,
+}: PresentViewerProps) {
   const intl = useIntl();
   const viewerRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
@@ -46,6 +61,14 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
   const total = document.path.length;
   const current = rects.get(document.path[step] ?? "");
   const transitionMs = document.schemaVersion === "0" ? STEP_TRANSITION_MS.classic : STEP_TRANSITION_MS.pitch;
+  // Issue 10: the presenter view (button and P key) where the deck has notes, or for its editors.
+  const presenterUrl = useMemo(
+    () => (presenterRoute && presenterOffered(document.topics, canEdit) ? presenterRoute : null),
+    [presenterRoute, document, canEdit],
+  );
+  const openPresenter = () => {
+    if (presenterUrl) openPresenterView(presenterUrl, step);
+  };
 
   useEffect(() => {
     const stage = stageRef.current;
@@ -79,6 +102,8 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
   // Keys work wherever focus is inside the viewer (the stage or a control).
   const goRef = useRef(go);
   goRef.current = go;
+  const openPresenterRef = useRef(openPresenter);
+  openPresenterRef.current = openPresenter;
   useEffect(() => {
     const viewer = viewerRef.current;
     if (!viewer) return;
@@ -87,6 +112,11 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
       const target = event.target as HTMLElement;
       // Space and Enter on a button press that button; arrows still move.
       if ((event.key === " " || event.key === "Enter") && target.closest("button, a")) return;
+      if (event.key === "p" || event.key === "P") {
+        event.preventDefault();
+        openPresenterRef.current();
+        return;
+      }
       const command = commandForKey(event);
       if (!command) return;
       event.preventDefault();
@@ -189,6 +219,12 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
       </div>
       <p id="viewer-keyboard-hint" className="visually-hidden">
         <FormattedMessage id="player.keyboardHint" />
+        {presenterUrl ? (
+          <>
+            {" "}
+            <FormattedMessage id="player.presenterHint" />
+          </>
+        ) : null}
       </p>
       <div className="viewer__controls">
         <button
@@ -218,6 +254,23 @@ export function PresentViewer({ document, title, step, onStep, onEnd, hidden }: 
             <path d="M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z" fill="currentColor" />
           </svg>
         </button>
+        {presenterUrl ? (
+          <button
+            type="button"
+            className="viewer__button viewer__button--presenter"
+            onClick={openPresenter}
+            aria-label={intl.formatMessage({ id: "player.presenterView" })}
+            aria-keyshortcuts="P"
+            title={intl.formatMessage({ id: "player.presenterView" })}
+          >
+            <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <path
+                d="M20 2H4a2 2 0 0 0-2 2v18l4-4h14a2 2 0 0 0 2-2V4a2 2 0 0 0-2-2zM8 14H6v-2h2zm0-3H6V9h2zm0-3H6V6h2zm7 6h-5v-2h5zm3-3h-8V9h8zm0-3h-8V6h8z"
+                fill="currentColor"
+              />
+            </svg>
+          </button>
+        ) : null}
         <button
           type="button"
           className="viewer__button viewer__button--fullscreen"

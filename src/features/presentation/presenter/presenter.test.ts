@@ -1,0 +1,174 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../../db/client";
+import { testDatabaseTargets } from "../../../db/testing";
+import { stableOid } from "../../../lib/ids";
+import { createTestApp, TestAgent } from "../../../server/testing";
+import { playerPropsOf } from "../components/player/player-props";
+import { importMarkdown } from "../document/markdown";
+import type { PresentationPageData } from "../page-data";
+import {
+  insertPresentationIfAbsent,
+  insertViewLinkIfAbsent,
+  type Privacy,
+  revokeViewLink,
+  upsertCollaborator,
+} from "../repository";
+import type { PresenterPageData } from "./page-data";
+
+const oids = {
+  public: stableOid("presenter:public"),
+  unlisted: stableOid("presenter:unlisted"),
+  private: stableOid("presenter:private"),
+  hidden: stableOid("presenter:hidden"),
+};
+const LINK = "presenterLink_0123456789abcdef";
+const REVOKED_LINK = "presenterLink_revoked_0123456789";
+
+function bootData(html: string): PresenterPageData {
+  const json = /<script type="application\/json" id="podium-boot">([\s\S]*?)<\/script>/.exec(html)?.[1];
+  if (!json) throw new Error("no boot data on the page");
+  return (JSON.parse(json) as { data: PresenterPageData }).data;
+}
+
+describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  const owner = {} as TestAgent;
+  const agents = { owner, collaborator: owner, stranger: owner };
+
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+    const ids: Record<string, string> = {};
+    for (const role of ["owner", "collaborator", "stranger"] as const) {
+      agents[role] = new TestAgent(app);
+      await agents[role].signUp(`${role}@presenter.test`);
+      const [row] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
+        `${role}@presenter.test`,
+      ]);
+      ids[role] = row?.id ?? "";
+    }
+    const document = importMarkdown("# One\n---\n# Two\n---\n# Three", "2");
+    const first = document.topics[0];
+    if (first) first.notes = "Welcome everyone.\n\nMention the <tide> & the moon.";
+    for (const [key, oid] of Object.entries(oids)) {
+      await insertPresentationIfAbsent(db, {
+        oid,
+        ownerId: ids.owner ?? "",
+        title: `Presenter ${key} deck`,
+        descriptionHtml: "",
+        privacy: (key === "hidden" ? "public" : key) as Privacy,
+        schemaVersion: "2",
+        tags: [],
+        document,
+      });
+    }
+    await db.query("update presentations set hidden = true where oid = $1", [oids.hidden]);
+    const [privateRow] = await db.query<{ id: string }>("select id::text as id from presentations where oid = $1", [
+      oids.private,
+    ]);
+    await upsertCollaborator(db, privateRow?.id ?? "", ids.collaborator ?? "", "comment");
+    await insertViewLinkIfAbsent(db, { linkId: LINK, presentationOid: oids.private });
+    await insertViewLinkIfAbsent(db, { linkId: REVOKED_LINK, presentationOid: oids.private });
+    await revokeViewLink(db, REVOKED_LINK);
+  });
+  afterAll(() => close());
+
+  const anonymous = () => new TestAgent(app);
+
+  it("issue 10: a public deck's presenter view is a 200 page for anyone, never indexed or cached", async () => {
+    const response = await anonymous().get(`/p/presenter/${oids.public}/`);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toMatch(/^text\/html/);
+    expect(response.body).toContain('<meta name="robots" content="noindex">');
+    expect(response.headers["cache-control"]).toBe("private, no-store");
+    expect(response.body).toContain("<title>Presenter view: Presenter public deck · Podium</title>");
+    expect(bootData(response.body)).toEqual({
+      oid: oids.public,
+      title: "Presenter public deck",
+      documentUrl: `/p/${oids.public}/document.json`,
+      stepCount: 3,
+    });
+    // Rendered on the server without a clock: the timer reads 00:00 and there is no time of day yet.
+    expect(response.body).toContain(">00:00</time>");
+    expect(response.body).not.toMatch(/<time datetime="\d{4}-/);
+    // The notes come from document.json, not the page.
+    expect(response.body).not.toContain("Welcome everyone");
+  });
+
+  it("issue 10: the document the presenter view loads carries the notes", async () => {
+    const response = await anonymous().get(`/p/${oids.public}/document.json`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().topics[0].notes).toBe("Welcome everyone.\n\nMention the <tide> & the moon.");
+  });
+
+  it("issue 10: an unlisted deck's presenter view is open to whoever has its address", async () => {
+    expect((await anonymous().get(`/p/presenter/${oids.unlisted}/`)).statusCode).toBe(200);
+  });
+
+  it("issue 10: a private deck's presenter view is a 404 for people who can't see it", async () => {
+    expect((await anonymous().get(`/p/presenter/${oids.private}/`)).statusCode).toBe(404);
+    expect((await agents.stranger.get(`/p/presenter/${oids.private}/`)).statusCode).toBe(404);
+    expect((await agents.owner.get(`/p/presenter/${oids.private}/`)).statusCode).toBe(200);
+    expect((await agents.collaborator.get(`/p/presenter/${oids.private}/`)).statusCode).toBe(200);
+  });
+
+  it("issue 10: a hidden deck's presenter view is its owner's only", async () => {
+    expect((await anonymous().get(`/p/presenter/${oids.hidden}/`)).statusCode).toBe(404);
+    expect((await agents.stranger.get(`/p/presenter/${oids.hidden}/`)).statusCode).toBe(404);
+    expect((await agents.owner.get(`/p/presenter/${oids.hidden}/`)).statusCode).toBe(200);
+  });
+
+  it("issue 10: through a live view link anyone may open the presenter view; it reads the document by the link", async () => {
+    const response = await anonymous().get(`/view/${LINK}/presenter/`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('<meta name="robots" content="noindex">');
+    expect(response.headers["referrer-policy"]).toBe("no-referrer");
+    expect(bootData(response.body).documentUrl).toBe(`/view/${LINK}/document.json`);
+  });
+
+  it("issue 10: a revoked, unknown or malformed link or oid is a 404", async () => {
+    for (const url of [
+      `/view/${REVOKED_LINK}/presenter/`,
+      "/view/unknownLink_0123456789abcdef/presenter/",
+      "/view/short/presenter/",
+      "/p/presenter/nope/",
+      "/p/presenter/ABCDEFGHIJKL/",
+      `/p/presenter/${stableOid("presenter:missing")}/`,
+    ]) {
+      expect((await anonymous().get(url)).statusCode, url).toBe(404);
+    }
+  });
+
+  it("issue 10: the view pages point the player at their presenter view; the embed has none", async () => {
+    const propsOf = async (url: string) => {
+      const response = await agents.owner.get(url);
+      expect(response.statusCode, url).toBe(200);
+      return playerPropsOf(bootData(response.body) as unknown as PresentationPageData, {
+        titleIsHeading: false,
+        viewOnPodium: false,
+      });
+    };
+    expect(await propsOf(`/p/${oids.public}/`)).toMatchObject({
+      presenterUrl: `/p/presenter/${oids.public}/`,
+      canEdit: true,
+    });
+    expect(await propsOf(`/view/${LINK}/`)).toMatchObject({ presenterUrl: `/view/${LINK}/presenter/` });
+    expect(await propsOf(`/p/embed/${oids.public}/`)).toMatchObject({ presenterUrl: null });
+    const stranger = await agents.stranger.get(`/p/${oids.public}/`);
+    expect(
+      playerPropsOf(bootData(stranger.body) as unknown as PresentationPageData, {
+        titleIsHeading: false,
+        viewOnPodium: false,
+      }).canEdit,
+    ).toBe(false);
+  });
+
+  it("issue 10: a deck titled Presenter keeps its own view page at /p/{oid}/presenter/", async () => {
+    const response = await anonymous().get(`/p/${oids.public}/presenter/`);
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("<title>Presenter public deck · Podium</title>");
+    expect(response.body).not.toContain('class="presenter"');
+  });
+});

@@ -1,0 +1,39 @@
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { createElement } from "react";
+import type { FeatureContext } from "../../http";
+import type { PresentationRoute } from "../service";
+import { PresenterPage } from "./components/PresenterPage";
+import { getPresenterPage } from "./service";
+
+type OidRequest = FastifyRequest<{ Params: { oid: string } }>;
+type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
+
+/**
+ * The presenter view (issue 10, speaker notes): a second window beside the audience's player,
+ * with the notes, the next slide and a timer. `/p/presenter/{oid}/` follows the public view
+ * page's rules and `/view/{linkId}/presenter/` the view link's (`/p/{oid}/presenter/` would be
+ * the view page of a deck titled "Presenter"). Never indexed, never cached.
+ */
+export function registerPresenterRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const send = async (
+    route: PresentationRoute,
+    request: FastifyRequest,
+    reply: Parameters<FeatureContext["sendPage"]>[1],
+  ) => {
+    const data = await getPresenterPage(context.db, route, request.viewer);
+    if (!data) return context.sendNotFound(request, reply);
+    reply.header("cache-control", "private, no-store");
+    // A view link is a secret: keep it out of Referer headers.
+    if ("linkId" in route) reply.header("referrer-policy", "no-referrer");
+    return context.sendPage(request, reply, {
+      entry: "presenter",
+      data,
+      render: (pageData) => createElement(PresenterPage, { data: pageData }),
+      head: { title: { id: "presenter.pageTitle", values: { title: data.title } }, noindex: true },
+    });
+  };
+  app.get("/p/presenter/:oid/", (request: OidRequest, reply) => send({ oid: request.params.oid }, request, reply));
+  app.get("/view/:linkId/presenter/", (request: LinkRequest, reply) =>
+    send({ linkId: request.params.linkId }, request, reply),
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The presenter view and the audience's player talk over a BroadcastChannel of the browser
+ * (same origin, same browser, no server and no storage). Pure rules, shared by both windows:
+ * the channel's name, the messages and their validation, and how the presenter view follows.
+ *
+ * - The audience's player posts `state` whenever its step changes, and answers `hello`.
+ * - The presenter view posts `hello` when it opens and `go` to ask the player to move; it moves
+ *   at once on its own (so it works without an audience window) and then follows the player.
+ * - The player posts `bye` when its page goes away.
+ *
+ * Anything that isn't exactly one of these messages, with an integer step in range, is ignored.
+ */
+
+/** One channel per presentation: two decks presented at once don't steer each other. */
+export function presenterChannelName(oid: string): string {
+  return `podium-present:${oid}`;
+}
+
+export type AudienceMessage =
+  /** The player's step; `replyTo` is the `go` it answers, if any. */
+  { type: "state"; step: number; total: number; replyTo?: number } | { type: "bye" };
+
+/** The presenter's request to move the player to a step; `seq` numbers its requests. */
+export type GoMessage = { type: "go"; step: number; seq: number };
+export type PresenterMessage = { type: "hello" } | GoMessage;
+
+/** Steps are path indexes: 0 ≤ step < total. */
+function isStepIn(step: unknown, total: number): step is number {
+  return typeof step === "number" && Number.isInteger(step) && step >= 0 && step < total;
+}
+
+function isSeq(seq: unknown): seq is number {
+  return typeof seq === "number" && Number.isSafeInteger(seq) && seq >= 0;
+}
+
+function isRecord(data: unknown): data is Record<string, unknown> {
+  return typeof data === "object" && data !== null && !Array.isArray(data);
+}
+
+/** A message the presenter view accepts from the player, or null. `total` is the presenter's own step count. */
+export function readAudienceMessage(data: unknown, total: number): AudienceMessage | null {
+  if (!isRecord(data)) return null;
+  if (data.type === "bye") return { type: "bye" };
+  if (data.type !== "state" || !isStepIn(data.step, total)) return null;
+  if (data.replyTo !== undefined && !isSeq(data.replyTo)) return null;
+  return {
+    type: "state",
+    step: data.step,
+    total,
+    ...(data.replyTo !== undefined ? { replyTo: data.replyTo } : {}),
+  };
+}
+
+/** A message the player accepts from a presenter view, or null. `total` is the player's own step count. */
+export function readPresenterMessage(data: unknown, total: number): PresenterMessage | null {
+  if (!isRecord(data)) return null;
+  if (data.type === "hello") return { type: "hello" };
+  if (data.type === "go" && isStepIn(data.step, total) && isSeq(data.seq))
+    return { type: "go", step: data.step, seq: data.seq };
+  return null;
+}
+
+/** What the presenter view shows: its step, whether a player answers, the last request sent. */
+export interface PresenterSyncState {
+  step: number;
+  total: number;
+  /** A player has spoken since the presenter view opened (and hasn't said bye). */
+  connected: boolean;
+  /** The sequence number of the last `go` sent (0: none yet). */
+  seq: number;
+}
+
+export function initialPresenterState(total: number, step = 0): PresenterSyncState {
+  return { step: isStepIn(step, total) ? step : 0, total, connected: false, seq: 0 };
+}
+
+/**
+ * The presenter asks for a step: it moves at once and sends `go` (null when the step is out of
+ * range or already shown: nothing to send).
+ */
+export function requestStep(
+  state: PresenterSyncState,
+  step: number,
+): { state: PresenterSyncState; message: GoMessage } | null {
+  if (!isStepIn(step, state.total) || step === state.step) return null;
+  const seq = state.seq + 1;
+  return { state: { ...state, step, seq }, message: { type: "go", step, seq } };
+}
+
+/**
+ * The presenter follows the player. An answer to an older request is stale (the presenter has
+ * asked for more since, e.g. two quick presses) and only marks the player as connected; the
+ * player's own moves (no replyTo) and the answer to the latest request are followed.
+ */
+export function receiveAudienceMessage(state: PresenterSyncState, message: AudienceMessage): PresenterSyncState {
+  if (message.type === "bye") return { ...state, connected: false };
+  if (message.replyTo !== undefined && message.replyTo < state.seq) return { ...state, connected: true };
+  return { ...state, step: message.step, connected: true };
+}
+
+/** The presenter view is offered when the deck has notes, or always to the deck's editors. */
+export function presenterOffered(topics: readonly TopicWithNotes[], canEdit: boolean): boolean {
+  return canEdit || hasNotes(topics);
+}
+
+interface TopicWithNotes {
+  notes?: string | undefined;
+  topics: readonly TopicWithNotes[];
+}
+
+function hasNotes(topics: readonly TopicWithNotes[]): boolean {
+  return topics.some((topic) => (topic.notes?.trim() ?? "") !== "" || hasNotes(topic.topics));
+}
+
+/** Speaker notes as paragraphs: separated by blank lines; single line breaks stay inside one. */
+export function notesParagraphs(notes: string | undefined): string[] {
+  if (!notes) return [];
+  return notes
+    .replace(/\r\n?/g, "\n")
+    .split(/\n[ \t]*\n/)
+    .map((paragraph) => paragraph.trim())
+    .filter((paragraph) => paragraph !== "");
+}
