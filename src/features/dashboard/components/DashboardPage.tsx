@@ -4,6 +4,7 @@ import { FormNotice, PostForm } from "../../../ui/Form";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { ImagesSection } from "../../assets/components/ImagesSection";
+import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 import { ImportWarnings } from "../../presentation/components/ImportWarnings";
 import type { MarkdownWarning } from "../../presentation/document/markdown";
 import type { DashboardRow, ManageData } from "../service";
@@ -86,54 +87,7 @@ function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "
       </div>
       <NoticeBanner notice={data.notice} />
 
-      <section className="panel" aria-labelledby="import-title">
-        <h2 id="import-title">
-          <FormattedMessage id="dashboard.import.title" />
-        </h2>
-        <p className="dashboard__lead">
-          <FormattedMessage id="dashboard.import.lead" />
-        </p>
-        <PostForm action={`${BASE}import`} encType="multipart/form-data" className="form import-form">
-          <div className="field">
-            <label htmlFor="import-file">
-              <FormattedMessage id="dashboard.import.file" />
-            </label>
-            <input
-              id="import-file"
-              name="file"
-              type="file"
-              accept=".md,.markdown,.txt,.json,text/markdown,application/json"
-              required
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="import-title-field">
-              <FormattedMessage id="dashboard.import.titleField" />
-            </label>
-            <input id="import-title-field" name="title" type="text" maxLength={200} />
-          </div>
-          <div className="field">
-            <label htmlFor="import-privacy">
-              <FormattedMessage id="dashboard.privacy" />
-            </label>
-            <select id="import-privacy" name="privacy" defaultValue="public">
-              <PrivacyOptions />
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="import-schema">
-              <FormattedMessage id="dashboard.import.style" />
-            </label>
-            <select id="import-schema" name="schemaVersion" defaultValue="2">
-              <option value="2">{intl.formatMessage({ id: "dashboard.import.stylePitch" })}</option>
-              <option value="0">{intl.formatMessage({ id: "dashboard.import.styleClassic" })}</option>
-            </select>
-          </div>
-          <button type="submit" className="button button--primary">
-            <FormattedMessage id="dashboard.import.submit" />
-          </button>
-        </PostForm>
-      </section>
+      <ImportDropZone action={`${BASE}import`} />
 
       <ImagesSection />
 
