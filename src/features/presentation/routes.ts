@@ -116,14 +116,18 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
   const sendThumbnail = async (access: PresentationRoute, request: FastifyRequest, reply: FastifyReply) => {
     const svg = await getThumbnailSvg(db, access, request.viewer);
     if (svg === null) return context.sendNotFound(request, reply);
-    return reply
-      .type("image/svg+xml; charset=utf-8")
-      .header("cross-origin-resource-policy", "cross-origin")
-      .header(
-        "cache-control",
-        "oid" in access ? "public, max-age=300, stale-while-revalidate=86400" : "private, no-store",
-      )
-      .send(svg);
+    return (
+      reply
+        .type("image/svg+xml; charset=utf-8")
+        .header("cross-origin-resource-policy", "cross-origin")
+        // Opened on its own, the drawing may show its embedded data: images and nothing else.
+        .header("content-security-policy", "default-src 'none'; img-src data:; style-src 'unsafe-inline'; sandbox")
+        .header(
+          "cache-control",
+          "oid" in access ? "public, max-age=300, stale-while-revalidate=86400" : "private, no-store",
+        )
+        .send(svg)
+    );
   };
 
   // The native document as JSON (the player's source, and JSON export).

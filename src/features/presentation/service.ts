@@ -20,7 +20,8 @@ import {
   type PresentationRow,
   type PresentationSummary,
 } from "./repository";
-import { headlineOf, posterTopicOf, renderThumbnailSvg } from "./thumbnail";
+import { posterTopicOf, renderThumbnailSvg } from "./thumbnail";
+import { thumbnailImages } from "./thumbnail-images";
 
 /** How many staff picks the view page's sidebar carries (spec §2 topPicks). */
 export const TOP_PICKS_COUNT = 6;
@@ -263,6 +264,11 @@ export async function getThumbnailSvg(
 ): Promise<string | null> {
   const row = await accessibleRow(db, access, viewer);
   if (!row) return null;
-  const headline = headlineOf(posterTopicOf(row.document), row.title);
-  return renderThumbnailSvg({ key: row.oid, ...headline });
+  const topic = posterTopicOf(row.document);
+  return renderThumbnailSvg({
+    title: row.title,
+    theme: row.document.theme,
+    topic,
+    images: await thumbnailImages(db, topic),
+  });
 }

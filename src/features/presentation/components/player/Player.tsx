@@ -194,7 +194,7 @@ export function Player(props: PlayerProps) {
       ) : null}
 
       <div
-        className={`overlay${overlay ? " overlay--visible" : ""}${preview ? " overlay--preview" : ""}`}
+        className={`overlay${overlay ? ` overlay--visible overlay--${overlay}` : ""}${preview ? " overlay--preview" : ""}`}
         hidden={overlay === null}
       >
         <img

@@ -1,5 +1,6 @@
 import { useLayoutEffect, useRef, useState } from "react";
-import type { Text, Theme, Topic } from "../../document/schema";
+import type { Theme, Topic } from "../../document/schema";
+import { CODE_SCALE, estimateFit, fontSizeOf, imageFillBox, MIN_FIT, textBox } from "../../document/slide-layout";
 import { RichText } from "./rich-text";
 import "./slide.css";
 
@@ -51,7 +52,7 @@ export function TopicView({ topic, theme }: { topic: Topic; theme?: Theme | unde
           alt={image.alt}
           style={
             isPage || topic.texts.length === 0
-              ? imageFillStyle(topic, isPage)
+              ? imageFillBox(topic, isPage)
               : { left: image.x, top: image.y, width: image.width, height: image.height }
           }
         />
@@ -66,76 +67,6 @@ export function TopicView({ topic, theme }: { topic: Topic; theme?: Theme | unde
 /** The class that gives a canvas, a viewer or a preview the colours of a slide theme. */
 export function slideThemeClass(theme: Theme | undefined | null): string {
   return `slide-theme slide-theme--${theme ?? "light"}`;
-}
-
-/** Padding of a slide's content, as fractions of the topic (canvas units scale with it). */
-export const SLIDE_PADDING = { vertical: 0.08, horizontal: 0.07 } as const;
-/** The smallest fit factor: past this the text would be unreadable anyway (it is clipped). */
-export const MIN_FIT = 0.3;
-/** Space between the texts of a slide, and around images beside text, in canvas units. */
-const TEXT_GAP = 28;
-
-/** An image with no text beside it, or a page: it fills the topic (inside the padding for slides). */
-function imageFillStyle(topic: Topic, isPage: boolean) {
-  if (isPage) return { left: 0, top: 0, width: topic.width, height: topic.height };
-  const padX = topic.width * SLIDE_PADDING.horizontal;
-  const padY = topic.height * SLIDE_PADDING.vertical;
-  return { left: padX, top: padY, width: topic.width - padX * 2, height: topic.height - padY * 2 };
-}
-
-/** A text's size in canvas units: its biggest paragraph (or its style's default). */
-export function fontSizeOf(text: Text): number {
-  let size = 0;
-  for (const p of text.paragraphs) size = Math.max(size, p.biggestFontSize);
-  if (size > 0) return size;
-  return DEFAULT_SIZE[text.styleClasses[0] ?? "body"] ?? 36;
-}
-const DEFAULT_SIZE: Record<string, number> = { title: 96, subtitle: 56, subtitle_2: 44, body: 36, body_2: 30 };
-/** Code is set a little smaller than the body it sits in. */
-const CODE_SCALE = 0.8;
-
-/** Where a slide's text column ends: before images that stand on the right half, else the padding. */
-function textBox(topic: Topic) {
-  const padX = topic.width * SLIDE_PADDING.horizontal;
-  const padY = topic.height * SLIDE_PADDING.vertical;
-  let right = padX;
-  const besideX = Math.min(...topic.images.map((image) => image.x));
-  if (topic.images.length > 0 && besideX >= topic.width * 0.4) right = topic.width - besideX + TEXT_GAP;
-  return { top: padY, bottom: padY, left: padX, right };
-}
-
-/**
- * A first guess of the fit factor from the texts' lengths (about 0.52 em per character, line
- * height 1.3; code 0.6 em per character, no wrapping). Deterministic, so the server and the
- * browser's first render agree; the layout effect replaces it with a measurement.
- */
-export function estimateFit(topic: Topic): number {
-  const box = textBox(topic);
-  const width = topic.width - box.left - box.right;
-  const height = topic.height - box.top - box.bottom;
-  if (width <= 0 || height <= 0) return MIN_FIT;
-  let needed = 0;
-  let widest = 0;
-  for (const text of topic.texts) {
-    const size = fontSizeOf(text);
-    if (text.kind === "code") {
-      const codeSize = size * CODE_SCALE;
-      needed += text.paragraphs.length * codeSize * 1.4 + codeSize * 2.4;
-      for (const p of text.paragraphs) widest = Math.max(widest, (p.text.length * 0.6 * codeSize) / width);
-    } else if (text.kind === "table") {
-      needed += text.paragraphs.length * size * 0.8 * 1.9;
-    } else {
-      for (const p of text.paragraphs) {
-        const indent = p.listType === "NONE" ? 0 : (1.3 + (p.level ?? 0) * 1.3) * size;
-        const perLine = Math.max(1, (width - indent) / (size * 0.52));
-        needed += Math.max(1, Math.ceil(p.text.length / perLine)) * size * 1.3 + size * 0.3;
-      }
-    }
-    needed += TEXT_GAP;
-  }
-  let fit = Math.min(1, height / Math.max(1, needed));
-  if (widest > 1) fit = Math.min(fit, 1 / widest);
-  return Math.max(MIN_FIT, Number(fit.toFixed(3)));
 }
 
 /** How much a laid-out slide overflows its box: 1 fits, 1.25 is a quarter too big. */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { contrastRatio as contrast } from "../../../../lib/contrast";
+import { SLIDE_PALETTES } from "../../document/slide-layout";
 
 const CSS = readFileSync(new URL("./slide.css", import.meta.url), "utf8");
 
@@ -53,4 +54,14 @@ describe("issue 10: slide themes meet WCAG AA contrast", () => {
     expect(colours["slide-fg"]).toBe("#ffffff");
     expect(contrast(colours["slide-link"] ?? "", "#000000")).toBeGreaterThanOrEqual(7);
   });
+});
+
+describe("slide.css and the thumbnail's palettes agree", () => {
+  for (const theme of ["light", "dark", "contrast"] as const) {
+    it(`${theme}: every palette colour is the CSS custom property's value`, () => {
+      const colours = themeColours(theme);
+      for (const [name, value] of Object.entries(SLIDE_PALETTES[theme]))
+        expect([name, colours[name]]).toEqual([name, value]);
+    });
+  }
 });
