@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { Database } from "./client";
 import { listMigrations, migrate, splitStatements } from "./migrate";
+import { importMarkdown } from "../features/presentation/document/markdown";
+import { type PresentationDocument, parseDocument } from "../features/presentation/document/schema";
 import { testDatabaseTargets } from "./testing";
 
 describe("splitStatements", () => {
@@ -82,5 +84,28 @@ describe.each(testDatabaseTargets())("migrations on $name", (target) => {
     expect(left).toEqual([]);
     const recorded = await db.query("select 1 from schema_migrations where name = '9999_broken'");
     expect(recorded).toEqual([]);
+  });
+
+  it("0009 upgrades stored version 1 documents to version 2, which reads them unchanged, and adds the Markdown source", async () => {
+    current = await target.create(listMigrations().filter((m) => m.name < "0009"));
+    const { db } = current;
+    const [owner] = await db.query<{ id: string }>(
+      "insert into users (oid, email, username, first_name, password_hash) values ('versionownr1', 'v@podium.test', 'versions', 'V', 'x') returning id::text",
+    );
+    const v1 = importMarkdown("# Tide pools\n- Anemones\n---\nLook, don't lift.", "2");
+    const stored = { ...v1, version: 1 };
+    await db.query(
+      "insert into presentations (oid, owner_id, title, privacy, schema_version, document) values ('versiondeck1', $1, 'Deck', 'public', '2', $2::jsonb)",
+      [owner?.id, JSON.stringify(stored)],
+    );
+    await migrate(db);
+    const [row] = await db.query<{ document: PresentationDocument; source: string | null }>(
+      "select document, source_markdown as source from presentations where oid = 'versiondeck1'",
+    );
+    expect(row?.document).toEqual({ ...stored, version: 2 });
+    expect(parseDocument(row?.document)).toEqual({ ...stored, version: 2 });
+    expect(row?.source).toBeNull();
+    // A version 1 document from elsewhere (a JSON export) still reads, as version 2.
+    expect(parseDocument(stored).version).toBe(2);
   });
 });
