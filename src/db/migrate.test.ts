@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
-import type { Database } from "./client";
-import { listMigrations, migrate, splitStatements } from "./migrate";
 import { importMarkdown } from "../features/presentation/document/markdown";
 import { type PresentationDocument, parseDocument } from "../features/presentation/document/schema";
+import type { Database } from "./client";
+import { listMigrations, migrate, splitStatements } from "./migrate";
 import { testDatabaseTargets } from "./testing";
 
 describe("splitStatements", () => {
