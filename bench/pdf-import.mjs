@@ -1,0 +1,222 @@
+// Benchmark of PDF import (issue 10, item 4). Goal: a 30-page text PDF is imported in ≤ 10 s.
+//
+// One run starts the built server (PGlite in memory, no demo seed, request log off, rate limits
+// lifted), signs one person up through the real form, builds a 30-page text PDF with pdf-lib
+// (a heading, a few lines and a coloured band per page) and imports it through the running
+// pipeline: POST /api/imports/pdf, then GET /api/imports/{id} every 100 ms until it is done.
+// Each import is timed from the first byte sent to the answer that says "done" (upload,
+// conversion in the PDF worker, and the one transaction that stores page images and the deck).
+// The first import is reported apart (the worker's first start loads pdfjs from disk).
+//
+// The figures and the goal are reported, never enforced. The run exits non-zero only when an
+// import fails or the server dies.
+//
+// Usage: npm run bench:pdf [-- --runs 3 --pages 30 --build]
+// Builds when dist/ is missing (or with --build); all traffic goes to 127.0.0.1.
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import http from "node:http";
+import { createServer } from "node:net";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+process.chdir(ROOT);
+
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  const value = at >= 0 ? Number(process.argv[at + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+const RUNS = option("runs", 3);
+const PAGES = option("pages", 30);
+const HOST = "127.0.0.1";
+const GOAL_SECONDS = 10;
+
+async function textPdf(pages) {
+  const pdf = await PDFDocument.create();
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n += 1) {
+    const page = pdf.addPage([960, 540]);
+    page.drawRectangle({ x: 0, y: 0, width: 960, height: 60, color: rgb(0.25, 0.24, 0.73) });
+    page.drawText(`Section ${n}: what the tide leaves`, { x: 60, y: 440, size: 40, font: bold });
+    for (let line = 0; line < 8; line += 1) {
+      page.drawText(`Line ${line + 1} of page ${n}: anemones, limpets, kelp and a crab called ${n}-${line}`, {
+        x: 60,
+        y: 380 - line * 34,
+        size: 20,
+        font,
+      });
+    }
+  }
+  return Buffer.from(await pdf.save());
+}
+
+// --- the server -----------------------------------------------------------------------------
+
+let server = null;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startPodium(port) {
+  const lifted = "100000000";
+  const env = { ...process.env, PORT: String(port), HOST, PODIUM_DATA_DIR: "memory://", PODIUM_SEED: "off" };
+  Object.assign(env, { PODIUM_LOG: "off", PODIUM_PUBLIC_URL: `http://${HOST}:${port}`, PODIUM_RATE_LIMIT: lifted });
+  Object.assign(env, { PODIUM_SIGNUP_RATE_LIMIT: lifted, PODIUM_LOGIN_RATE_LIMIT: lifted });
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ["dist/server/main.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  const keep = (chunk) => {
+    if (output.length < 100_000) output += chunk;
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
+  server = { child, exited, stopping: false, output: () => output };
+  await new Promise((resolve, reject) => {
+    child.stdout.on("data", () => output.includes("podium: serving") && resolve());
+    exited.then((how) => reject(new Error(`the server exited (${how}) before it was ready:\n${output}`)));
+  });
+}
+
+async function stopPodium() {
+  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
+  server.stopping = true;
+  server.child.kill("SIGTERM");
+  const timer = setTimeout(() => server.child.kill("SIGKILL"), 10_000);
+  await server.exited;
+  clearTimeout(timer);
+}
+
+// --- HTTP -----------------------------------------------------------------------------------
+
+function request(port, { method = "GET", path, headers = {}, body }) {
+  return new Promise((resolve, reject) => {
+    const length = body === undefined ? {} : { "content-length": Buffer.byteLength(body) };
+    const options = { host: HOST, port, method, path, agent: false, headers: { ...headers, ...length } };
+    const req = http.request({ ...options, timeout: 120_000 }, (res) => {
+      const chunks = [];
+      res.on("data", (chunk) => chunks.push(chunk));
+      res.on("error", reject);
+      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 120 s")));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+function storeCookies(response, jar) {
+  for (const line of response.headers["set-cookie"] ?? []) {
+    const [name, ...value] = (line.split(";")[0] ?? "").split("=");
+    jar.set(name.trim(), value.join("=").trim());
+  }
+  return jar;
+}
+
+async function signUp(port) {
+  const form = await request(port, { path: "/signup/" });
+  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
+  const jar = storeCookies(form, new Map());
+  const body = new URLSearchParams({
+    firstName: "Bench",
+    lastName: "Pdf",
+    publicDisplayName: "",
+    email: `bench-pdf-${randomBytes(4).toString("hex")}@bench.test`,
+    password: "correct horse battery staple",
+    _csrf: jar.get("XSRF-TOKEN") ?? "",
+  }).toString();
+  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
+  const headers = { "content-type": "application/x-www-form-urlencoded", cookie };
+  const response = await request(port, { method: "POST", path: "/signup/", headers, body });
+  const [session, xsrf] = ["podium_session", "XSRF-TOKEN"].map((name) => storeCookies(response, jar).get(name));
+  if (response.status !== 303 || !session || !xsrf) throw new Error(`POST /signup/ answered ${response.status}`);
+  return { cookie: `podium_session=${session}; XSRF-TOKEN=${xsrf}`, xsrf };
+}
+
+/** One import: upload, then ask until done. Returns seconds and the page count. */
+async function importOnce(port, person, pdf, run) {
+  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
+  const part = (name, extra = "") => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n`;
+  const body = Buffer.concat([
+    Buffer.from(`${part("privacy")}\r\nprivate\r\n${part("schemaVersion")}\r\n2\r\n`),
+    Buffer.from(`${part("file", `; filename="bench-${run}.pdf"`)}Content-Type: application/pdf\r\n\r\n`),
+    pdf,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const headers = {
+    "content-type": `multipart/form-data; boundary=${boundary}`,
+    cookie: person.cookie,
+    "x-xsrf-token": person.xsrf,
+    accept: "application/json",
+  };
+  const started = performance.now();
+  const upload = await request(port, { method: "POST", path: "/api/imports/pdf", headers, body });
+  const uploadedAt = performance.now();
+  if (upload.status !== 202) throw new Error(`POST /api/imports/pdf answered ${upload.status}: ${upload.body}`);
+  const { id } = JSON.parse(String(upload.body));
+  for (;;) {
+    const answer = await request(port, { path: `/api/imports/${id}`, headers: { cookie: person.cookie } });
+    const status = JSON.parse(String(answer.body));
+    if (status.state === "done") {
+      const seconds = (performance.now() - started) / 1000;
+      return { seconds, acceptedAfter: (uploadedAt - started) / 1000, pages: status.pageCount };
+    }
+    if (status.state !== "converting") throw new Error(`import failed: ${answer.status} ${answer.body}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function main() {
+  if (process.argv.includes("--build") || !existsSync("dist/server/pdf-worker.js")) {
+    console.log("building…");
+    execFileSync(process.execPath, ["scripts/build.mjs"], { stdio: "inherit" });
+  }
+  const pdf = await textPdf(PAGES);
+  const port = await freePort();
+  await startPodium(port);
+  try {
+    const person = await signUp(port);
+    console.log(
+      `PDF import bench: ${PAGES}-page text PDF (${(pdf.length / 1024).toFixed(0)} KB), ${RUNS} runs after a first one, ${availableParallelism()} cores`,
+    );
+    const first = await importOnce(port, person, pdf, 0);
+    console.log(
+      `  first import (worker cold): ${first.seconds.toFixed(2)} s, ${(first.pages / first.seconds).toFixed(1)} pages/s`,
+    );
+    const times = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      const result = await importOnce(port, person, pdf, run);
+      times.push(result.seconds);
+      console.log(
+        `  import ${run}: ${result.seconds.toFixed(2)} s (accepted after ${result.acceptedAfter.toFixed(2)} s), ${(result.pages / result.seconds).toFixed(1)} pages/s`,
+      );
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    console.log(
+      `PDF import: median ${median.toFixed(2)} s per ${PAGES}-page import, ${(PAGES / median).toFixed(1)} pages/s (goal ≤ ${GOAL_SECONDS} s: ${median <= GOAL_SECONDS ? "met" : "NOT met"})`,
+    );
+  } finally {
+    await stopPodium();
+  }
+}
+
+main().catch(async (error) => {
+  console.error(error);
+  if (server) console.error(server.output().slice(-2_000));
+  await stopPodium();
+  process.exit(1);
+});

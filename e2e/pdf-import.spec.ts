@@ -1,0 +1,178 @@
+import type { Page } from "@playwright/test";
+import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import { axeViolations, expect, test, waitForHydration } from "./support";
+
+/** Issue 10, items 4 and 6: the dashboard's drop zone imports a PDF, with both progress bars, and opens the deck. */
+
+async function logIn(page: Page, email: string) {
+  await page.context().clearCookies();
+  const baseURL = test.info().project.use.baseURL ?? "";
+  await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+  await page.goto("/login/");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("podium-demo");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/dashboard/);
+}
+
+/** A slide-shaped PDF with a heading, a few lines and a coloured band on each page. */
+async function pdfOf(pages: number, heading: string): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const body = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n += 1) {
+    const page = pdf.addPage([960, 540]);
+    page.drawRectangle({ x: 0, y: 0, width: 960, height: 64, color: rgb(0.25, 0.24, 0.73) });
+    page.drawText(`${heading} ${n}`, { x: 64, y: 430, size: 44, font });
+    for (let line = 0; line < 5; line += 1) {
+      page.drawText(`Point ${line + 1} of page ${n}: tide pools, kelp and limpets`, {
+        x: 64,
+        y: 350 - line * 40,
+        size: 22,
+        font: body,
+      });
+    }
+  }
+  return Buffer.from(await pdf.save());
+}
+
+/**
+ * Notes in sessionStorage (which outlives the navigation to the deck) every progress bar the
+ * page shows: its label and its value text, as they change.
+ */
+async function recordProgressBars(page: Page) {
+  await page.addInitScript(() => {
+    const seen = (): string[] => JSON.parse(sessionStorage.getItem("progress-seen") ?? "[]");
+    const note = () => {
+      const bars = document.querySelectorAll('[role="progressbar"]');
+      const entries = seen();
+      for (const bar of bars) {
+        const labelId = bar.getAttribute("aria-labelledby") ?? "";
+        const label = document.getElementById(labelId)?.textContent ?? "";
+        const entry = `${label} | ${bar.getAttribute("aria-valuetext")}`;
+        if (!entries.includes(entry)) entries.push(entry);
+      }
+      sessionStorage.setItem("progress-seen", JSON.stringify(entries));
+    };
+    new MutationObserver(note).observe(document, { subtree: true, childList: true, attributes: true });
+  });
+}
+
+async function progressSeen(page: Page): Promise<string[]> {
+  return page.evaluate(() => JSON.parse(sessionStorage.getItem("progress-seen") ?? "[]"));
+}
+
+async function expectDeckOnPageOne(page: Page, heading: string) {
+  await expect(page).toHaveURL(/\/p\/[a-z0-9]{12}\/$/);
+  await waitForHydration(page);
+  await page.getByRole("button", { name: "Present" }).click();
+  await expect(page.locator(".player")).toHaveAttribute("data-player-state", "playing");
+  const first = page.locator(`img[alt^="Page 1: ${heading} 1"]`).first();
+  await expect(first).toBeVisible();
+  await expect.poll(() => first.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(1000);
+}
+
+test.describe("issue 10 PDF import", () => {
+  test("issue 10 PDF import: a PDF chosen in the drop zone shows the upload bar, then pages N of M, then opens on page 1", async ({
+    page,
+  }) => {
+    await recordProgressBars(page);
+    await logIn(page, "tim@podium.test");
+    await page.goto("/dashboard/next/");
+    await waitForHydration(page);
+    const zone = page.locator(".import-panel");
+    await expect(zone.getByLabel("Markdown or JSON file, or a PDF")).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByLabel("Markdown or JSON file, or a PDF").setInputFiles({
+      name: "rock-pools.pdf",
+      mimeType: "application/pdf",
+      buffer: await pdfOf(24, "Rock pools"),
+    });
+    await expect(zone.getByText("Ready to import: rock-pools.pdf")).toBeVisible();
+    await page.getByLabel("Who can see it").selectOption("unlisted");
+    await expect(zone.getByText("Only people who have the link can watch it.")).toBeVisible();
+    await zone.getByRole("button", { name: "Import" }).click();
+
+    // Both bars are on screen together while the pages convert: the upload's (complete) and the pages'.
+    const upload = page.getByRole("progressbar", { name: "Uploading rock-pools.pdf" });
+    const pages = page.getByRole("progressbar", { name: "Converting pages" });
+    await expect(upload).toBeVisible();
+    await expect(pages).toBeVisible();
+    await expect(pages).toHaveAttribute("aria-valuetext", /^\d+ of 24 pages$/);
+    await expect(upload).toHaveAttribute("aria-valuetext", /^(.+) of \1$/);
+    expect(await axeViolations(page)).toEqual([]);
+    await zone.screenshot({ path: "e2e/screenshots/pdf-import-progress.png" });
+
+    await expectDeckOnPageOne(page, "Rock pools");
+    const seen = await progressSeen(page);
+    console.log(`progress bars seen: ${seen.join("; ")}`);
+    expect(seen.some((entry) => entry.startsWith("Uploading rock-pools.pdf | "))).toBe(true);
+    expect(seen.some((entry) => /^Converting pages \| \d+ of 24 pages$/.test(entry))).toBe(true);
+  });
+
+  test("issue 10 PDF import: a PDF dragged and dropped on the zone is imported", async ({ page }) => {
+    await recordProgressBars(page);
+    await logIn(page, "tim@podium.test");
+    await page.goto("/dashboard/next/");
+    await waitForHydration(page);
+    const bytes = (await pdfOf(6, "Kelp forest")).toString("base64");
+    await page.locator(".drop-zone").evaluate((zone, base64) => {
+      const raw = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([raw], "kelp-forest.pdf", { type: "application/pdf" }));
+      zone.dispatchEvent(new DragEvent("dragenter", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent("dragover", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    }, bytes);
+    await expect(page.getByText("Ready to import: kelp-forest.pdf")).toBeVisible();
+    // The dropped file is the input's own, as if it had been chosen.
+    expect(await page.locator("#import-file").evaluate((input) => (input as HTMLInputElement).files?.[0]?.name)).toBe(
+      "kelp-forest.pdf",
+    );
+    await page.locator(".import-panel").getByRole("button", { name: "Import" }).click();
+    await expectDeckOnPageOne(page, "Kelp forest");
+    const seen = await progressSeen(page);
+    expect(seen.some((entry) => entry.startsWith("Uploading kelp-forest.pdf | "))).toBe(true);
+    expect(seen.some((entry) => /^Converting pages \| 6 of 6 pages$/.test(entry))).toBe(true);
+  });
+
+  test("issue 10 PDF import: a damaged PDF is refused in words, by keyboard, and the form stays usable", async ({
+    page,
+  }) => {
+    await logIn(page, "tim@podium.test");
+    await page.goto("/dashboard/next/");
+    await waitForHydration(page);
+    await page.getByLabel("Markdown or JSON file, or a PDF").setInputFiles({
+      name: "broken.pdf",
+      mimeType: "application/pdf",
+      buffer: Buffer.from("%PDF-1.7\n1 0 obj <<<< nonsense ]]] endobj\n%%EOF\n"),
+    });
+    await page.locator(".import-panel").getByRole("button", { name: "Import" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("alert")).toHaveText(/That PDF is damaged or isn't a PDF Podium can read/);
+    await expect(page.locator(".import-panel").getByRole("button", { name: "Import" })).toBeEnabled();
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  test("issue 10 PDF import: the drop zone fits at 375 px and 1280 px (screenshots)", async ({ page }) => {
+    await logIn(page, "tim@podium.test");
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/dashboard/next/");
+      await waitForHydration(page);
+      const panel = page.locator(".import-panel");
+      // Nothing sticks out of the card: every control ends inside it.
+      const overflow = await panel.evaluate((card) => {
+        const box = card.getBoundingClientRect();
+        return [...card.querySelectorAll("input, select, button, label, p")]
+          .map((element) => element.getBoundingClientRect())
+          .filter((rect) => rect.width > 0 && (rect.right > box.right + 0.5 || rect.left < box.left - 0.5)).length;
+      });
+      expect(overflow).toBe(0);
+      await page.locator("#import-file").focus();
+      await panel.screenshot({ path: `e2e/screenshots/pdf-import-drop-zone-${width}.png` });
+    }
+  });
+});
