@@ -48,3 +48,46 @@ export function documentImageUrls(document: PresentationDocument): string[] {
   visit(document.topics);
   return [...urls];
 }
+
+/**
+ * An overview frames more slides than can be read at once: past this many, the slides' own
+ * text is drawn too small (a 50-slide classic deck would show 50 slides of 8 px text), so
+ * the overview step draws each slide's step number and title large over it instead.
+ */
+export const OVERVIEW_READABLE_SLIDES = 9;
+
+/** Whether a step's topic is an overview too crowded to read (a frame without text of its own around many slides). */
+export function isCrowdedOverview(topic: Topic | undefined): boolean {
+  if (!topic || topic.texts.length > 0 || topic.layout === "page") return false;
+  let slides = 0;
+  const count = (topics: Topic[]) => {
+    for (const child of topics) {
+      if (child.texts.length > 0 || child.images.length > 0) slides += 1;
+      count(child.topics);
+    }
+  };
+  count(topic.topics);
+  return slides > OVERVIEW_READABLE_SLIDES;
+}
+
+/** Each topic's first step on the path (1-based), as the step counter shows it. */
+export function firstStepNumbers(document: PresentationDocument): Map<string, number> {
+  const steps = new Map<string, number>();
+  document.path.forEach((id, index) => {
+    if (!steps.has(id)) steps.set(id, index + 1);
+  });
+  return steps;
+}
+
+/** Every topic by id. */
+export function topicsById(document: PresentationDocument): Map<string, Topic> {
+  const byId = new Map<string, Topic>();
+  const visit = (topics: Topic[]) => {
+    for (const topic of topics) {
+      byId.set(topic.id, topic);
+      visit(topic.topics);
+    }
+  };
+  visit(document.topics);
+  return byId;
+}

@@ -1,7 +1,7 @@
 import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { KEY_CODES } from "../../../../lib/constants";
-import { cameraTransform, topicRects } from "../../document/camera";
+import { cameraTransform, firstStepNumbers, isCrowdedOverview, topicRects, topicsById } from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
 import { STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
 import { openPresenterView } from "../../presenter/open";
@@ -58,6 +58,8 @@ export function PresentViewer({
   const swipeStart = useRef<{ x: number; y: number } | null>(null);
   const swiped = useRef(false);
   const rects = useMemo(() => topicRects(document), [document]);
+  const topics = useMemo(() => topicsById(document), [document]);
+  const stepNumbers = useMemo(() => firstStepNumbers(document), [document]);
   const total = document.path.length;
   const current = rects.get(document.path[step] ?? "");
   const transitionMs = document.schemaVersion === "0" ? STEP_TRANSITION_MS.classic : STEP_TRANSITION_MS.pitch;
@@ -178,7 +180,7 @@ export function PresentViewer({
   return (
     <div
       ref={viewerRef}
-      className={`viewer ${slideThemeClass(document.theme)}`}
+      className={`viewer ${slideThemeClass(document.theme)}${isCrowdedOverview(topics.get(document.path[step] ?? "")) ? " viewer--overview" : ""}`}
       hidden={hidden}
       data-current-step={step + 1}
       data-step-count={total}
@@ -213,7 +215,7 @@ export function PresentViewer({
           }}
         >
           {document.topics.map((topic) => (
-            <TopicView key={topic.id} topic={topic} />
+            <TopicView key={topic.id} topic={topic} stepNumbers={stepNumbers} />
           ))}
         </div>
       </div>

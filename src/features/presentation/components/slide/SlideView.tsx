@@ -18,7 +18,19 @@ import "./slide.css";
  * - "page" topics (an imported PDF page) draw their images filling the topic; their texts are a
  *   visually hidden text layer that screen readers, search and Ctrl+F still read.
  */
-export function TopicView({ topic, theme }: { topic: Topic; theme?: Theme | undefined }) {
+export function TopicView({
+  topic,
+  theme,
+  stepNumbers,
+}: {
+  topic: Topic;
+  theme?: Theme | undefined;
+  /**
+   * Each slide's step number: given, every slide carries a large label of its number and title,
+   * shown only while the viewer is on a crowded overview (`.viewer--overview`, camera.ts).
+   */
+  stepNumbers?: ReadonlyMap<string, number> | undefined;
+}) {
   const isFrame = topic.texts.length > 0 || topic.images.length > 0;
   const isPage = topic.layout === "page";
   const themeClass = theme ? ` ${slideThemeClass(theme)}` : "";
@@ -57,9 +69,23 @@ export function TopicView({ topic, theme }: { topic: Topic; theme?: Theme | unde
           }
         />
       ))}
+      {isFrame && stepNumbers?.has(topic.id) ? (
+        <StepLabel number={stepNumbers.get(topic.id) ?? 0} topic={topic} />
+      ) : null}
       {topic.topics.map((child) => (
-        <TopicView key={child.id} topic={child} />
+        <TopicView key={child.id} topic={child} stepNumbers={stepNumbers} />
       ))}
+    </div>
+  );
+}
+
+/** A slide's number and title, drawn large for a crowded overview (hidden from assistive technology: the slide's own text is there). */
+function StepLabel({ number, topic }: { number: number; topic: Topic }) {
+  const title = topic.texts.find((text) => text.styleClasses.includes("title")) ?? topic.texts[0];
+  return (
+    <div className="topic__step-label" aria-hidden="true">
+      <span className="topic__step-number">{number}</span>
+      {title ? <span className="topic__step-title">{title.paragraphs.map((p) => p.text).join(" ")}</span> : null}
     </div>
   );
 }

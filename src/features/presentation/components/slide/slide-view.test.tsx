@@ -169,6 +169,13 @@ describe("issue 10: slides draw the rich document", () => {
     expect(estimateFit(slide(1))).toBe(1);
   });
 
+  it("with step numbers, a slide carries its number and title for a crowded overview, hidden from assistive technology", () => {
+    const container = render(<TopicView topic={slide(4)} stepNumbers={new Map([["slide-4", 5]])} />).container;
+    const label = container.querySelector(".topic__step-label") as HTMLElement;
+    expect(label.getAttribute("aria-hidden")).toBe("true");
+    expect(label.textContent).toBe("5Numbered from three");
+  });
+
   it("blocksOf: a change of list type at one level starts a new list", () => {
     const blocks = blocksOf([
       { text: "a", listType: "BULLET", biggestFontSize: 36 },
