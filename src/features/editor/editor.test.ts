@@ -4,6 +4,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { createTestApp, TestAgent } from "../../server/testing";
 import { importMarkdown, readMarkdownDeck } from "../presentation/document/markdown";
+import type { PresentationDocument } from "../presentation/document/schema";
 import { insertPresentationIfAbsent, type Privacy, upsertCollaborator } from "../presentation/repository";
 import type { EditorPageData } from "./page-data";
 import { readEditorForm } from "./service";
@@ -65,7 +66,9 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
   afterAll(() => close());
 
   /** A fresh presentation of the owner's, with an edit and a comment collaborator. */
-  async function presentation(options: { privacy?: Privacy; schemaVersion?: "0" | "2" } = {}) {
+  async function presentation(
+    options: { privacy?: Privacy; schemaVersion?: "0" | "2"; document?: PresentationDocument } = {},
+  ) {
     serial += 1;
     const oid = `editortest${String(serial).padStart(2, "0")}`;
     const schemaVersion = options.schemaVersion ?? "2";
@@ -77,7 +80,7 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       privacy: options.privacy ?? "private",
       schemaVersion,
       tags: ["ocean"],
-      document: importMarkdown(DECK, schemaVersion),
+      document: options.document ?? importMarkdown(DECK, schemaVersion),
       lastModified: new Date("2026-01-01T00:00:00Z"),
     });
     const [row] = await db.query<{ id: string }>("select id::text as id from presentations where oid = $1", [oid]);
@@ -188,6 +191,22 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       expect(view.body).toContain("Tide pools, revised");
       const json = await new TestAgent(app).get(`/p/${oid}/document.json`);
       expect(JSON.stringify(json.json())).toContain("Sea stars");
+    });
+
+    it("issue 10: a deck of PDF pages has no Markdown to edit; a save changes its details and keeps its slides", async () => {
+      const pages = importMarkdown(DECK, "2");
+      for (const topic of pages.topics[0]?.topics ?? []) topic.layout = "page";
+      const { oid, path } = await presentation({ document: pages });
+      const page = await agents.owner.get(path);
+      const form = bootData(page.body).form;
+      expect(form?.pageDeck).toBe(true);
+      expect(form?.values.markdown).toBe("");
+      expect(page.body).toContain("This deck was imported from a PDF");
+      const response = await agents.owner.postForm(path, validForm({ markdown: "# Something else" }));
+      expect(response.statusCode).toBe(303);
+      const row = await stored(oid);
+      expect(row?.title).toBe("Tide pools, revised");
+      expect(row?.document).toEqual(pages);
     });
 
     it("sanitises the description on save", async () => {

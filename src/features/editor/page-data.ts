@@ -24,6 +24,8 @@ export interface EditorForm {
   errors: Partial<Record<EditorField, EditorMessage>>;
   /** Only the owner changes who may see the presentation (policy: manage). */
   canChangePrivacy: boolean;
+  /** A deck of PDF pages: no Markdown to edit; its slides stay as they are (issue 10). */
+  pageDeck: boolean;
 }
 
 export interface CommentView {

@@ -11,8 +11,8 @@ export interface PresentationContent {
   privacy: Privacy;
   tags: string[];
   document: PresentationDocument;
-  /** The Markdown the document was read from, kept as written (migration 0009). */
-  sourceMarkdown: string;
+  /** The Markdown the document was read from, kept as written (migration 0009); null for PDF decks. */
+  sourceMarkdown: string | null;
 }
 
 /** The Markdown a presentation was imported or saved from, or null (JSON imports, older decks). */

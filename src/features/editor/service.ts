@@ -5,7 +5,7 @@ import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/s
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import { MARKDOWN_MAX_LENGTH, MarkdownImportError, type MarkdownWarning } from "../presentation/document/markdown";
-import type { PresentationDocument } from "../presentation/document/schema";
+import { isPageDeck, type PresentationDocument } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
 import type { PresentationAccess } from "../presentation/policy";
 import { findPresentationByOid, type PresentationRow, type Privacy } from "../presentation/repository";
@@ -88,15 +88,23 @@ function commentViewOf(comment: CommentRow, viewer: SignedIn, access: Presentati
 
 /** The form's values for the stored presentation (its Markdown is written in a worker). */
 async function valuesOf(db: Queryable, documents: DocumentWork, row: PresentationRow): Promise<EditorValues> {
-  // The Markdown it was imported or saved from, as written; else the document written as Markdown.
+  // The Markdown it was imported or saved from, as written; else the document written as Markdown
+  // (a deck of PDF pages has none).
   const source = await findSourceMarkdown(db, row.id);
+  const pageDeck = source === null && isPageDeck(row.document);
   return {
     title: row.title,
     description: row.descriptionHtml,
     privacy: row.privacy,
     tags: row.tags.join(", "),
-    markdown: source ?? (await documents.exportMarkdown(row.document)),
+    markdown: source ?? (pageDeck ? "" : await documents.exportMarkdown(row.document)),
   };
+}
+
+/** The document a save keeps as it is (a deck of PDF pages with no Markdown source), or null. */
+async function keptDocument(db: Queryable, row: PresentationRow): Promise<PresentationDocument | null> {
+  if (!isPageDeck(row.document)) return null;
+  return (await findSourceMarkdown(db, row.id)) === null ? row.document : null;
 }
 
 /** The preview of the form's Markdown, read in a worker; past the time limit, a problem that says so. */
@@ -128,6 +136,7 @@ export async function getEditorPage(
   const { row, access } = target;
   const comments = await listComments(db, row.id, COMMENTS_SHOWN);
   const values = access.edit ? (options.refusedSave?.values ?? (await valuesOf(db, documents, row))) : null;
+  const pageDeck = values !== null && (await keptDocument(db, row)) !== null;
   return {
     oid: row.oid,
     schemaVersion: row.schemaVersion,
@@ -138,9 +147,10 @@ export async function getEditorPage(
     form: values
       ? {
           values,
-          preview: await previewIn(documents, values.markdown, row.schemaVersion),
+          preview: pageDeck ? { slides: [] } : await previewIn(documents, values.markdown, row.schemaVersion),
           errors: options.refusedSave?.errors ?? {},
           canChangePrivacy: access.manage,
+          pageDeck,
         }
       : null,
     commenting: {
@@ -182,6 +192,8 @@ export async function readEditorForm(
   documents: Pick<DocumentWork, "importMarkdown">,
   form: EditorValues,
   schemaVersion: "0" | "2",
+  /** A deck of PDF pages keeps its document: its Markdown field is not read. */
+  keep: PresentationDocument | null = null,
 ): Promise<{
   errors: Partial<Record<EditorField, EditorMessage>>;
   descriptionHtml: string;
@@ -217,6 +229,7 @@ export async function readEditorForm(
   }
   let document: PresentationDocument | null = null;
   let warnings: MarkdownWarning[] = [];
+  if (keep) return { errors, descriptionHtml, tags, document: keep, warnings };
   try {
     ({ document, warnings } = await documents.importMarkdown(form.markdown, schemaVersion));
   } catch (error) {
@@ -255,10 +268,12 @@ export async function saveEditor(
   // Only the owner may change who sees it (policy: manage); collaborators' forms don't send it.
   if (!access.manage && form.privacySent && form.privacy !== row.privacy) throw new EditorError(403);
   const values: EditorValues = { ...form, privacy: access.manage ? form.privacy : row.privacy };
+  const keep = await keptDocument(db, row);
   const { errors, descriptionHtml, tags, document, warnings } = await readEditorForm(
     documents,
     values,
     row.schemaVersion,
+    keep,
   );
   if (Object.keys(errors).length > 0 || !document) return { saved: false, values, errors, target };
   await db.transaction((tx) =>
@@ -269,7 +284,7 @@ export async function saveEditor(
       tags,
       document,
       // Browsers send a textarea's line breaks as CRLF.
-      sourceMarkdown: values.markdown.replace(/\r\n?/g, "\n"),
+      sourceMarkdown: keep ? null : values.markdown.replace(/\r\n?/g, "\n"),
     }),
   );
   return { saved: true, warnings, target };

@@ -202,55 +202,62 @@ function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData
             <h2 id="editor-slides-title">
               <FormattedMessage id="editor.slides" />
             </h2>
-            <Field
-              name="markdown"
-              label={<FormattedMessage id="editor.field.markdown" />}
-              hint={<FormattedMessage id="editor.field.markdownHint" />}
-              error={errors.markdown}
-            >
-              {(describedBy, invalid) => (
-                <textarea
-                  id="editor-markdown"
-                  name="markdown"
-                  ref={markdownRef}
-                  className="editor-form__markdown"
-                  value={markdown}
-                  onChange={(event) => setMarkdown(event.target.value)}
-                  onPaste={onImageTransfer}
-                  onDrop={onImageTransfer}
-                  rows={18}
-                  spellCheck
-                  aria-describedby={describedBy}
-                  aria-invalid={invalid}
-                />
-              )}
-            </Field>
-            <div className="editor-form__images">
-              <button
-                type="button"
-                className="button"
-                onClick={() => imagePicker.current?.click()}
-                aria-describedby="editor-images-hint"
-              >
-                <FormattedMessage id="editor.image.add" />
-              </button>
-              <input
-                ref={imagePicker}
-                type="file"
-                accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
-                hidden
-                tabIndex={-1}
-                aria-hidden="true"
-                onChange={(event) => {
-                  const files = [...(event.target.files ?? [])];
-                  event.target.value = "";
-                  void addImages(files);
-                }}
-              />
-              <p id="editor-images-hint" className="field__hint">
-                <FormattedMessage id="editor.image.hint" />
+            {form.pageDeck ? (
+              <p className="editor-form__page-deck" data-testid="page-deck">
+                <FormattedMessage id="editor.pageDeck" />
               </p>
-              <ImageUploadStatus state={images.state} id="editor-images-status" />
+            ) : null}
+            <div hidden={form.pageDeck}>
+              <Field
+                name="markdown"
+                label={<FormattedMessage id="editor.field.markdown" />}
+                hint={<FormattedMessage id="editor.field.markdownHint" />}
+                error={errors.markdown}
+              >
+                {(describedBy, invalid) => (
+                  <textarea
+                    id="editor-markdown"
+                    name="markdown"
+                    ref={markdownRef}
+                    className="editor-form__markdown"
+                    value={markdown}
+                    onChange={(event) => setMarkdown(event.target.value)}
+                    onPaste={onImageTransfer}
+                    onDrop={onImageTransfer}
+                    rows={18}
+                    spellCheck
+                    aria-describedby={describedBy}
+                    aria-invalid={invalid}
+                  />
+                )}
+              </Field>
+              <div className="editor-form__images">
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => imagePicker.current?.click()}
+                  aria-describedby="editor-images-hint"
+                >
+                  <FormattedMessage id="editor.image.add" />
+                </button>
+                <input
+                  ref={imagePicker}
+                  type="file"
+                  accept="image/jpeg,image/png,image/webp,image/gif,image/avif"
+                  hidden
+                  tabIndex={-1}
+                  aria-hidden="true"
+                  onChange={(event) => {
+                    const files = [...(event.target.files ?? [])];
+                    event.target.value = "";
+                    void addImages(files);
+                  }}
+                />
+                <p id="editor-images-hint" className="field__hint">
+                  <FormattedMessage id="editor.image.hint" />
+                </p>
+                <ImageUploadStatus state={images.state} id="editor-images-status" />
+              </div>
             </div>
           </section>
           <section className="panel editor-panel" aria-labelledby="editor-details-title">
@@ -334,7 +341,7 @@ function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData
             </Field>
           </section>
         </div>
-        <div className="editor-form__side">
+        <div className="editor-form__side" hidden={form.pageDeck}>
           <SlidePreview
             markdown={markdown}
             schemaVersion={data.schemaVersion}

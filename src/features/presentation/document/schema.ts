@@ -104,7 +104,10 @@ export const textSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_+#.-]*$/, "a language is a short name")
     .optional(),
   /** A table's column alignments. */
-  align: z.array(z.enum(["left", "center", "right", "none"])).max(64).optional(),
+  align: z
+    .array(z.enum(["left", "center", "right", "none"]))
+    .max(64)
+    .optional(),
 });
 
 export const imageSchema = z.strictObject({
@@ -226,6 +229,15 @@ export function parseDocument(input: unknown): PresentationDocument {
   if (result.success) return result.data;
   const first = result.error.issues[0];
   throw new InvalidDocumentError(first?.path.join(".") ?? "", first?.message ?? "invalid");
+}
+
+/**
+ * A deck of rendered pages (an imported PDF): its slides are page images with a text layer, so
+ * Markdown can't say them; the editor keeps its slides as they are.
+ */
+export function isPageDeck(document: PresentationDocument): boolean {
+  for (const { topic } of walkTopics(document.topics)) if (topic.layout === "page") return true;
+  return false;
 }
 
 /** Every topic of the document, depth-first, with its nesting depth (1 = top level). */
