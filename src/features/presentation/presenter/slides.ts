@@ -1,3 +1,4 @@
+import { type CanvasRect, cameraTransform } from "../document/camera";
 import type { PresentationDocument, Topic } from "../document/schema";
 
 /** Every topic of the document by id (a path step names one). */
@@ -26,4 +27,28 @@ export function slideHeadline(topic: Topic | undefined, max = 120): string {
     }
   }
   return "";
+}
+
+/**
+ * Where one slide goes in a box: a frame of the slide's shape, as large as fits (less a margin),
+ * centred, and the camera transform that shows exactly that slide in the frame (the frame
+ * clips the canvas, so neighbouring topics never peek in).
+ */
+export function fitSlide(
+  rect: CanvasRect,
+  box: { width: number; height: number },
+  margin = 0.03,
+): { left: number; top: number; width: number; height: number; transform: string } | null {
+  if (box.width <= 0 || box.height <= 0 || rect.width <= 0 || rect.height <= 0) return null;
+  const scale = Math.min(box.width / rect.width, box.height / rect.height) * (1 - margin * 2);
+  const width = rect.width * scale;
+  const height = rect.height * scale;
+  const round = (n: number) => Number(n.toFixed(2));
+  return {
+    left: round((box.width - width) / 2),
+    top: round((box.height - height) / 2),
+    width: round(width),
+    height: round(height),
+    transform: cameraTransform(rect, { width, height }, 0),
+  };
 }

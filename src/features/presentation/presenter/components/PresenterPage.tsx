@@ -2,11 +2,11 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { FormattedMessage, FormattedTime, useIntl } from "react-intl";
 import { commandForKey } from "../../components/player/present-viewer";
 import { slideThemeClass, TopicView } from "../../components/slide/SlideView";
-import { type CanvasRect, cameraTransform, topicRects } from "../../document/camera";
+import { type CanvasRect, topicRects } from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
 import { stepFromHash } from "../../player-rules";
 import type { PresenterPageData } from "../page-data";
-import { slideHeadline, topicsById } from "../slides";
+import { fitSlide, slideHeadline, topicsById } from "../slides";
 import { notesParagraphs } from "../sync";
 import {
   elapsedMs,
@@ -211,16 +211,16 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
                 disabled={notesSize === 0}
                 aria-label={intl.formatMessage({ id: "presenter.notesSmaller" })}
               >
-                <span aria-hidden="true">A−</span>
+                <TextSizeIcon larger={false} />
               </button>
               <button
                 type="button"
-                className="presenter__button presenter__button--icon presenter__button--larger"
+                className="presenter__button presenter__button--icon"
                 onClick={() => setNotesSize((n) => Math.min(NOTES_SIZES.length - 1, n + 1))}
                 disabled={notesSize === NOTES_SIZES.length - 1}
                 aria-label={intl.formatMessage({ id: "presenter.notesLarger" })}
               >
-                <span aria-hidden="true">A+</span>
+                <TextSizeIcon larger />
               </button>
             </div>
           </div>
@@ -266,6 +266,16 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
   );
 }
 
+/** A letter A with a minus or a plus (an icon: the button's name says what it does). */
+function TextSizeIcon({ larger }: { larger: boolean }) {
+  return (
+    <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path fillRule="evenodd" d="M2 19 7 5h2l5 14h-2.1l-1.2-3.5H5.3L4.1 19zm4-5.3h3.9L8 8.2z" fill="currentColor" />
+      <path d={larger ? "M18 7h2v3h3v2h-3v3h-2v-3h-3v-2h3z" : "M15 10h8v2h-8z"} fill="currentColor" />
+    </svg>
+  );
+}
+
 /**
  * One slide, drawn by the shared renderer and fitted into the box by the player's camera. A
  * picture for the speaker: screen readers get its label, and nothing inside takes focus.
@@ -294,12 +304,19 @@ function SlideBox({
     observer.observe(box);
     return () => observer.disconnect();
   }, []);
-  const transform = rect && size && size.width > 0 ? cameraTransform(rect, size, 0.03) : undefined;
+  const fit = rect && size ? fitSlide(rect, size) : null;
   return (
     <div ref={ref} className={`${className} ${slideThemeClass(document?.theme)}`}>
       {document && label ? (
-        <div className="presenter__picture" role="img" aria-label={label}>
-          <div className="presenter__canvas" inert style={{ transform, visibility: transform ? "visible" : "hidden" }}>
+        <div
+          className="presenter__picture"
+          role="img"
+          aria-label={label}
+          style={
+            fit ? { left: fit.left, top: fit.top, width: fit.width, height: fit.height } : { visibility: "hidden" }
+          }
+        >
+          <div className="presenter__canvas" inert style={{ transform: fit?.transform }}>
             {document.topics.map((topic) => (
               <TopicView key={topic.id} topic={topic} />
             ))}
