@@ -29,13 +29,20 @@ export function ImportDropZone({ action }: { action: string }) {
   const ids = useId();
   const busy = phase.kind === "uploading" || phase.kind === "converting" || phase.kind === "opening";
 
+  /** A file's size as people read it: kB below a megabyte, MB above (one decimal below 10 MB). */
   const megabytes = (bytes: number) =>
-    intl.formatNumber(bytes / (1024 * 1024), {
-      style: "unit",
-      unit: "megabyte",
-      unitDisplay: "short",
-      maximumFractionDigits: bytes < 10 * 1024 * 1024 ? 1 : 0,
-    });
+    bytes < 1024 * 1024
+      ? intl.formatNumber(Math.max(bytes > 0 ? 1 : 0, Math.round(bytes / 1024)), {
+          style: "unit",
+          unit: "kilobyte",
+          unitDisplay: "short",
+        })
+      : intl.formatNumber(bytes / (1024 * 1024), {
+          style: "unit",
+          unit: "megabyte",
+          unitDisplay: "short",
+          maximumFractionDigits: bytes < 10 * 1024 * 1024 ? 1 : 0,
+        });
 
   // Screen readers hear each phase once, and the conversion at every quarter.
   const lastQuarter = useRef(-1);
