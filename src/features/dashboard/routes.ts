@@ -47,6 +47,7 @@ const NOTICES = new Set([
   "collaboratorAdded",
   "collaboratorRemoved",
   "copied",
+  "themeSaved",
 ]);
 
 function noticeFrom(query: unknown): Notice | null {

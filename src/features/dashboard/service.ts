@@ -6,7 +6,7 @@ import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import type { MarkdownWarning } from "../presentation/document/markdown";
-import type { PresentationDocument } from "../presentation/document/schema";
+import type { PresentationDocument, Theme } from "../presentation/document/schema";
 import {
   type CollaboratorListing,
   countOwnedPresentations,
@@ -149,7 +149,13 @@ export async function importPresentation(
 }
 
 export interface ManageData {
-  presentation: DashboardRow & { descriptionHtml: string; tags: string[]; schemaVersion: "0" | "2" };
+  presentation: DashboardRow & {
+    descriptionHtml: string;
+    tags: string[];
+    schemaVersion: "0" | "2";
+    /** The slide theme (issue 10); light when the document names none. */
+    theme: Theme;
+  };
   viewLinks: (Omit<ViewLinkListing, "createdAt" | "revokedAt"> & {
     createdAt: string;
     revokedAt: string | null;
@@ -173,6 +179,7 @@ export async function getManageData(db: Queryable, viewer: NonNullable<Viewer>, 
       descriptionHtml: row.descriptionHtml,
       tags: row.tags,
       schemaVersion: row.schemaVersion,
+      theme: row.document.theme ?? "light",
     },
     viewLinks: links.map((link) => ({
       linkId: link.linkId,

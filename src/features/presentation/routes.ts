@@ -19,6 +19,7 @@ import {
   type PresentationRoute,
   type ViewRequest,
 } from "./service";
+import { registerThemeRoute } from "./theme";
 
 /** Longest meta description we send (search engines show about 160 characters). */
 const META_DESCRIPTION_LENGTH = 160;
@@ -143,6 +144,9 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
   app.get("/view/:linkId/thumbnail.svg", (request: LinkRequest, reply) =>
     sendThumbnail({ linkId: request.params.linkId }, request, reply),
   );
+
+  // The slide theme, chosen on the dashboard's manage page (issue 10).
+  registerThemeRoute(app, context);
 }
 
 /** GET /sitemap.xml: every listed presentation's canonical URL (how crawlers find them). */

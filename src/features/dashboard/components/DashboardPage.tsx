@@ -9,6 +9,7 @@ import { ImportWarnings } from "../../presentation/components/ImportWarnings";
 import type { MarkdownWarning } from "../../presentation/document/markdown";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
+import { ThemePicker } from "./ThemePicker";
 import "./dashboard.css";
 
 export interface Notice {
@@ -222,6 +223,8 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           </button>
         </PostForm>
       </section>
+
+      <ThemePicker action={`${path}/theme`} current={p.theme} />
 
       <section className="panel" aria-labelledby="links-title">
         <h2 id="links-title">
