@@ -69,7 +69,7 @@ describe.each(testDatabaseTargets())("issue 10: the slide theme on $name", (targ
     expect(page.body).toContain('<input type="radio" name="theme" checked="" value="dark"/>');
     // The rest of the document is as it was.
     const document = JSON.parse((await ada.get(`/p/${oid}/document.json`)).body);
-    expect(document.topics).toHaveLength(richDeck("light").topics.length);
+    expect(document.topics).toHaveLength((richDeck("light").topics as unknown[]).length);
     expect((await ada.get(`/p/${oid}/thumbnail.svg`)).body).toContain('fill="#161b26"');
   });
 
