@@ -5,10 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { createTestApp, TestAgent } from "../../server/testing";
+import { createPdfWorkers } from "../../server/workers/pdf-pool";
+import { TEST_WORKER_DIR } from "../../server/workers/test-build";
 import { tsqueryOf } from "../explore/search";
 import { deriveTranscript } from "../presentation/document/transcript";
 import { findPresentationByOid, searchListedPresentations } from "../presentation/repository";
-import { PDF_MAX_BYTES } from "./errors";
+import { PDF_MAX_BYTES, PdfImportError } from "./errors";
+import { createPdfImports } from "./service";
 
 /** A word of its own on each page, so search and the transcript can tell the pages apart. */
 const wordOf = (page: number) => `quokka${page}x`;
@@ -244,6 +247,72 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     expect(large.json().message).toMatch(/larger than 50 MB/);
 
     expect(await counts()).toEqual(before);
+  });
+
+  it("issue 10 PDF import: past its time limit the worker is stopped, the person told, and nothing stored", async () => {
+    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
+      "pdfs@podium.test",
+    ]);
+    const converter = createPdfWorkers(TEST_WORKER_DIR, { baseTimeoutMs: 300, perPageMs: 1 });
+    try {
+      const imports = createPdfImports({ db, converter });
+      const before = await counts();
+      const refusal = await imports
+        .start(
+          user?.id ?? "",
+          { filename: "slow.pdf", bytes: await textPdf(40) },
+          {
+            title: "",
+            privacy: "public",
+            schemaVersion: "2",
+          },
+        )
+        .then(
+          async (id) => {
+            await imports.finished(id);
+            return imports.status(user?.id ?? "", id);
+          },
+          (error: unknown) => error,
+        );
+      expect(refusal).toMatchObject({ problem: "tooSlow", statusCode: 422 });
+      expect(await counts()).toEqual(before);
+    } finally {
+      await converter.close();
+    }
+  });
+
+  it("issue 10 PDF import: pages that don't fit the person's image storage are refused whole; a full queue is 503", async () => {
+    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
+      "pdfs@podium.test",
+    ]);
+    const ownerId = user?.id ?? "";
+    const converter = createPdfWorkers(TEST_WORKER_DIR, { maxWaiting: 0 });
+    try {
+      const imports = createPdfImports({ db, converter, limits: { quotaBytes: 1, jobsPerPerson: 5 } });
+      const before = await counts();
+      const pdf = await textPdf(2);
+      const id = await imports.start(
+        ownerId,
+        { filename: "a.pdf", bytes: pdf },
+        { title: "", privacy: "public", schemaVersion: "2" },
+      );
+      // One converts, none may wait: the next is refused at once, and is no job.
+      const busy = await imports
+        .start(
+          ownerId,
+          { filename: "b.pdf", bytes: await textPdf(2) },
+          { title: "", privacy: "public", schemaVersion: "2" },
+        )
+        .catch((error: unknown) => error);
+      expect(busy).toBeInstanceOf(PdfImportError);
+      expect(busy).toMatchObject({ problem: "busy", statusCode: 503, retryAfterSeconds: 60 });
+      await imports.finished(id);
+      expect(imports.status(ownerId, id)).toMatchObject({ state: "failed", problem: "quota", statusCode: 413 });
+      expect(imports.status(ownerId, id)?.message).toMatch(/don't fit in your 0 MB of image storage/);
+      expect(await counts()).toEqual(before);
+    } finally {
+      await converter.close();
+    }
   });
 
   it("issue 10 PDF import: signed-out uploads are 401, no CSRF token is 403, and a job is its owner's only", async () => {
