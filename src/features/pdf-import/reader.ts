@@ -25,7 +25,7 @@ type PdfJs = typeof import("pdfjs-dist/legacy/build/pdf.mjs");
 let pdfjsLoading: Promise<PdfJs> | null = null;
 
 /** Loads pdfjs once, with its worker code on this thread (this thread is already a worker). */
-function loadPdfJs(): Promise<PdfJs> {
+export function loadPdfJs(): Promise<PdfJs> {
   pdfjsLoading ??= (async () => {
     const worker = await import("pdfjs-dist/legacy/build/pdf.worker.mjs");
     (globalThis as { pdfjsWorker?: unknown }).pdfjsWorker = worker;

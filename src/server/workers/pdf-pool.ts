@@ -20,6 +20,8 @@ export interface PdfWorkerOptions {
   /** Time to open the file and start (20 s), plus `perPageMs` (1 s) per page once the count is known. */
   baseTimeoutMs?: number;
   perPageMs?: number;
+  /** How long a spare worker (pdfjs loaded) waits for the next PDF; 0 keeps none (5 minutes). */
+  spareIdleMs?: number;
 }
 
 interface Pending {
@@ -40,9 +42,48 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
   const maxHeapMb = options.maxHeapMb ?? 1024;
   const baseTimeoutMs = options.baseTimeoutMs ?? 20_000;
   const perPageMs = options.perPageMs ?? 1_000;
+  const spareIdleMs = options.spareIdleMs ?? 5 * 60 * 1000;
   const waiting: Pending[] = [];
   let running: { worker: Worker; pending: Pending } | null = null;
   let closed = false;
+  /**
+   * After a conversion, a fresh worker is started and loads pdfjs while nobody waits, so the next
+   * PDF starts at once; it is ended after a few idle minutes (its memory back to the process).
+   */
+  let spare: { worker: Worker; idle: NodeJS.Timeout } | null = null;
+  const spawn = () =>
+    new Worker(script, { resourceLimits: { maxOldGenerationSizeMb: maxHeapMb }, stdout: false, stderr: false });
+  const dropSpare = () => {
+    if (!spare) return;
+    clearTimeout(spare.idle);
+    void spare.worker.terminate();
+    spare = null;
+  };
+  const prepareSpare = () => {
+    if (closed || spare || spareIdleMs <= 0) return;
+    const worker = spawn();
+    worker.unref();
+    // A spare that dies while waiting is simply not there.
+    worker.on("error", () => {});
+    worker.on("exit", () => {
+      if (spare?.worker === worker) {
+        clearTimeout(spare.idle);
+        spare = null;
+      }
+    });
+    const idle = setTimeout(dropSpare, spareIdleMs);
+    idle.unref();
+    spare = { worker, idle };
+  };
+  const takeWorker = (): Worker => {
+    const ready = spare;
+    spare = null;
+    if (!ready) return spawn();
+    clearTimeout(ready.idle);
+    ready.worker.removeAllListeners();
+    ready.worker.ref();
+    return ready.worker;
+  };
 
   const next = () => {
     if (running || closed) return;
@@ -51,11 +92,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
   };
 
   const start = (pending: Pending) => {
-    const worker = new Worker(script, {
-      resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
-      stdout: false,
-      stderr: false,
-    });
+    const worker = takeWorker();
     running = { worker, pending };
     let settled = false;
     const startedAt = Date.now();
@@ -69,6 +106,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
       if (error) pending.reject(error);
       else pending.resolve();
       next();
+      if (!running) prepareSpare();
     };
     worker.on("message", (message: PdfWorkerMessage) => {
       if (settled) return;
@@ -121,6 +159,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
     },
     async close() {
       closed = true;
+      dropSpare();
       for (const pending of waiting.splice(0)) pending.reject(new Error("The PDF workers are closed."));
       if (running) {
         const { worker, pending } = running;

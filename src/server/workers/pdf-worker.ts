@@ -2,7 +2,7 @@ import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { PdfImportError, type PdfPage } from "../../features/pdf-import/errors";
-import { readPdf } from "../../features/pdf-import/reader";
+import { loadPdfJs, readPdf } from "../../features/pdf-import/reader";
 
 /**
  * The PDF worker's entry (built to dist/server/pdf-worker.js): converts the one PDF it is sent
@@ -26,6 +26,9 @@ try {
 } catch {
   // Not Linux, or not allowed: normal priority.
 }
+
+// pdfjs loads as soon as the thread starts: a spare worker waits with it loaded (pdf-pool.ts).
+void loadPdfJs().catch(() => {});
 
 const post = (message: PdfWorkerMessage, transfer: ArrayBuffer[] = []) => port.postMessage(message, transfer);
 
