@@ -1,12 +1,24 @@
 import type { MessageId } from "../../i18n/locales";
 import { importMarkdown, MarkdownImportError } from "../presentation/document/markdown";
-import { type PresentationDocument, type Text, type Topic, walkTopics } from "../presentation/document/schema";
+import {
+  type Image,
+  type PresentationDocument,
+  type Text,
+  type Topic,
+  walkTopics,
+} from "../presentation/document/schema";
 
 /** What the editor's preview shows: the slides the Markdown makes, or why it makes none. */
 export interface PreviewSlide {
   id: string;
   texts: Text[];
-  images: { id: string; alt: string }[];
+  /** The slide's images (the preview draws them with the slide renderer). */
+  images: Image[];
+  /** The slide's frame, so the preview draws it like the player (canvas units). */
+  width: number;
+  height: number;
+  background: Topic["background"];
+  layout?: Topic["layout"];
 }
 
 export type EditorPreview =
@@ -23,7 +35,15 @@ function slidesOf(document: PresentationDocument): PreviewSlide[] {
     const topic = byId.get(step);
     if (!topic || seen.has(step) || (topic.texts.length === 0 && topic.images.length === 0)) continue;
     seen.add(step);
-    slides.push({ id: topic.id, texts: topic.texts, images: topic.images.map(({ id, alt }) => ({ id, alt })) });
+    slides.push({
+      id: topic.id,
+      texts: topic.texts,
+      images: topic.images,
+      width: topic.width,
+      height: topic.height,
+      background: topic.background,
+      ...(topic.layout ? { layout: topic.layout } : {}),
+    });
   }
   return slides;
 }

@@ -1,7 +1,8 @@
-import { useEffect, useMemo, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
-import type { Text } from "../../presentation/document/schema";
-import { type EditorPreview, previewOf } from "../preview";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { FormattedMessage } from "react-intl";
+import { slideThemeClass, TopicView } from "../../presentation/components/slide/SlideView";
+import type { Theme, Topic } from "../../presentation/document/schema";
+import { type EditorPreview, type PreviewSlide, previewOf } from "../preview";
 
 /** Product brief: the preview follows typing, a moment after it stops. */
 export const PREVIEW_DEBOUNCE_MS = 300;
@@ -16,59 +17,61 @@ function useDebounced<Value>(value: Value, delay: number): Value {
   return settled;
 }
 
-const STYLE_CLASS: Record<string, string> = {
-  title: "preview-slide__title",
-  subtitle: "preview-slide__subtitle",
-  subtitle_2: "preview-slide__subtitle-2",
-};
+/** The width (px) the preview's slides are drawn at before the browser measures the column. */
+export const PREVIEW_DEFAULT_WIDTH = 400;
 
-function PreviewText({ text }: { text: Text }) {
-  const style = text.styleClasses[0] ?? "body";
-  const heading = STYLE_CLASS[style];
-  if (heading) {
-    return (
-      <>
-        {text.paragraphs.map((paragraph, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: paragraphs have no ids; their order is their identity
-          <p key={index} className={heading}>
-            {paragraph.text}
-          </p>
-        ))}
-      </>
-    );
-  }
-  // Consecutive bullets form one list; other paragraphs stand alone.
-  const groups: { bullet: boolean; texts: string[] }[] = [];
-  for (const paragraph of text.paragraphs) {
-    const bullet = paragraph.listType === "BULLET";
-    const last = groups.at(-1);
-    if (last?.bullet && bullet) last.texts.push(paragraph.text);
-    else groups.push({ bullet, texts: [paragraph.text] });
-  }
+/** One slide drawn by the player's renderer on its 1600×900 canvas, scaled into the preview's width. */
+function PreviewCanvas({ slide }: { slide: PreviewSlide }) {
+  const topic: Topic = {
+    id: slide.id,
+    x: 0,
+    y: 0,
+    width: slide.width,
+    height: slide.height,
+    rotation: 0,
+    background: slide.background,
+    texts: slide.texts,
+    images: slide.images,
+    topics: [],
+    layout: slide.layout,
+  };
   return (
-    <>
-      {groups.map((group, index) =>
-        group.bullet ? (
-          // biome-ignore lint/suspicious/noArrayIndexKey: groups have no ids; their order is their identity
-          <ul key={index} className="preview-slide__bullets">
-            {group.texts.map((item, itemIndex) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: see above
-              <li key={itemIndex}>{item}</li>
-            ))}
-          </ul>
-        ) : (
-          // biome-ignore lint/suspicious/noArrayIndexKey: see above
-          <p key={index} className="preview-slide__body">
-            {group.texts[0]}
-          </p>
-        ),
-      )}
-    </>
+    <div className="preview-slide__frame" style={{ aspectRatio: `${slide.width} / ${slide.height}` }}>
+      <div
+        className="preview-slide__canvas"
+        style={{
+          width: slide.width,
+          height: slide.height,
+          transform: `scale(calc(var(--preview-width, ${PREVIEW_DEFAULT_WIDTH}) / ${slide.width}))`,
+        }}
+      >
+        <TopicView topic={topic} />
+      </div>
+    </div>
   );
 }
 
+/** Follows the width of the preview's list (every slide is as wide as it) as a CSS variable. */
+function usePreviewWidth(shown: boolean) {
+  const ref = useRef<HTMLOListElement>(null);
+  const [width, setWidth] = useState<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the list appears when there are slides; observe it then
+  useLayoutEffect(() => {
+    const list = ref.current;
+    if (!list) return;
+    setWidth(list.clientWidth);
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(entry.contentRect.width);
+    });
+    observer.observe(list);
+    return () => observer.disconnect();
+  }, [shown]);
+  return { ref, width };
+}
+
 /**
- * The live preview of the editor's Markdown: each slide's titles, subtitles, text and bullets.
+ * The live preview of the editor's Markdown: each slide drawn by the player's own renderer
+ * (slide/SlideView.tsx), its 1600×900 canvas scaled into the preview's width by a CSS transform.
  * The server sends the preview of the stored Markdown (read in a worker thread, never on the
  * request loop); the browser reads what the person types.
  */
@@ -77,18 +80,21 @@ export function SlidePreview({
   schemaVersion,
   initialMarkdown,
   initialPreview,
+  theme,
 }: {
   markdown: string;
   schemaVersion: "0" | "2";
   initialMarkdown: string;
   initialPreview: EditorPreview;
+  /** The deck's slide theme (the Markdown doesn't carry it); light by default. */
+  theme?: Theme | undefined;
 }) {
-  const intl = useIntl();
   const settled = useDebounced(markdown, PREVIEW_DEBOUNCE_MS);
   const preview = useMemo(
     () => (settled === initialMarkdown ? initialPreview : previewOf(settled, schemaVersion)),
     [settled, schemaVersion, initialMarkdown, initialPreview],
   );
+  const list = usePreviewWidth("slides" in preview);
   return (
     // A scrolling region is reachable by keyboard (it can be scrolled with the arrow keys).
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus (WCAG 2.1.1)
@@ -106,24 +112,17 @@ export function SlidePreview({
         </p>
       </div>
       {"slides" in preview ? (
-        <ol className="editor-preview__slides">
+        <ol
+          ref={list.ref}
+          className={`editor-preview__slides ${slideThemeClass(theme)}`}
+          style={list.width ? { ["--preview-width" as string]: list.width } : undefined}
+        >
           {preview.slides.map((slide, index) => (
             <li key={slide.id} className="preview-slide">
               <span className="preview-slide__number">
                 <FormattedMessage id="editor.preview.slide" values={{ number: index + 1 }} />
               </span>
-              <div className="preview-slide__canvas">
-                {slide.texts.map((text) => (
-                  <PreviewText key={text.id} text={text} />
-                ))}
-                {slide.images.map((image) => (
-                  <p key={image.id} className="preview-slide__image">
-                    {image.alt
-                      ? intl.formatMessage({ id: "editor.preview.image" }, { alt: image.alt })
-                      : intl.formatMessage({ id: "editor.preview.imageNoAlt" })}
-                  </p>
-                ))}
-              </div>
+              <PreviewCanvas slide={slide} />
             </li>
           ))}
         </ol>
