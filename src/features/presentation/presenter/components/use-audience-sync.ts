@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { type AudienceMessage, presenterChannelName, readPresenterMessage } from "../sync";
+import { type AudienceMessage, presenterChannelName, readPresenterMessage } from "../channel";
 
 /**
  * The audience's side of the presenter view (used by the Player while it plays): posts the
