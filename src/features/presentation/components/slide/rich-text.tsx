@@ -155,7 +155,7 @@ function ListView({ list, fontSizeOf }: { list: ListNode; fontSizeOf?: FontSizeO
     );
   });
   const hasTasks = list.items.some((item) => item.paragraph.checked !== undefined);
-  const className = `rt-list rt-list--${list.ordered ? "number" : "bullet"}${hasTasks ? " rt-list--tasks" : ""}`;
+  const className = `rt-list${list.ordered ? " rt-list--number" : ""}${hasTasks ? " rt-list--tasks" : ""}`;
   return list.ordered ? (
     <ol className={className} start={start !== 1 ? start : undefined}>
       {items}
@@ -269,7 +269,8 @@ export function tokenClasses(token: string): string {
 
 /**
  * One text of a topic, by kind: a quote, a code block, a table, or paragraphs and lists. The
- * wrapper's class names its style class (`rt-text--title`) and kind (`rt-text--code`).
+ * wrapper carries the caller's classes and, for a kind, `rt-quote-text`, `rt-code-text` or
+ * `rt-table-text`.
  */
 export function RichText({
   text,
@@ -284,31 +285,31 @@ export function RichText({
   fontSizeOf?: FontSizeOf;
   codeLabel?: boolean;
 }) {
-  const styleClass = text.styleClasses[0] ?? "body";
-  const classes = `rt-text rt-text--${styleClass}${text.kind ? ` rt-text--${text.kind}` : ""} ${className}`.trim();
+  // The caller's classes name the style (slide__text--title, transcript__text--title); the kind is added.
+  const classes = `${className}${text.kind ? ` rt-${text.kind}-text` : ""}`.trim();
   if (text.kind === "quote") {
     return (
-      <blockquote className={classes} style={style}>
+      <blockquote className={classes || undefined} style={style}>
         <Blocks paragraphs={text.paragraphs} fontSizeOf={fontSizeOf} />
       </blockquote>
     );
   }
   if (text.kind === "code") {
     return (
-      <div className={classes} style={style}>
+      <div className={classes || undefined} style={style}>
         <CodeView text={text} labelled={codeLabel} />
       </div>
     );
   }
   if (text.kind === "table") {
     return (
-      <div className={classes} style={style}>
+      <div className={classes || undefined} style={style}>
         <TableView text={text} />
       </div>
     );
   }
   return (
-    <div className={classes} style={style}>
+    <div className={classes || undefined} style={style}>
       <Blocks paragraphs={text.paragraphs} fontSizeOf={fontSizeOf} />
     </div>
   );
