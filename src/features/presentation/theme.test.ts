@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
@@ -118,6 +119,41 @@ describe.each(testDatabaseTargets())("issue 10: the slide theme on $name", (targ
     }
     expect((await ada.postForm(`/dashboard/next/presentations/${oid}/theme`, {})).statusCode).toBe(400);
     expect(await storedTheme()).toBe("contrast");
+  });
+
+  it("issue 10: the thumbnail of a slide with an image embeds the image, re-encoded small, as a data: URI", async () => {
+    const photo = await sharp({ create: { width: 2400, height: 1800, channels: 3, background: "#3366cc" } })
+      .jpeg()
+      .toBuffer();
+    const boundary = "----podium-thumb-image";
+    const uploaded = await ada.request({
+      method: "POST",
+      url: "/api/assets",
+      headers: {
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+        "x-xsrf-token": ada.cookies.get("XSRF-TOKEN") ?? "",
+      },
+      payload: Buffer.concat([
+        Buffer.from(
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="p.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+        ),
+        photo,
+        Buffer.from(`\r\n--${boundary}--\r\n`),
+      ]),
+    });
+    expect(uploaded.statusCode).toBe(201);
+    const src = (JSON.parse(uploaded.body) as { url: string }).url;
+    const deck = richDeck("light", src) as { topics: unknown[]; path: string[] };
+    // The image slide first, so it is the poster.
+    const imageOid = await importJson(ada, { ...deck, path: ["slide-9", ...deck.path] }, "public");
+    const svg = (await new TestAgent(app).get(`/p/${imageOid}/thumbnail.svg`)).body;
+    const data = /<image href="data:image\/webp;base64,([^"]+)"/.exec(svg)?.[1];
+    expect(data).toBeTruthy();
+    expect(svg).not.toContain(src);
+    const meta = await sharp(Buffer.from(data ?? "", "base64")).metadata();
+    expect(meta.format).toBe("webp");
+    expect(meta.width).toBeLessThanOrEqual(960);
+    expect(meta.height).toBeLessThanOrEqual(540);
   });
 
   it("without the CSRF token the change is refused", async () => {
