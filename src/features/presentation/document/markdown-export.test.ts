@@ -28,15 +28,68 @@ const CHARACTERS = [
   "~~",
   "](/x)",
 ];
+/** Inline Markdown: marks, code spans and links of every kind (http(s), mailto, unsafe), around words. */
+const INLINE = [
+  "**",
+  "__",
+  "*",
+  "_",
+  "~~",
+  "`",
+  "``",
+  "[",
+  "](https://x.test)",
+  "](https://x.test/a_(b)?q=1&amp;r)",
+  "](mailto:ann@x.test)",
+  "](javascript:alert(1))",
+  "](</with space>)",
+  "<https://auto.test/x>",
+  "&#x20;",
+  "![remote](https://x.test/r.png)",
+  "![own](/assets/o.png)",
+  "\\",
+  "  ",
+];
 const words = fc.array(fc.constantFrom(...CHARACTERS), { maxLength: 24 }).map((chars) => chars.join(""));
+const richWords = fc
+  .array(fc.oneof(fc.constantFrom(...CHARACTERS), fc.constantFrom(...INLINE), fc.constantFrom("word", "two words")), {
+    maxLength: 16,
+  })
+  .map((parts) => parts.join(""));
+const text = fc.oneof(words, richWords, richWords);
+const BLOCK_MARKERS = [
+  "-",
+  "*",
+  "+",
+  "1.",
+  "2)",
+  "3.",
+  "10)",
+  "0.",
+  ">",
+  "> -",
+  "> 1.",
+  "- [ ]",
+  "- [x]",
+  "1. [X]",
+  "- -",
+  "1. -",
+  "> >",
+  "-  [ ]",
+];
 const line = fc.oneof(
-  words,
-  fc.tuple(fc.integer({ min: 1, max: 7 }), words).map(([level, text]) => `${"#".repeat(level)} ${text}`),
+  text,
+  fc.tuple(fc.integer({ min: 1, max: 7 }), text).map(([level, words]) => `${"#".repeat(level)} ${words}`),
   fc
-    .tuple(fc.integer({ min: 0, max: 6 }), fc.constantFrom("-", "*", "+", "1.", "2)", ">", "> -"), words)
-    .map(([indent, marker, text]) => `${" ".repeat(indent)}${marker} ${text}`),
+    .tuple(fc.integer({ min: 0, max: 8 }), fc.constantFrom(...BLOCK_MARKERS), text)
+    .map(([indent, marker, words]) => `${" ".repeat(indent)}${marker} ${words}`),
   fc.tuple(words, fc.constantFrom("/assets/a.png", "/assets/x/y-1.svg")).map(([alt, src]) => `![${alt}](${src})`),
+  fc.tuple(fc.constantFrom("", "  ", "> ", "- "), words).map(([indent, words]) => `${indent}${words}`),
+  fc
+    .tuple(fc.constantFrom("| ", "|", ""), fc.array(text, { minLength: 1, maxLength: 3 }))
+    .map(([edge, cells]) => `${edge}${cells.join(" | ")} |`),
   fc.constantFrom(
+    "",
     "",
     "   ",
     "---",
@@ -49,18 +102,37 @@ const line = fc.oneof(
     "***",
     "- - -",
     "```",
+    "```js",
+    "````ts",
     "~~~ js",
+    "~~~",
+    "> ```",
     "    indented code",
+    "      ---",
+    "\t tabbed",
     "| a | b |",
     "|---|:-:|",
+    "|:--|--:|",
+    "| :-- | --: | :-: |",
     "[ref]: /url",
+    "[ref]: https://x.test/ref",
     "[ref]",
     "ends with a backslash\\",
     "two trailing spaces  ",
     "<div>",
+    "</div>",
+    "<!-- c -->",
+    "<!--",
+    "-->",
+    "<b>x</b>",
     "-",
     "1.",
+    "7.",
     "![remote](https://x.test/a.png)",
+    "Note:",
+    "Notes: said aloud",
+    "note: lower",
+    "<!-- notes at the end -->",
   ),
 );
 const markdownSource = fc.array(line, { minLength: 1, maxLength: 30 }).map((lines) => lines.join("\n"));
