@@ -71,6 +71,7 @@ async function expectDeckOnPageOne(page: Page, heading: string) {
   const first = page.locator(`img[alt^="Page 1: ${heading} 1"]`).first();
   await expect(first).toBeVisible();
   await expect.poll(() => first.evaluate((image) => (image as HTMLImageElement).naturalWidth)).toBeGreaterThan(1000);
+  await page.screenshot({ path: `e2e/screenshots/pdf-import-deck-${heading.toLowerCase().replace(/\W+/g, "-")}.png` });
 }
 
 test.describe("issue 10 PDF import", () => {
@@ -179,5 +180,42 @@ test.describe("issue 10 PDF import", () => {
       await page.locator("#import-file").focus();
       await panel.screenshot({ path: `e2e/screenshots/pdf-import-drop-zone-${width}.png` });
     }
+  });
+});
+
+test.describe("issue 10 PDF import without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("issue 10 PDF import: without JavaScript the form still posts Markdown, and a PDF gets a page that says what to do", async ({
+    page,
+  }) => {
+    await page.context().clearCookies();
+    const baseURL = test.info().project.use.baseURL ?? "";
+    await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+    await page.goto("/login/");
+    await page.getByLabel("Email").fill("tim@podium.test");
+    await page.getByLabel("Password").fill("podium-demo");
+    await page.getByRole("button", { name: "Log in" }).click();
+    await expect(page).toHaveURL(/dashboard/);
+    await page.goto("/dashboard/next/");
+    await expect(page.getByText("PDF files need JavaScript")).toBeVisible();
+
+    await page.getByLabel("Markdown or JSON file, or a PDF").setInputFiles({
+      name: "tide.md",
+      mimeType: "text/markdown",
+      buffer: Buffer.from("# The tide\n---\n# Going out\n- slowly\n"),
+    });
+    await page.locator(".import-panel").getByRole("button", { name: "Import" }).click();
+    await expect(page.getByText("Your presentation is imported.")).toBeVisible();
+
+    await page.goto("/dashboard/next/");
+    await page.getByLabel("Markdown or JSON file, or a PDF").setInputFiles({
+      name: "tide.pdf",
+      mimeType: "application/pdf",
+      buffer: await pdfOf(1, "Tide"),
+    });
+    await page.locator(".import-panel").getByRole("button", { name: "Import" }).click();
+    await expect(page.locator(".notice--error")).toBeVisible();
+    await expect(page.getByText("PDF files need JavaScript")).toBeVisible();
   });
 });

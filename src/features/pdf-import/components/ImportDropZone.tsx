@@ -27,6 +27,9 @@ export function ImportDropZone({ action }: { action: string }) {
   const [phase, setPhase] = useState<ImportPhase>({ kind: "idle" });
   const [announcement, setAnnouncement] = useState("");
   const ids = useId();
+  // Until the page runs its script (and without JavaScript, always), a note says PDFs need it.
+  const [scripted, setScripted] = useState(false);
+  useEffect(() => setScripted(true), []);
   const busy = phase.kind === "uploading" || phase.kind === "converting" || phase.kind === "opening";
 
   /** A file's size as people read it: kB below a megabyte, MB above (one decimal below 10 MB). */
@@ -176,11 +179,11 @@ export function ImportDropZone({ action }: { action: string }) {
                 />
               </p>
             ) : null}
-            <noscript>
+            {scripted ? null : (
               <p className="drop-zone__hint">
                 <FormattedMessage id="pdfImport.noscript" />
               </p>
-            </noscript>
+            )}
           </div>
         </div>
 
