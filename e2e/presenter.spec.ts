@@ -93,7 +93,7 @@ async function importDeckWithNotes(page: Page, privacy: "unlisted" | "private"):
       schemaVersion: "2",
     },
   });
-  expect(response.status()).toBe(200);
+  expect(response.status(), (await response.text()).replace(/<[^>]+>/g, " ").slice(-800)).toBe(200);
   const oid = /presentations\/([a-z0-9]{12})\//.exec(response.url())?.[1];
   if (!oid) throw new Error(`no oid in ${response.url()}`);
   return oid;
@@ -114,9 +114,13 @@ test.describe("issue 10 presenter view", () => {
     await expect(viewer).toHaveAttribute("data-current-step", "1");
     await expect(page.locator("#viewer-keyboard-hint")).toContainText("Press P to open the presenter view");
 
+    const button = page.getByRole("button", { name: "Presenter view" });
+    await expect(button).toHaveAttribute("aria-keyshortcuts", "P");
+    await page.screenshot({ path: "e2e/screenshots/presenter-audience.png" });
+
     // The button opens the presenter view in a second window.
     const opening = page.context().waitForEvent("page");
-    await page.getByRole("button", { name: "Presenter view" }).click();
+    await button.click();
     const presenter = await opening;
     const presenterProblems: string[] = [];
     presenter.on("console", (message) => {
@@ -202,13 +206,25 @@ test.describe("issue 10 presenter view", () => {
     expect(presenterProblems, "console errors or warnings in the presenter window").toEqual([]);
   });
 
-  test("issue 10 presenter view: a private deck's presenter view opens for its owner and is a 404 for others", async ({
+  test("issue 10 presenter view: P opens a private deck's presenter view for its owner at the audience's step; for others it is a 404", async ({
     page,
     browser,
   }) => {
     await logIn(page, "tim@podium.test");
     const oid = await importDeckWithNotes(page, "private");
     expect((await page.request.get(`/p/presenter/${oid}/`)).status()).toBe(200);
+    // P in the playing viewer opens it too, at the audience's step.
+    await page.goto(`/p/${oid}/#step=2`);
+    await waitForHydration(page);
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "2");
+    const opening = page.context().waitForEvent("page");
+    await page.keyboard.press("p");
+    const presenter = await opening;
+    await waitForHydration(presenter);
+    expect(new URL(presenter.url()).pathname).toBe(`/p/presenter/${oid}/`);
+    await expect(presenter.locator(".presenter")).toHaveAttribute("data-current-step", "2");
+    await expect(presenter.getByTestId("presenter-notes")).toContainText("Anemones first");
+    await presenter.close();
     // A stranger (no session) may not see the private import, nor its presenter view.
     const stranger = await browser.newContext();
     const response = await stranger.request.get(`${test.info().project.use.baseURL}/p/presenter/${oid}/`);

@@ -68,8 +68,10 @@ export function PresentViewer({
     () => (presenterRoute && presenterOffered(document.topics, canEdit) ? presenterRoute : null),
     [presenterRoute, document, canEdit],
   );
-  const openPresenter = () => {
+  /** Opens the presenter view; false where there is none. */
+  const openPresenter = (): boolean => {
     if (presenterUrl) openPresenterView(presenterUrl, step);
+    return presenterUrl !== null;
   };
 
   useEffect(() => {
@@ -114,9 +116,9 @@ export function PresentViewer({
       const target = event.target as HTMLElement;
       // Space and Enter on a button press that button; arrows still move.
       if ((event.key === " " || event.key === "Enter") && target.closest("button, a")) return;
-      if (event.key === "p" || event.key === "P") {
+      // Issue 10: P opens the presenter view (where there is one), like reveal.js's S.
+      if ((event.key === "p" || event.key === "P") && openPresenterRef.current()) {
         event.preventDefault();
-        openPresenterRef.current();
         return;
       }
       const command = commandForKey(event);
