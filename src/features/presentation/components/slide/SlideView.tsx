@@ -118,14 +118,23 @@ function FlowTexts({ topic }: { topic: Topic }) {
     const box = boxRef.current;
     const flow = flowRef.current;
     if (!box || !flow) return;
+    const fits = (fit: number) => {
+      box.style.setProperty("--fit", String(fit));
+      return overflowOf(flow, box) <= 1.002;
+    };
+    // Smaller text wraps less, so the overflow at full size over-shrinks: search between a
+    // factor that fits and one that doesn't (a few reflows, only for slides that overflow).
     let next = 1;
-    box.style.setProperty("--fit", "1");
-    for (let attempt = 0; attempt < 6; attempt += 1) {
-      const over = overflowOf(flow, box);
-      if (over <= 1.002) break;
-      next = Math.max(MIN_FIT, next * (attempt === 0 ? 1 / over : 0.97 / over));
-      box.style.setProperty("--fit", String(next));
-      if (next === MIN_FIT) break;
+    if (!fits(1)) {
+      let high = 1;
+      let low = Math.max(MIN_FIT, 1 / overflowOf(flow, box));
+      if (!fits(low)) low = MIN_FIT;
+      for (let step = 0; step < 7 && high - low > 0.005; step += 1) {
+        const middle = (low + high) / 2;
+        if (fits(middle)) low = middle;
+        else high = middle;
+      }
+      next = low;
     }
     next = Number(next.toFixed(3));
     box.style.setProperty("--fit", String(next));
