@@ -365,9 +365,13 @@ function imageLine(image: SlideContent["images"][number], least: Escaping): stri
  * after it and a blank line (where nothing they say can change how `Note:` reads).
  */
 function noteLines(notes: string): string[] {
-  const inline = `Note: ${notes}`;
-  if (!notes.includes("\n") || readSlides(`x\n\n${inline}`)[0]?.notes === notes) return inline.split("\n");
-  return ["Note:", "", ...notes.split("\n")];
+  const lines = notes.split("\n");
+  // After `Note: …`, the lines up to a blank one are its paragraph: one that starts like a setext
+  // underline or a table's delimiter row could make it something else.
+  const paragraphEnd = lines.findIndex((line) => line.trim() === "");
+  const paragraph = lines.slice(1, paragraphEnd < 0 ? lines.length : paragraphEnd);
+  if (!paragraph.some((line) => /^\s*[-=|:]/.test(line))) return [`Note: ${lines[0] ?? ""}`, ...lines.slice(1)];
+  return ["Note:", "", ...lines];
 }
 
 function headingLine(prefix: string, text: SlideText, attempt: Attempt): string {
@@ -509,10 +513,15 @@ function bodyLines(
     const marker = list.marker === "-" ? "- " : `${number}${list.marker} `;
     list.next = number + 1;
     list.content = list.indent + marker.length;
-    let content = runs;
-    if (paragraph.checked !== undefined) content = normalRuns([{ text: paragraph.checked ? "[x] " : "[ ] " }, ...runs]);
-    // An empty item is written as an empty link: a marker alone can't interrupt a paragraph.
-    const written = content.length === 0 ? "[]()" : lineContent(content, attempt);
+    let written: string;
+    if (paragraph.checked !== undefined) {
+      // The task box as people write it; with nothing after it, its space as a reference.
+      const box = paragraph.checked ? "[x]" : "[ ]";
+      written = runs.length === 0 ? `${box}&#x20;` : `${box} ${lineContent(runs, attempt)}`;
+    } else {
+      // An empty item is written as an empty link: a marker alone can't interrupt a paragraph.
+      written = runs.length === 0 ? "[]()" : lineContent(runs, attempt);
+    }
     lines.push(" ".repeat(column) + prefix + marker + written);
   });
   return lines;
@@ -729,7 +738,10 @@ function renderRuns(
         return `](${linkDestination(piece.href, context === "cell")})`;
     }
   });
-  const text = parts.join("");
+  // A line that starts with a link could read as a link reference definition (`[`]: `](…)`, whose
+  // label ends inside the code span): an empty link before it reads as nothing and prevents that.
+  const guard = form.references && context === "line" && pieces[0]?.kind === "linkOpen" ? "[]()" : "";
+  const text = guard + parts.join("");
   return { text, unambiguous: plainText && delimitersUnambiguous(pieces, parts) };
 }
 
@@ -884,15 +896,28 @@ function escapeAll(text: string): string {
   return text.replace(/[!-/:-@[-`{-~]/g, "\\$&");
 }
 
-/** Same content, whatever order the keys were written in. */
+/** Same content, whatever order the keys were written in (undefined fields count as absent). */
 function sameReading(actual: SlideContent[], expected: SlideContent[]): boolean {
-  return canonical(actual) === canonical(expected);
+  return same(actual, expected);
 }
 
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === "object" && !Array.isArray(item)
-      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : item,
-  );
+function same(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let index = 0; index < a.length; index += 1) if (!same(a[index], b[index])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  let defined = 0;
+  for (const key in left) {
+    if (left[key] === undefined) continue;
+    defined += 1;
+    if (!same(left[key], right[key])) return false;
+  }
+  for (const key in right) if (right[key] !== undefined) defined -= 1;
+  return defined === 0;
 }
