@@ -259,6 +259,7 @@ const slideContent = fc.record({
 });
 
 function documentOf(slides: { texts: Topic["texts"]; images: Topic["images"] }[]): PresentationDocument {
+  // (With no slides: a document whose topics the caller sets.)
   const topics: Topic[] = slides.map((slide, index) => ({
     id: `slide-${index + 1}`,
     x: 0,
@@ -314,6 +315,226 @@ describe("documentToMarkdown", () => {
       "# Tide pools\n## Life between the waves\n---\n# Who lives there\n- Anemones\n- Hermit crabs\n\nLook, don't lift.\n---\n![A crab](/assets/crab.png)\n";
     const document = importMarkdown(source, "2");
     expect(documentToMarkdown(document)).toBe(source);
+  });
+
+  it("issue 10: writes rich decks as the Markdown people write: marks, links, lists, tasks, quotes, code, tables, notes", () => {
+    const source = [
+      "# Release notes",
+      "## What changed",
+      "- **Faster** imports",
+      "- _Safer_ links: [docs](https://podium.test/docs) and ~~old~~ new",
+      "  - nested `code`",
+      "1. First",
+      "2. Second",
+      "- [ ] open task",
+      "- [x] done task",
+      "",
+      "> A quote",
+      "> - with a list",
+      "",
+      "```ts",
+      "const x = 1;",
+      "",
+      "  indented();",
+      "```",
+      "",
+      "| Name | Count |",
+      "|:--|--:|",
+      "| a | **1** |",
+      "",
+      "![A crab](/assets/crab.png)",
+      "",
+      "Note: Say hello.",
+      "Then go on.",
+      "---",
+      "3. Three",
+      "4. Four",
+      "",
+    ].join("\n");
+    expect(documentToMarkdown(importMarkdown(source, "2"))).toBe(source);
+  });
+
+  it("issue 10: writes a code block holding a line of dashes inside a block quote, so it can't split the slide", () => {
+    const document = documentOf([
+      {
+        texts: [
+          {
+            id: "t1",
+            styleClasses: ["body"],
+            kind: "code",
+            language: "yaml",
+            paragraphs: ["title: x", "---", "  - item"].map((text) => ({
+              text,
+              listType: "NONE" as const,
+              biggestFontSize: 28,
+            })),
+          },
+        ],
+        images: [],
+      },
+    ]);
+    const markdown = documentToMarkdown(document);
+    expect(markdown).toBe("> ```yaml\n> title: x\n> ---\n>   - item\n> ```\n");
+    expect(readSlides(markdown)).toEqual([
+      {
+        texts: [
+          {
+            style: "body",
+            kind: "code",
+            language: "yaml",
+            paragraphs: ["title: x", "---", "  - item"].map((text) => ({ text, listType: "NONE" })),
+          },
+        ],
+        images: [],
+      },
+    ]);
+  });
+
+  it("issue 10: writes lines followed by an ordered item past 1 inside the list item or heading before them", () => {
+    // CommonMark lets `3.` interrupt a paragraph only inside a list item: the importer makes
+    // these texts from lines in an item that a block before them used.
+    for (const source of [
+      "- a\n![](/assets/a.png)\nb\n3. c",
+      "- # Heading\n  b\n3. c",
+      "- ```\n  code\n  ```\n  b\n5) c",
+      "> - a\n>   ***\n>   b\n> 7. c",
+    ]) {
+      const document = importMarkdown(source, "2");
+      const paragraphs = document.topics[0]?.topics[0]?.texts.flatMap((text) => text.paragraphs);
+      expect(paragraphs?.filter((p) => p.listType === "NUMBER")).toHaveLength(1);
+      expect(withoutGeneratedIds(importMarkdown(documentToMarkdown(document), "2"))).toEqual(
+        withoutGeneratedIds(document),
+      );
+    }
+  });
+
+  it("issue 10: writes marks whose edge is whitespace, or that touch words, with character references", () => {
+    const runs: Run[] = [
+      { text: "a" },
+      { text: " b", marks: ["strong"] },
+      { text: "(c)", marks: ["em"] },
+      { text: "d" },
+    ];
+    const document = documentOf([
+      {
+        texts: [
+          {
+            id: "t1",
+            styleClasses: ["body"],
+            paragraphs: [{ text: "a b(c)d", listType: "NONE", biggestFontSize: 36, runs }],
+          },
+        ],
+        images: [],
+      },
+    ]);
+    const markdown = documentToMarkdown(document);
+    expect(markdown).toContain("&#x20;");
+    expect(readSlides(markdown)[0]?.texts[0]?.paragraphs).toEqual([{ text: "a b(c)d", listType: "NONE", runs }]);
+  });
+
+  it("issue 10: writes speaker notes after a closing Note: paragraph, on its line when they read back so", () => {
+    const notes = ["Say hello.", "Title-like\n===\nis still notes", "[ref]: https://x.test and <b>html</b>"];
+    for (const note of notes) {
+      const topic: Topic = {
+        id: "s",
+        x: 0,
+        y: 0,
+        width: 1,
+        height: 1,
+        rotation: 0,
+        background: null,
+        texts: [
+          { id: "t", styleClasses: ["title"], paragraphs: [{ text: "Hi", listType: "NONE", biggestFontSize: 96 }] },
+        ],
+        images: [],
+        topics: [],
+        notes: note,
+      };
+      const markdown = documentToMarkdown({ ...documentOf([]), topics: [topic], path: ["s"] });
+      expect(readSlides(markdown)[0]?.notes).toBe(note);
+    }
+    const [single] = notes;
+    const topic = importMarkdown(`# Hi\n\nNote: ${single}`, "2").topics[0]?.topics[0];
+    expect(topic?.notes).toBe(single);
+  });
+
+  it("issue 10: writes a page topic (an imported PDF page) as its page image, then its text layer as lines", () => {
+    const page: Topic = {
+      id: "p1",
+      x: 0,
+      y: 0,
+      width: 1600,
+      height: 900,
+      rotation: 0,
+      background: null,
+      layout: "page",
+      texts: [
+        {
+          id: "t",
+          styleClasses: ["body"],
+          paragraphs: ["Quarterly report", "Revenue * 2"].map((text) => ({
+            text,
+            listType: "NONE" as const,
+            biggestFontSize: 36,
+          })),
+        },
+      ],
+      images: [{ id: "i", src: "/assets/pages/p1.png", alt: "Page 1", x: 0, y: 0, width: 1600, height: 900 }],
+      topics: [],
+    };
+    const markdown = documentToMarkdown({ ...documentOf([]), topics: [page], path: ["p1"] });
+    expect(markdown).toBe("![Page 1](/assets/pages/p1.png)\n\nQuarterly report\nRevenue * 2\n");
+  });
+
+  it("brings other documents to what Markdown can say: one line per paragraph, numbers filled in, no highlight tokens", () => {
+    const document = documentOf([
+      {
+        texts: [
+          {
+            id: "t1",
+            styleClasses: ["body_2"],
+            paragraphs: [
+              { text: "two\nlines", listType: "NONE", biggestFontSize: 30 },
+              { text: "first", listType: "NUMBER", biggestFontSize: 30 },
+              { text: "second", listType: "NUMBER", biggestFontSize: 30 },
+              { text: "loose", listType: "NONE", biggestFontSize: 30, level: 3, number: 4, checked: true },
+            ],
+          },
+          {
+            id: "t2",
+            styleClasses: ["body"],
+            kind: "code",
+            language: "js",
+            paragraphs: [
+              {
+                text: "let a",
+                listType: "NONE",
+                biggestFontSize: 28,
+                runs: [{ text: "let", token: "keyword" }, { text: " a" }],
+              },
+            ],
+          },
+        ],
+        images: [],
+      },
+    ]);
+    expect(readSlides(documentToMarkdown(document))).toEqual([
+      {
+        texts: [
+          {
+            style: "body",
+            paragraphs: [
+              { text: "two lines", listType: "NONE" },
+              { text: "first", listType: "NUMBER", number: 1 },
+              { text: "second", listType: "NUMBER", number: 2 },
+              { text: "loose", listType: "NONE" },
+            ],
+          },
+          { style: "body", kind: "code", language: "js", paragraphs: [{ text: "let a", listType: "NONE" }] },
+        ],
+        images: [],
+      },
+    ]);
   });
 
   it("escapes what would otherwise read as Markdown", () => {
