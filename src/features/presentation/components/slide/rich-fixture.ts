@@ -66,7 +66,11 @@ export function richDeck(theme: "light" | "dark" | "contrast", imageSrc = "/asse
             { text: "hello@example.com", href: "mailto:hello@example.com" },
             { text: "." },
           ]),
-          runsP([{ text: "https://example.org", href: "https://example.org" }]),
+          runsP([
+            { text: "More at " },
+            { text: "https://example.org", href: "https://example.org" },
+            { text: " any time." },
+          ]),
         ],
       },
     ],
