@@ -315,6 +315,48 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     }
   });
 
+  it("issue 10 PDF import: malformed uploads and status requests are 4xx, never 5xx", async () => {
+    const token = owner.cookies.get("XSRF-TOKEN") ?? "";
+    const answers = [
+      await owner.request({
+        method: "POST",
+        url: "/api/imports/pdf",
+        headers: { "content-type": "multipart/form-data", "x-xsrf-token": token },
+        payload: "garbage",
+      }),
+      await owner.request({
+        method: "POST",
+        url: "/api/imports/pdf",
+        headers: { "content-type": "multipart/form-data; boundary=x", "x-xsrf-token": token },
+        payload: "--x\r\n\r\n",
+      }),
+      await owner.request({
+        method: "POST",
+        url: "/api/imports/pdf",
+        headers: { "content-type": "application/json", "x-xsrf-token": token },
+        payload: "{}",
+      }),
+      await owner.request({
+        method: "POST",
+        url: "/api/imports/pdf",
+        headers: { "content-type": "text/plain", "x-xsrf-token": token },
+        payload: "%PDF-1.7",
+      }),
+      await uploadPdf(owner, Buffer.alloc(0)),
+      await uploadPdf(owner, await blankPdf(1), { privacy: "everyone" }),
+      await owner.get("/api/imports/nope"),
+      await owner.get(`/api/imports/${"a".repeat(16)}`),
+      await owner.get("/api/imports/%00"),
+    ];
+    const statuses = answers.map((answer) => answer.statusCode);
+    expect(
+      statuses.every((status) => status >= 400 && status < 500),
+      statuses.join(", "),
+    ).toBe(true);
+    expect(answers[4]?.json()).toMatchObject({ problem: "empty" });
+    expect(answers[5]?.json()).toMatchObject({ problem: "privacy" });
+  });
+
   it("issue 10 PDF import: signed-out uploads are 401, no CSRF token is 403, and a job is its owner's only", async () => {
     const pdf = await blankPdf(1);
     const stranger = new TestAgent(app);
