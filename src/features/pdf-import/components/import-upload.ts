@@ -10,8 +10,8 @@ import { PDF_MAX_BYTES, type PdfProblem } from "../errors";
 
 /** Markdown and JSON files: the dashboard's import limit (server/app.ts UPLOAD_LIMIT_BYTES). */
 export const TEXT_IMPORT_MAX_BYTES = 2 * 1024 * 1024;
-/** How often a running conversion is asked after. */
-const POLL_MS = 400;
+/** How often a running conversion is asked after: often at first, then once a second. */
+const pollDelay = (asked: number) => Math.min(1_000, 300 + asked * 50);
 
 export type ImportPhase =
   | { kind: "idle" }
@@ -159,8 +159,8 @@ async function follow(
   report: (phase: ImportPhase) => void,
 ): Promise<string | null> {
   let networkFailures = 0;
-  for (;;) {
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  for (let asked = 0; ; asked += 1) {
+    await new Promise((resolve) => setTimeout(resolve, pollDelay(asked)));
     let response: Response;
     try {
       response = await fetch(`/api/imports/${encodeURIComponent(id)}`, {
@@ -177,6 +177,8 @@ async function follow(
       }
       continue;
     }
+    // Asked too often (the per-address request limit): the conversion goes on; ask again later.
+    if (response.status === 429) continue;
     const status = (await response.json().catch(() => null)) as {
       state?: string;
       pagesDone?: number;
