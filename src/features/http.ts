@@ -65,6 +65,8 @@ export interface PageSpec<Data> {
   frameable?: boolean;
   /** The page has forms: anonymous visitors get a CSRF token too (and the page isn't cached). */
   forms?: boolean;
+  /** The page never sets a cookie of its own (the presenter view): cookies "off", no cookie banner. */
+  cookieFree?: boolean;
 }
 
 /** Spec §2, §9: mobile is a phone or tablet user agent (the layout itself follows the 768 px breakpoint). */

@@ -141,7 +141,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       environment: config.env,
       // Spec §4: the no-cookie host and embed mode skip cookie handling.
       cookies:
-        config.env === "nocookie" || page.frameable ? "off" : config.cookieConsentRequired ? "consent" : "always",
+        config.env === "nocookie" || page.frameable || page.cookieFree
+          ? "off"
+          : config.cookieConsentRequired
+            ? "consent"
+            : "always",
       cookieChoice: cookieChoiceOf(cookies?.[COOKIE_CONSENT_COOKIE]),
     };
     // The page depends on the visitor's cookies (language, session, cookie choice).

@@ -92,6 +92,9 @@ describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $
     });
     // Rendered on the server without a clock: the timer reads 00:00 and there is no time of day yet.
     expect(response.body).toContain(">00:00</time>");
+    // It sets no cookie of its own, so no cookie banner covers the speaker's controls.
+    expect(response.body).toContain('data-cookies="off"');
+    expect(response.body).not.toContain("cookie-banner");
     expect(response.body).not.toMatch(/<time datetime="\d{4}-/);
     // The notes come from document.json, not the page.
     expect(response.body).not.toContain("Welcome everyone");

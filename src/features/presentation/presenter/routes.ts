@@ -28,6 +28,8 @@ export function registerPresenterRoutes(app: FastifyInstance, context: FeatureCo
     return context.sendPage(request, reply, {
       entry: "presenter",
       data,
+      // A tool beside the audience's window: it sets no cookie, so it asks about none.
+      cookieFree: true,
       render: (pageData) => createElement(PresenterPage, { data: pageData }),
       head: { title: { id: "presenter.pageTitle", values: { title: data.title } }, noindex: true },
     });

@@ -129,6 +129,7 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
           <span className="presenter__dot" aria-hidden="true" />
           <FormattedMessage id={state.connected ? "presenter.connected" : "presenter.disconnected"} />
         </p>
+        <Timer />
         <Clock />
       </header>
 
@@ -194,7 +195,6 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
                 </svg>
               </button>
             </div>
-            <Timer />
           </div>
         </section>
 
@@ -350,9 +350,19 @@ function Timer() {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a labelled group of controls, not a form's fieldset
     <div className="presenter__timer" role="group" aria-label={intl.formatMessage({ id: "presenter.timer" })}>
-      <span className="presenter__elapsed-label" aria-hidden="true">
-        <FormattedMessage id="presenter.timer" />
-      </span>
+      <svg
+        className="presenter__timer-icon"
+        width="22"
+        height="22"
+        viewBox="0 0 24 24"
+        aria-hidden="true"
+        focusable="false"
+      >
+        <path
+          d="M9 1h6v2H9zm2 7h2v6h-2zm8.03-.62 1.42-1.42c-.43-.51-.9-.99-1.41-1.41l-1.42 1.42A8.96 8.96 0 0 0 12 4a9 9 0 1 0 9 9c0-2.12-.74-4.07-1.97-5.62zM12 20a7 7 0 1 1 0-14 7 7 0 0 1 0 14z"
+          fill="currentColor"
+        />
+      </svg>
       <time
         className={`presenter__elapsed${running ? "" : " presenter__elapsed--paused"}`}
         dateTime={isoDuration(elapsed)}
