@@ -41,6 +41,7 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
   const total = document?.path.length ?? data.stepCount;
   const { state, go, jump } = usePresenterSync(data.oid, total);
   const [notesSize, setNotesSize] = useState(DEFAULT_NOTES_SIZE);
+  const notesRef = useRef<HTMLDivElement>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` asks again (Try again)
   useEffect(() => {
@@ -69,6 +70,11 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
   }, [document, jump]);
 
   const step = state.step;
+  // Each slide's notes start at their beginning.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes
+  useEffect(() => {
+    notesRef.current?.scrollTo({ top: 0 });
+  }, [step]);
   const move = useCallback(
     (command: ReturnType<typeof commandForKey>) => {
       if (command === "next") go(step + 1);
@@ -225,6 +231,7 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
             </div>
           </div>
           <div
+            ref={notesRef}
             className="presenter__notes-text"
             style={{ fontSize: NOTES_SIZES[notesSize] }}
             // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
