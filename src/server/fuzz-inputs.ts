@@ -460,6 +460,8 @@ function routeTable(pools: FuzzPools): RouteDef[] {
     { method: "GET", pattern: "/view/:linkId/document.json", weight: 8, params: { linkId: "linkId" } },
     { method: "GET", pattern: "/p/:oid/thumbnail.svg", weight: 8, params: oid },
     { method: "GET", pattern: "/view/:linkId/thumbnail.svg", weight: 6, params: { linkId: "linkId" } },
+    { method: "GET", pattern: "/p/presenter/:oid/", weight: 6, params: oid },
+    { method: "GET", pattern: "/view/:linkId/presenter/", weight: 6, params: { linkId: "linkId" } },
     {
       method: "GET",
       pattern: "/oembed",
