@@ -315,6 +315,27 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     }
   });
 
+  it("issue 10 PDF import: a PDF that waits its turn is accepted at once; if it turns out encrypted, its status says so", async () => {
+    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
+      "pdfs@podium.test",
+    ]);
+    const ownerId = user?.id ?? "";
+    const converter = createPdfWorkers(TEST_WORKER_DIR, { maxWaiting: 1 });
+    try {
+      const imports = createPdfImports({ db, converter, limits: { jobsPerPerson: 5 } });
+      const options = { title: "", privacy: "private", schemaVersion: "2" };
+      const first = await imports.start(ownerId, { filename: "first.pdf", bytes: await textPdf(4) }, options);
+      const queued = await imports.start(ownerId, { filename: "locked.pdf", bytes: await encryptedPdf() }, options);
+      expect(imports.status(ownerId, queued)).toMatchObject({ state: "converting", pagesDone: 0, pageCount: 0 });
+      await imports.finished(first);
+      await imports.finished(queued);
+      expect(imports.status(ownerId, first)).toMatchObject({ state: "done", pagesDone: 4, pageCount: 4 });
+      expect(imports.status(ownerId, queued)).toMatchObject({ state: "failed", problem: "encrypted", statusCode: 422 });
+    } finally {
+      await converter.close();
+    }
+  });
+
   it("issue 10 PDF import: malformed uploads and status requests are 4xx, never 5xx", async () => {
     const token = owner.cookies.get("XSRF-TOKEN") ?? "";
     const answers = [
