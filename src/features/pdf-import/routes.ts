@@ -50,7 +50,12 @@ export function registerPdfImportRoutes(
   converter: PdfConverter,
   limits: Partial<PdfImportLimits> = {},
 ): PdfImports {
-  const imports = createPdfImports({ db: context.db, converter, limits });
+  const imports = createPdfImports({
+    db: context.db,
+    converter,
+    limits,
+    onError: (error) => app.log.error({ err: error }, "PDF import failed"),
+  });
 
   app.post(
     "/api/imports/pdf",

@@ -97,6 +97,8 @@ export function createPdfImports(options: {
   store?: (tx: Parameters<Parameters<Database["transaction"]>[0]>[0]) => AssetStore;
   limits?: Partial<PdfImportLimits>;
   now?: () => number;
+  /** Hears failures that aren't the file's fault (the database, a bug), for the server's log. */
+  onError?: (error: unknown) => void;
 }): PdfImports {
   const { db, converter } = options;
   const now = options.now ?? Date.now;
@@ -264,6 +266,7 @@ export function createPdfImports(options: {
           job.state = "done";
         })
         .catch((error: unknown) => {
+          if (!(error instanceof PdfImportError)) options.onError?.(error);
           job.error =
             error instanceof PdfImportError
               ? error
