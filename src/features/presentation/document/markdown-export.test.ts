@@ -90,6 +90,9 @@ const BLOCK_MARKERS = [
   "- -",
   "1. -",
   "> >",
+  "- - - -",
+  "1. 2) -",
+  "> > 3.",
   "-  [ ]",
 ];
 const line = fc.oneof(
@@ -122,6 +125,11 @@ const line = fc.oneof(
     "~~~ js",
     "~~~",
     "> ```",
+    "> ---",
+    ">     code",
+    "- ```",
+    "  ```",
+    "  ---",
     "    indented code",
     "      ---",
     "\t tabbed",
@@ -398,6 +406,7 @@ describe("documentToMarkdown", () => {
       "- # Heading\n  b\n3. c",
       "- ```\n  code\n  ```\n  b\n5) c",
       "> - a\n>   ***\n>   b\n> 7. c",
+      "> a\n> > 3. b\n> > - c",
     ]) {
       const document = importMarkdown(source, "2");
       const paragraphs = document.topics[0]?.topics[0]?.texts.flatMap((text) => text.paragraphs);

@@ -307,6 +307,11 @@ function writeSlide(content: SlideContent, attempt: Attempt, page: boolean): str
       lines.push(...hostLines(code, hostedByPrevious ? next : undefined));
     } else if (text.kind === "table") {
       lines.push(...tableLines(text, attempt));
+    } else if (!hosted && needsHost(text) && text.kind === "quote") {
+      // In a quote, a quote nested from the first item on holds the list (still one quote text).
+      const firstItem = text.paragraphs.findIndex((paragraph) => paragraph.listType !== "NONE");
+      const body = bodyLines(text.paragraphs, lists, attempt);
+      lines.push(...body.map((line, at) => (at < firstItem ? quoted(line) : quoted(quoted(line)))));
     } else {
       if (!hosted && needsHost(text) && images.length > 0) {
         // The slide's images, in a list item, can hold the text's first lines.
@@ -336,8 +341,9 @@ function isBody(text: SlideText): boolean {
 
 /**
  * Whether a body text starts with lines and then an ordered item numbered other than 1 at the
- * outermost level: CommonMark lets such an item interrupt a paragraph only inside a list item,
- * so the importer makes this text only from lines inside an item that an earlier block used.
+ * outermost level: CommonMark lets such an item interrupt a paragraph only inside a list item
+ * (or a nested quote), so the importer makes this text only from lines inside an item that an
+ * earlier block used, or, in a quote, with the list in a quote of its own.
  */
 function needsHost(text: SlideText): boolean {
   if (!isBody(text) || text.paragraphs[0]?.listType !== "NONE") return false;
