@@ -89,8 +89,8 @@ const n = (value: number) => Number(value.toFixed(1));
 
 const SANS = "system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', 'Helvetica Neue', Arial, sans-serif";
 const MONO = "ui-monospace, 'SFMono-Regular', 'Cascadia Mono', Menlo, Consolas, 'Liberation Mono', monospace";
-/** Average glyph widths in em, as the slide estimate uses them. */
-const SANS_EM = 0.52;
+/** Average glyph widths in em (monospace, and plain text in table cells). */
+const SANS_EM = 0.55;
 const MONO_EM = 0.6;
 
 export interface ThumbnailInput {
@@ -176,12 +176,13 @@ ${out.join("\n")}
 </g></svg>`;
 }
 
-const STYLE: Record<string, { colour: keyof SlidePalette; weight: number; lineHeight: number }> = {
-  title: { colour: "slide-title", weight: 800, lineHeight: 1.1 },
-  subtitle: { colour: "slide-subtitle", weight: 600, lineHeight: 1.2 },
-  subtitle_2: { colour: "slide-subtitle", weight: 600, lineHeight: 1.2 },
-  body: { colour: "slide-fg", weight: 400, lineHeight: 1.3 },
-  body_2: { colour: "slide-subtitle", weight: 400, lineHeight: 1.3 },
+/** Per style: colour, weight, line height and average glyph width in em (bolder is wider; kept generous so lines wrap before the edge). */
+const STYLE: Record<string, { colour: keyof SlidePalette; weight: number; lineHeight: number; em: number }> = {
+  title: { colour: "slide-title", weight: 800, lineHeight: 1.1, em: 0.62 },
+  subtitle: { colour: "slide-subtitle", weight: 600, lineHeight: 1.2, em: 0.6 },
+  subtitle_2: { colour: "slide-subtitle", weight: 600, lineHeight: 1.2, em: 0.6 },
+  body: { colour: "slide-fg", weight: 400, lineHeight: 1.3, em: 0.55 },
+  body_2: { colour: "slide-subtitle", weight: 400, lineHeight: 1.3, em: 0.55 },
 };
 
 /** Draws one text from `top` and returns where the next one starts. */
@@ -217,7 +218,7 @@ function drawText(
       marker = `${next}.`;
     }
     const lineHeight = size * style.lineHeight;
-    const perLine = (width - indent) / (size * SANS_EM);
+    const perLine = (width - indent) / (size * style.em);
     const maxLines = Math.max(1, Math.floor((maxHeight - y) / lineHeight) + 1);
     const lines = wrapOffsets(paragraph.text, perLine, Math.min(maxLines, 12));
     const runs = runsOf(paragraph);
