@@ -38,7 +38,7 @@ export function createDocumentWorkers(
   const timeoutMs = options.timeoutMs ?? DOCUMENT_WORK_TIMEOUT_MS;
   const pool = new WorkerPool(
     new URL(DOCUMENT_WORKER_FILE, `file://${workerDir.endsWith("/") ? workerDir : `${workerDir}/`}`),
-    { size: options.size, timeoutMs, maxHeapMb: DOCUMENT_WORKER_HEAP_MB },
+    { size: options.size, timeoutMs, maxHeapMb: DOCUMENT_WORKER_HEAP_MB, warm: true },
     rebuild,
   );
   const run = async <Result>(task: string, payload: unknown): Promise<Result> => {

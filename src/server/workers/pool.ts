@@ -18,6 +18,11 @@ export interface WorkerPoolOptions {
   maxQueue?: number;
   /** V8 heap cap per worker, in MiB: a task that needs more fails instead of swapping the machine. */
   maxHeapMb?: number;
+  /**
+   * Start every worker now, not at the first task: a worker's start-up (loading its code, about
+   * a second on a busy machine) would otherwise eat into the first task's time limit.
+   */
+  warm?: boolean;
 }
 
 /** A task ran past its time limit; its worker was stopped. */
@@ -84,6 +89,7 @@ export class WorkerPool {
     this.size = Math.max(1, options.size ?? Math.min(4, availableParallelism() - 1));
     this.maxQueue = options.maxQueue ?? DEFAULT_MAX_QUEUE;
     this.maxHeapMb = options.maxHeapMb ?? DEFAULT_MAX_HEAP_MB;
+    if (options.warm) while (this.slots.length < this.size) this.spawn();
   }
 
   /** Runs a named task in a worker; rejects with the task's own error, WorkTimeoutError or WorkBusyError. */
