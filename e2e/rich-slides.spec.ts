@@ -119,6 +119,17 @@ test.describe("issue 10: rich slides", () => {
       await expect(page.locator(".viewer")).toHaveClass(new RegExp(`slide-theme--${theme}`));
       await stepThrough(page, theme);
 
+      // Tab reaches the links of the slide on screen, not those of slides off the camera.
+      await page.keyboard.press("Home");
+      await cameraSettled(page, 1);
+      await page.locator(".viewer__stage").focus();
+      await page.keyboard.press("Tab");
+      await expect(page.locator(".viewer__canvas a:focus")).toHaveCount(0);
+      await page.locator(".viewer__stage").focus();
+      await page.keyboard.press("ArrowRight");
+      await cameraSettled(page, 2);
+      await page.keyboard.press("Tab");
+      await expect(page.locator(".viewer__canvas").getByRole("link", { name: "the guide" })).toBeFocused();
       // Links show their target and open safely.
       const link = page.locator('[data-topic-id="slide-2"] a[href="https://example.com/guide/intro"]');
       await expect(link).toHaveAttribute("rel", "noopener noreferrer nofollow");

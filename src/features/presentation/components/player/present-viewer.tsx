@@ -177,6 +177,16 @@ export function PresentViewer({
       setCamera("moving");
     }
   }, [transform]);
+  // Tab reaches the links of the step on screen only: the other slides' links are off the camera.
+  const currentId = document.path[step] ?? "";
+  useEffect(() => {
+    const canvas = stageRef.current?.querySelector(".viewer__canvas");
+    if (!canvas) return;
+    const shown = canvas.querySelector(`[data-topic-id="${CSS.escape(currentId)}"]`);
+    for (const link of canvas.querySelectorAll<HTMLAnchorElement>("a[href]")) {
+      link.tabIndex = shown?.contains(link) ? 0 : -1;
+    }
+  }, [currentId]);
   const stepLabel = intl.formatMessage({ id: "player.stepStatus" }, { current: step + 1, total });
 
   return (
