@@ -100,8 +100,9 @@ export function sendImport(
     xhr.responseType = "text";
     report({ kind: "uploading", name, loaded: 0, total: file.size, pdf });
     xhr.upload.onprogress = (event) => {
-      const total = event.lengthComputable ? event.total : file.size;
-      report({ kind: "uploading", name, loaded: Math.min(event.loaded, total), total, pdf });
+      // The body is the file and a little form framing: progress is told in the file's own bytes.
+      const share = event.lengthComputable && event.total > 0 ? event.loaded / event.total : 0;
+      report({ kind: "uploading", name, loaded: Math.round(Math.min(1, share) * file.size), total: file.size, pdf });
     };
     xhr.onerror = () => {
       report(failure("network"));
