@@ -3,18 +3,18 @@
 // exports well within it, and the time grows linearly with the deck.
 //
 // One run bundles the importer and the exporter (rolldown, no server), makes rich Markdown decks
-// of about 150, 300 and 600 KB (headings, lines with bold, italic, code and links, numbered and
+// of about 75, 150 and 300 KB (headings, lines with bold, italic, code and links, numbered and
 // nested lists, tasks, quotes, fenced code, tables, speaker notes, images), imports each as the
 // server does (with highlighting) and times documentToMarkdown on the document: the first run
 // (cold) and the median of the next ones. A second deck of punctuation-heavy lines (every line
-// needs escaping and reading back) shows the slow path.
+// needs escaping and reading back) shows the slow path. Each line shows the import's time too.
 //
 // The figures and the goal are reported, never enforced; the run exits non-zero only when an
 // export doesn't import back as the same document.
 //
 // Usage: node bench/markdown-export.mjs [--runs 7]
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "rolldown";
@@ -26,7 +26,6 @@ const GOAL_MS = 1500;
 
 const dir = mkdtempSync(join(tmpdir(), "podium-export-bench-"));
 const entry = join(dir, "entry.ts");
-const { writeFileSync } = await import("node:fs");
 writeFileSync(
   entry,
   [
@@ -102,9 +101,11 @@ function strip(document) {
 }
 
 function measure(name, source) {
-  const document = importMarkdown(source, "2", { highlight: highlightCode });
-  const slides = document.topics[0].topics.length;
   let start = performance.now();
+  const document = importMarkdown(source, "2", { highlight: highlightCode });
+  const imported = performance.now() - start;
+  const slides = document.topics[0].topics.length;
+  start = performance.now();
   const markdown = documentToMarkdown(document);
   const cold = performance.now() - start;
   const times = [];
@@ -118,12 +119,14 @@ function measure(name, source) {
   const again = importMarkdown(markdown, "2", { highlight: highlightCode });
   const same = strip(again) === strip(document);
   console.log(
-    `${name.padEnd(22)} ${String(Math.round(source.length / 1000)).padStart(4)} KB ${String(slides).padStart(5)} slides  cold ${cold.toFixed(0).padStart(5)} ms  median ${median.toFixed(0).padStart(5)} ms  (${(median / slides).toFixed(2)} ms/slide)  round trip ${same ? "same" : "DIFFERENT"}`,
+    `${name.padEnd(22)} ${String(Math.round(source.length / 1000)).padStart(4)} KB ${String(slides).padStart(5)} slides  cold ${cold.toFixed(0).padStart(5)} ms  median ${median.toFixed(0).padStart(5)} ms  (${(median / slides).toFixed(2)} ms/slide; import ${imported.toFixed(0)} ms)  round trip ${same ? "same" : "DIFFERENT"}`,
   );
   return { same, median };
 }
 
-console.log(`Markdown export, ${RUNS} warm runs each; goal: a 500-slide deck well within ${GOAL_MS} ms`);
+console.log(
+  `Markdown export, ${RUNS} warm runs each; goal: a 500-slide deck well within ${GOAL_MS} ms (load average ${loadavg()[0].toFixed(1)} on ${availableParallelism()} CPUs)`,
+);
 let ok = true;
 for (const kb of [75, 150, 300]) ok = measure(`rich deck`, deckOf(richSlide, kb * 1000)).same && ok;
 for (const kb of [75, 150]) ok = measure(`punctuation deck`, deckOf(punctuationSlide, kb * 1000)).same && ok;

@@ -95,6 +95,13 @@ const BLOCK_MARKERS = [
   "> > 3.",
   "-  [ ]",
 ];
+/**
+ * Lines of a deck: text with marks and links, headings, list items (bullets, ordered with start
+ * numbers and both delimiters, nested by indent or by markers on one line, tasks), block quotes
+ * (with lists inside), fences (with languages, in lists and quotes) and indented code, lines of
+ * dashes (which split slides, even in a fence), tables with alignment, raw HTML, remote and own
+ * images, link reference definitions, and notes (reveal.js `Note:` and Slidev's closing comment).
+ */
 const line = fc.oneof(
   text,
   fc.tuple(fc.integer({ min: 1, max: 7 }), text).map(([level, words]) => `${"#".repeat(level)} ${words}`),
@@ -407,6 +414,7 @@ describe("documentToMarkdown", () => {
       "- ```\n  code\n  ```\n  b\n5) c",
       "> - a\n>   ***\n>   b\n> 7. c",
       "> a\n> > 3. b\n> > - c",
+      "<!-- c -->\n0. a\n\\~~b\nc~~",
     ]) {
       const document = importMarkdown(source, "2");
       const paragraphs = document.topics[0]?.topics[0]?.texts.flatMap((text) => text.paragraphs);

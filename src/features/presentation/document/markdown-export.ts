@@ -242,14 +242,34 @@ interface Attempt {
   least: Escaping;
   /** Lines whose delimiters are unambiguous by CommonMark's flanking rules need no reading. */
   trustPlainMarks: boolean;
+  /**
+   * Lines that are one-line HTML blocks stay as written: Markdown never reads inside them, so they
+   * pair nothing with other lines, and they end a paragraph where escaped text wouldn't
+   * (`<!-- x -->` then `2. item` is a list that starts at 2).
+   */
+  htmlBlocksAsWritten: boolean;
 }
 
 const ATTEMPTS: readonly Attempt[] = [
-  { least: "asWritten", trustPlainMarks: true },
-  { least: "asWritten", trustPlainMarks: false },
-  { least: "marks", trustPlainMarks: false },
-  { least: "allPunctuation", trustPlainMarks: false },
+  { least: "asWritten", trustPlainMarks: true, htmlBlocksAsWritten: true },
+  { least: "asWritten", trustPlainMarks: false, htmlBlocksAsWritten: true },
+  { least: "marks", trustPlainMarks: false, htmlBlocksAsWritten: true },
+  { least: "allPunctuation", trustPlainMarks: false, htmlBlocksAsWritten: false },
 ];
+
+/**
+ * CommonMark's HTML blocks that end on their first line (kinds 1 to 5: script, pre, style and
+ * textarea elements, comments, processing instructions, declarations, CDATA).
+ */
+function isOneLineHtmlBlock(text: string): boolean {
+  return (
+    (/^<(script|pre|style|textarea)(\s|>|$)/i.test(text) && /<\/(script|pre|style|textarea)>/i.test(text)) ||
+    (text.startsWith("<!--") && text.includes("-->")) ||
+    (text.startsWith("<?") && text.includes("?>")) ||
+    /^<![A-Za-z][^>]*>/.test(text) ||
+    (text.startsWith("<![CDATA[") && text.includes("]]>"))
+  );
+}
 
 /**
  * Topics with layout "page" (imported PDF pages) are written as their page image followed by
@@ -606,6 +626,7 @@ function inlineContent(
   const rich = runs.some((run) => run.marks || run.href);
   if (!rich) {
     const text = plain(runs);
+    if (attempt.htmlBlocksAsWritten && context === "line" && isOneLineHtmlBlock(text) && readsBack(text)) return text;
     const escaped = attempt.least === "allPunctuation" ? escapeAll(text) : escapeMarks(text, context !== "cell");
     if (!/^\s|\s$/.test(text) && escaped === text && !(context === "line" && NOTE_START.test(text))) return text;
   }
