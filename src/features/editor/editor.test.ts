@@ -209,6 +209,16 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       expect(row?.document).toEqual(pages);
     });
 
+    it("issue 10: a save keeps the theme chosen on the manage page, and the preview is drawn in it", async () => {
+      const { oid, path } = await presentation({ document: { ...importMarkdown(DECK, "2"), theme: "dark" } });
+      const page = await agents.owner.get(path);
+      expect(bootData(page.body).theme).toBe("dark");
+      expect(page.body).toContain("slide-theme--dark");
+      await agents.owner.postForm(path, validForm());
+      const row = await stored(oid);
+      expect((row?.document as PresentationDocument).theme).toBe("dark");
+    });
+
     it("sanitises the description on save", async () => {
       const { oid, path } = await presentation();
       await agents.owner.get(path);

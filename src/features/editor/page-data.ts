@@ -1,6 +1,7 @@
 import type { MessageId } from "../../i18n/locales";
 import type { PlayerProps } from "../presentation/components/player/Player";
 import type { MarkdownWarning } from "../presentation/document/markdown";
+import type { Theme } from "../presentation/document/schema";
 import type { Privacy, SchemaVersion } from "../presentation/repository";
 import type { EditorPreview } from "./preview";
 
@@ -52,6 +53,8 @@ export interface CommentingData {
 export interface EditorPageData {
   oid: string;
   schemaVersion: SchemaVersion;
+  /** The deck's slide theme, chosen on the manage page (the Markdown doesn't carry it). */
+  theme: Theme;
   /** The stored title (the page's heading, whatever the form holds). */
   title: string;
   privacy: Privacy;

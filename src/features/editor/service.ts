@@ -140,6 +140,7 @@ export async function getEditorPage(
   return {
     oid: row.oid,
     schemaVersion: row.schemaVersion,
+    theme: row.document.theme ?? "light",
     title: row.title,
     privacy: row.privacy,
     editorPath: editorPathOf(row),
@@ -276,6 +277,8 @@ export async function saveEditor(
     keep,
   );
   if (Object.keys(errors).length > 0 || !document) return { saved: false, values, errors, target };
+  // The theme is chosen on the manage page, not written in the Markdown: a save keeps it.
+  if (row.document.theme && !keep) document.theme = row.document.theme;
   await db.transaction((tx) =>
     updatePresentationContent(tx, row.id, {
       title: values.title.trim(),

@@ -345,6 +345,7 @@ function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData
           <SlidePreview
             markdown={markdown}
             schemaVersion={data.schemaVersion}
+            theme={data.theme}
             initialMarkdown={values.markdown}
             initialPreview={form.preview}
           />

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSafeHref } from "./safe-link";
 
 /**
  * Podium's native presentation document (product brief, "What a presentation is"):
@@ -37,16 +38,8 @@ export const DOCUMENT_VERSION = 2;
 export const MARKS = ["strong", "em", "strike", "code"] as const;
 export type Mark = (typeof MARKS)[number];
 
-/** Links go to the web or to an email address, nowhere else (no javascript:, data:, file:). */
-export function isSafeLink(href: string): boolean {
-  if (!/^(https?:\/\/|mailto:)/i.test(href)) return false;
-  try {
-    const url = new URL(href);
-    return url.protocol === "http:" || url.protocol === "https:" || url.protocol === "mailto:";
-  } catch {
-    return false;
-  }
-}
+/** Links go to the web or to an email address, nowhere else (the one rule: ./safe-link.ts). */
+export const isSafeLink = isSafeHref;
 
 /**
  * A run of a paragraph's text with the marks it carries. The runs of a paragraph, joined, are
