@@ -73,7 +73,8 @@ test.describe("issue 10 images", () => {
     await expect(markdown).toHaveValue(/\n---\n!\[Sea anemone close up\]\(\/assets\/[0-9a-f]{64}\.webp\)\n/);
     const source = await markdown.inputValue();
     const url = /\/assets\/[0-9a-f]{64}\.webp/.exec(source)?.[0] ?? "";
-    await expect(page.locator(".editor-preview").getByText("Image: Sea anemone close up")).toBeVisible();
+    // The preview draws the slide itself: the image, with its alt text.
+    await expect(page.locator(".editor-preview").getByRole("img", { name: "Sea anemone close up" })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: "e2e/screenshots/editor-image.png" });
 
