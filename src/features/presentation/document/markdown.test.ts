@@ -93,7 +93,18 @@ describe("Markdown reading (CommonMark, by markdown-it)", () => {
       "soft",
     ].join("\n");
     expect(bodies(source)).toEqual([
-      ["• one", "• nested", "continued", "lazy line", "1. ordered", "2. other delimiter", "• ", "plain", "hard", "soft"],
+      [
+        "• one",
+        "• nested",
+        "continued",
+        "lazy line",
+        "1. ordered",
+        "2. other delimiter",
+        "• ",
+        "plain",
+        "hard",
+        "soft",
+      ],
     ]);
     const [slide] = readSlides("3. three\n4. four\n   - [ ] open task\n   - [x] done task\n     1. deep");
     expect(slide?.texts[0]?.paragraphs).toEqual([
@@ -124,6 +135,10 @@ describe("Markdown reading (CommonMark, by markdown-it)", () => {
     ]);
     // Stray marks stay, as CommonMark says.
     expect(bodies("**unclosed and *half\n2 * 3 * 4")).toEqual([["**unclosed and *half", "2 * 3 * 4"]]);
+  });
+
+  it("splits raw HTML that runs over lines at its line breaks, one paragraph per line", () => {
+    expect(bodies("<a\nb> and <span\nclass=x>")).toEqual([["<a", "b> and <span", "class=x>"]]);
   });
 
   it("keeps HTML literal, never markup", () => {

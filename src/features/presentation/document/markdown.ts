@@ -723,7 +723,15 @@ function inlineLines(children: readonly Token[]): InlineRun[][] {
     } else if (token.type === "code_inline") {
       line.push({ kind: "text", text: token.content, marks: [...marks(), "code"], href: href(), literal: true });
     } else if (token.type === "html_inline") {
-      line.push({ kind: "text", text: token.content, marks: marks(), href: href(), literal: true, html: true });
+      // Inline HTML may run over lines (`<a\nb>`): each source line stays a paragraph of its own.
+      token.content.split("\n").forEach((part, index) => {
+        if (index > 0) {
+          lines.push(line);
+          line = [];
+        }
+        if (part !== "")
+          line.push({ kind: "text", text: part, marks: marks(), href: href(), literal: true, html: true });
+      });
     } else if (token.content !== "") {
       // text, and text_special (escapes, entities)
       line.push({ kind: "text", text: token.content, marks: marks(), href: href(), literal: token.type !== "text" });
