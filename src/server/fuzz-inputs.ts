@@ -593,6 +593,14 @@ function routeTable(pools: FuzzPools): RouteDef[] {
         privacy: word("public", "private", "unlisted", "reusable"),
       },
     },
+    {
+      method: "POST",
+      pattern: "/dashboard/next/presentations/:oid/theme",
+      weight: 6,
+      params: oid,
+      body: "form",
+      fields: { theme: word("light", "dark", "contrast", "neon") },
+    },
     { method: "POST", pattern: "/dashboard/next/presentations/:oid/view-links", weight: 9, params: oid, body: "form" },
     {
       method: "POST",
@@ -694,6 +702,10 @@ function routeTable(pools: FuzzPools): RouteDef[] {
 
     // Images (issue 10).
     { method: "POST", pattern: "/api/assets", weight: 12, body: "asset" },
+
+    // PDF import (issue 10): uploads that aren't PDFs, and job ids that aren't jobs.
+    { method: "POST", pattern: "/api/imports/pdf", weight: 8, body: "asset" },
+    { method: "GET", pattern: "/api/imports/:id", weight: 4, params: { id: "oid" } },
   ];
 }
 
