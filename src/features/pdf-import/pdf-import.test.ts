@@ -192,6 +192,16 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       [status.oid],
     );
     expect(used?.n).toBe(30);
+
+    // The thumbnail is page 1 itself: its image, embedded (an SVG <img> loads nothing else), not redrawn text.
+    const thumbnail = await owner.get(`/p/${status.oid}/thumbnail.svg`);
+    expect(thumbnail.statusCode).toBe(200);
+    const embedded = /<image href="data:image\/webp;base64,([A-Za-z0-9+/=]+)"/.exec(thumbnail.body)?.[1];
+    expect(embedded).toBeTruthy();
+    const picture = await sharp(Buffer.from(embedded ?? "", "base64")).metadata();
+    expect(picture.format).toBe("webp");
+    expect(picture.width).toBeGreaterThan(600);
+    expect(thumbnail.body).not.toContain("Marsupial");
   });
 
   it("issue 10 PDF import: the classic style starts on an overview holding every page", async () => {
