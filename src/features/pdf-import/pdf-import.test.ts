@@ -8,8 +8,14 @@ import { createTestApp, TestAgent } from "../../server/testing";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
 import { TEST_WORKER_DIR } from "../../server/workers/test-build";
 import { tsqueryOf } from "../explore/search";
+import { importMarkdown } from "../presentation/document/markdown";
+import { isPageDeck, type PresentationDocument } from "../presentation/document/schema";
 import { deriveTranscript } from "../presentation/document/transcript";
-import { findPresentationByOid, searchListedPresentations } from "../presentation/repository";
+import {
+  findPresentationByOid,
+  insertPresentationIfAbsent,
+  searchListedPresentations,
+} from "../presentation/repository";
 import { PDF_MAX_BYTES, PdfImportError } from "./errors";
 import { createPdfImports } from "./service";
 
@@ -202,6 +208,50 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     expect(picture.format).toBe("webp");
     expect(picture.width).toBeGreaterThan(600);
     expect(thumbnail.body).not.toContain("Marsupial");
+  });
+
+  it("issue 10 PDF import in the editor: a PDF replaces a deck's slides, keeping its title, theme and address", async () => {
+    const [me] = await db.query<{ id: string }>("select id::text as id from users where email = 'pdfs@podium.test'");
+    const markdown = "# Old slides\n---\nSecond";
+    await insertPresentationIfAbsent(db, {
+      oid: "replacedeck1",
+      ownerId: me?.id ?? "",
+      title: "Quarterly review",
+      descriptionHtml: "",
+      privacy: "public",
+      schemaVersion: "2",
+      tags: [],
+      document: { ...importMarkdown(markdown, "2"), theme: "dark" },
+      sourceMarkdown: markdown,
+      viewCount: 42,
+    });
+    const before = await counts();
+    const upload = await uploadPdf(owner, await textPdf(3), { replace: "replacedeck1" }, "Quarterly review v2.pdf");
+    expect(upload.statusCode, upload.body).toBe(202);
+    const { status } = await waitForJob(owner, (upload.json() as { id: string }).id);
+    expect(status).toMatchObject({
+      state: "done",
+      oid: "replacedeck1",
+      url: "/p/edit/replacedeck1/?notice=slidesReplaced",
+    });
+    const deck = await findPresentationByOid(db, "replacedeck1");
+    expect(deck?.title).toBe("Quarterly review");
+    expect(deck?.viewCount).toBe(42);
+    expect(deck?.document.theme).toBe("dark");
+    expect(deck?.document.path).toEqual(["page-1", "page-2", "page-3"]);
+    expect(isPageDeck(deck?.document as PresentationDocument)).toBe(true);
+    const [source] = await db.query<{ source: string | null }>(
+      "select source_markdown as source from presentations where oid = 'replacedeck1'",
+    );
+    expect(source?.source).toBeNull();
+    expect((await counts())?.presentations).toBe(before?.presentations);
+
+    // Only someone who may edit it may replace its slides; to anyone else it isn't there.
+    const stranger = new TestAgent(app);
+    await stranger.signUp("not-the-owner@podium.test");
+    const refused = await uploadPdf(stranger, await textPdf(1), { replace: "replacedeck1" }, "x.pdf");
+    expect(refused.statusCode).toBe(404);
+    expect((await findPresentationByOid(db, "replacedeck1"))?.document.path).toHaveLength(3);
   });
 
   it("issue 10 PDF import: the classic style starts on an overview holding every page", async () => {

@@ -1,5 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
+import { findPresentationByOid } from "../presentation/repository";
+import { accessTo } from "../presentation/service";
+import type { Viewer } from "../viewer";
 import { PDF_MAX_BYTES, type PdfConverter, PdfImportError } from "./errors";
 import { createPdfImports, type PdfImportLimits, type PdfImports } from "./service";
 
@@ -57,6 +61,14 @@ export function registerPdfImportRoutes(
     onError: (error) => app.log.error({ err: error }, "PDF import failed"),
   });
 
+  /** The deck whose slides a PDF replaces: one the person may edit (else null, said as 404). */
+  const replaceTarget = async (oid: string, viewer: NonNullable<Viewer>) => {
+    if (!isOid(oid)) return null;
+    const row = await findPresentationByOid(context.db, oid);
+    if (!row || !(await accessTo(context.db, row, viewer)).edit) return null;
+    return { presentationId: row.id, oid: row.oid, schemaVersion: row.schemaVersion, theme: row.document.theme };
+  };
+
   app.post(
     "/api/imports/pdf",
     {
@@ -89,6 +101,14 @@ export function registerPdfImportRoutes(
         );
       }
       const bytes = await part.toBuffer();
+      const replaceOid = field(body, "replace");
+      const replace = replaceOid ? await replaceTarget(replaceOid, viewer) : null;
+      if (replaceOid && !replace) {
+        return sendRefusal(
+          reply,
+          new PdfImportError("failed", 404, "There is no presentation here whose slides you may replace."),
+        );
+      }
       try {
         const id = await imports.start(
           viewer.userId,
@@ -97,6 +117,7 @@ export function registerPdfImportRoutes(
             title: field(body, "title"),
             privacy: field(body, "privacy") || "public",
             schemaVersion: field(body, "schemaVersion"),
+            replace,
           },
         );
         return reply.status(202).send({ id, ...imports.status(viewer.userId, id) });

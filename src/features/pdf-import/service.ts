@@ -5,8 +5,9 @@ import { newOid } from "../../lib/ids";
 import { recordAsset, storageUsedBy } from "../assets/repository";
 import { assetUrl, STORAGE_QUOTA_BYTES } from "../assets/service";
 import { type AssetStore, databaseAssetStore } from "../assets/store";
+import type { Theme } from "../presentation/document/schema";
 import { InvalidDocumentError } from "../presentation/document/schema";
-import { insertPresentationIfAbsent, type Privacy } from "../presentation/repository";
+import { insertPresentationIfAbsent, type Privacy, replacePresentationDocument } from "../presentation/repository";
 import { documentFromPages } from "./document";
 import { looksLikePdf, PDF_MAX_BYTES, type PdfConverter, PdfImportError, type PdfPage } from "./errors";
 
@@ -45,6 +46,8 @@ interface Job {
   pagesDone: number;
   pageCount: number;
   oid: string | null;
+  /** The job replaced an existing deck's slides (it opens in the editor, not the view page). */
+  replaced: boolean;
   error: PdfImportError | null;
   endedAt: number | null;
   /** Settles when the job has opened its file or failed (what the upload's answer waits for). */
@@ -56,6 +59,11 @@ export interface PdfImportOptions {
   title: string;
   privacy: string;
   schemaVersion: string;
+  /**
+   * Replace this presentation's slides instead of making a new one (the editor's "Replace the
+   * slides with a PDF"); the route has checked the edit right. Title, privacy and style are its own.
+   */
+  replace?: { presentationId: string; oid: string; schemaVersion: "0" | "2"; theme: Theme | undefined } | null;
 }
 
 export interface PdfImportLimits {
@@ -113,7 +121,14 @@ export function createPdfImports(options: {
     }
   };
 
-  const store = async (job: Job, pages: PdfPage[], title: string, privacy: Privacy, schemaVersion: "0" | "2") => {
+  const store = async (
+    job: Job,
+    pages: PdfPage[],
+    title: string,
+    privacy: Privacy,
+    schemaVersion: "0" | "2",
+    replace: PdfImportOptions["replace"],
+  ) => {
     const images = pages.map((page) => ({
       page,
       hash: createHash("sha256").update(page.image).digest("hex"),
@@ -169,6 +184,11 @@ export function createPdfImports(options: {
         );
         if (fresh) await pageStore.put(hash, page.image);
       }
+      if (replace) {
+        if (replace.theme) document.theme = replace.theme;
+        await replacePresentationDocument(tx, replace.presentationId, document);
+        return replace.oid;
+      }
       for (let attempt = 0; attempt < 5; attempt += 1) {
         const oid = newOid();
         const inserted = await insertPresentationIfAbsent(tx, {
@@ -190,9 +210,10 @@ export function createPdfImports(options: {
   return {
     async start(ownerId, file, importOptions) {
       forgetOld();
-      const privacy = PRIVACIES.find((candidate) => candidate === importOptions.privacy);
+      const replace = importOptions.replace ?? null;
+      const privacy = replace ? "private" : PRIVACIES.find((candidate) => candidate === importOptions.privacy);
       if (!privacy) throw new PdfImportError("privacy", 400, "Choose who can see the presentation.");
-      const schemaVersion = importOptions.schemaVersion === "0" ? "0" : "2";
+      const schemaVersion = replace ? replace.schemaVersion : importOptions.schemaVersion === "0" ? "0" : "2";
       if (file.bytes.byteLength > PDF_MAX_BYTES) {
         throw new PdfImportError("tooLarge", 413, `This PDF is larger than ${PDF_MAX_BYTES / 1024 / 1024} MB.`);
       }
@@ -239,6 +260,7 @@ export function createPdfImports(options: {
         pagesDone: 0,
         pageCount: 0,
         oid: null,
+        replaced: false,
         error: null,
         endedAt: null,
         opened: new Promise<void>((resolve) => {
@@ -262,7 +284,8 @@ export function createPdfImports(options: {
       job.finished = conversion
         .then(async () => {
           const firstLine = pages[0]?.lines[0]?.slice(0, 200);
-          job.oid = await store(job, pages, title || firstLine || fallbackTitle, privacy, schemaVersion);
+          job.oid = await store(job, pages, title || firstLine || fallbackTitle, privacy, schemaVersion, replace);
+          job.replaced = replace !== null;
           job.state = "done";
         })
         .catch((error: unknown) => {
@@ -311,7 +334,7 @@ export function createPdfImports(options: {
       const status: JobStatus = { state: job.state, pagesDone: job.pagesDone, pageCount: job.pageCount };
       if (job.oid) {
         status.oid = job.oid;
-        status.url = `/p/${job.oid}/`;
+        status.url = job.replaced ? `/p/edit/${job.oid}/?notice=slidesReplaced` : `/p/${job.oid}/`;
       }
       if (job.error) {
         status.problem = job.error.problem;

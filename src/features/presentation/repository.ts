@@ -155,6 +155,35 @@ export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentati
   return rows.length > 0;
 }
 
+/**
+ * Puts a new document in place of a presentation's slides (a PDF imported again from the editor),
+ * keeping everything else (title, likes, views, links); the Markdown source goes, since the new
+ * slides weren't made from it. The images it shows are recorded in the same statement.
+ */
+export async function replacePresentationDocument(
+  db: Queryable,
+  presentationId: string,
+  document: PresentationDocument,
+): Promise<void> {
+  await db.query(
+    `with updated as (
+       update presentations
+          set document = $2::jsonb, source_markdown = null, last_modified = now()
+        where id = $1
+        returning id),
+     unused as (
+       delete from presentation_assets
+        where presentation_id = $1 and not (asset_hash = any($3::text[]))),
+     used as (
+       insert into presentation_assets (presentation_id, asset_hash)
+       select updated.id, assets.hash from updated join assets on assets.hash = any($3::text[])
+       on conflict do nothing)
+     select 1`,
+    [presentationId, JSON.stringify(document), assetHashesIn(document)],
+  );
+  await sweepUnusedAssets(db);
+}
+
 export interface ViewLinkRow {
   linkId: string;
   keyType: string;
