@@ -31,6 +31,7 @@ const NOTICES: Record<string, EditorMessage> = {
   saved: { id: "editor.notice.saved" },
   commentAdded: { id: "editor.notice.commentAdded" },
   commentDeleted: { id: "editor.notice.commentDeleted" },
+  slidesReplaced: { id: "editor.notice.slidesReplaced" },
 };
 
 function noticeFrom(request: FastifyRequest): EditorMessage | null {

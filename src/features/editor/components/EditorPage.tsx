@@ -6,6 +6,7 @@ import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "../../assets/components/ImageUploadStatus";
 import { imageFilesIn, imageMarkdown, insertLine, useImageUpload } from "../../assets/components/image-upload";
+import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 import { ImportWarnings } from "../../presentation/components/ImportWarnings";
 import {
   COMMENTING_HASH,
@@ -95,6 +96,8 @@ export function EditorPage({ data }: { data: EditorPageData }) {
         {data.form ? (
           <div hidden={mode !== "editor"}>
             <EditorFormView form={data.form} data={data} />
+            {/* Issue 10, item 4: a PDF in place of the slides (a form of its own, outside the editor's). */}
+            <ImportDropZone action="/api/imports/pdf" replaceOid={data.oid} />
           </div>
         ) : null}
         <div hidden={mode !== "commenting"}>

@@ -16,7 +16,15 @@ type Privacy = (typeof PRIVACIES)[number];
  * conversion (pages done of pages); the deck opens when it is ready. Without JavaScript it is a
  * plain form posting Markdown or JSON to the dashboard, as before.
  */
-export function ImportDropZone({ action }: { action: string }) {
+export function ImportDropZone({
+  action,
+  replaceOid,
+}: {
+  action: string;
+  /** The editor's variant: a PDF replaces this deck's slides (no title, privacy or style to choose). */
+  replaceOid?: string;
+}) {
+  const replacing = replaceOid !== undefined;
   const intl = useIntl();
   const { csrfToken } = useSession();
   const form = useRef<HTMLFormElement>(null);
@@ -89,6 +97,10 @@ export function ImportDropZone({ action }: { action: string }) {
     if (!chosen || !form.current || typeof XMLHttpRequest === "undefined") return;
     event.preventDefault();
     if (busy) return;
+    if (replacing && !isPdfFile(chosen)) {
+      setPhase({ kind: "failed", messageId: "pdfImport.error.notPdf", text: null, values: {} });
+      return;
+    }
     lastQuarter.current = -1;
     const target = await sendImport(form.current, chosen, csrfToken, setPhase);
     if (target) window.location.assign(target);
@@ -101,10 +113,10 @@ export function ImportDropZone({ action }: { action: string }) {
   return (
     <section className="panel import-panel" aria-labelledby="import-title">
       <h2 id="import-title">
-        <FormattedMessage id="dashboard.import.title" />
+        <FormattedMessage id={replacing ? "pdfImport.replace.title" : "dashboard.import.title"} />
       </h2>
       <p className="dashboard__lead">
-        <FormattedMessage id="pdfImport.lead" />
+        <FormattedMessage id={replacing ? "pdfImport.replace.lead" : "pdfImport.lead"} />
       </p>
       <form
         ref={form}
@@ -116,6 +128,7 @@ export function ImportDropZone({ action }: { action: string }) {
         aria-busy={busy || undefined}
       >
         <CsrfField />
+        {replacing ? <input type="hidden" name="replace" value={replaceOid} /> : null}
         {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping is a pointer shortcut; the labelled file input inside is the keyboard's way */}
         <div
           className={`drop-zone${over ? " drop-zone--over" : ""}${file ? " drop-zone--chosen" : ""}`}
@@ -155,21 +168,28 @@ export function ImportDropZone({ action }: { action: string }) {
               <FormattedMessage id="pdfImport.drop" />
             </p>
             <label htmlFor="import-file" className="drop-zone__label">
-              <FormattedMessage id="pdfImport.file" />
+              <FormattedMessage id={replacing ? "pdfImport.replace.file" : "pdfImport.file"} />
             </label>
             <input
               ref={input}
               id="import-file"
               name="file"
               type="file"
-              accept=".md,.markdown,.txt,.json,.pdf,text/markdown,text/plain,application/json,application/pdf"
+              accept={
+                replacing
+                  ? ".pdf,application/pdf"
+                  : ".md,.markdown,.txt,.json,.pdf,text/markdown,text/plain,application/json,application/pdf"
+              }
               required
               aria-describedby={`${ids}-hint`}
               onChange={(event) => choose(event.target.files?.[0] ?? null)}
               disabled={busy}
             />
             <p id={`${ids}-hint`} className="drop-zone__hint">
-              <FormattedMessage id="pdfImport.hint" values={{ pages: PDF_MAX_PAGES }} />
+              <FormattedMessage
+                id={replacing ? "pdfImport.replace.hint" : "pdfImport.hint"}
+                values={{ pages: PDF_MAX_PAGES }}
+              />
             </p>
             {file ? (
               <p className="drop-zone__file">
@@ -187,7 +207,7 @@ export function ImportDropZone({ action }: { action: string }) {
           </div>
         </div>
 
-        <div className="import-form__options">
+        <div className="import-form__options" hidden={replacing}>
           <div className="field">
             <label htmlFor="import-title-field">
               <FormattedMessage id="dashboard.import.titleField" />
@@ -218,7 +238,7 @@ export function ImportDropZone({ action }: { action: string }) {
           </div>
         </div>
 
-        <fieldset className="style-choice" disabled={busy}>
+        <fieldset className="style-choice" disabled={busy} hidden={replacing}>
           <legend>
             <FormattedMessage id="dashboard.import.style" />
           </legend>
@@ -246,7 +266,7 @@ export function ImportDropZone({ action }: { action: string }) {
 
         <div className="import-form__actions">
           <button type="submit" className="button button--primary" disabled={busy}>
-            <FormattedMessage id="dashboard.import.submit" />
+            <FormattedMessage id={replacing ? "pdfImport.replace.submit" : "dashboard.import.submit"} />
           </button>
         </div>
 
