@@ -216,7 +216,7 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       expect(page.body).toContain("slide-theme--dark");
       await agents.owner.postForm(path, validForm());
       const row = await stored(oid);
-      expect((row?.document as PresentationDocument).theme).toBe("dark");
+      expect((row?.document as PresentationDocument | undefined)?.theme).toBe("dark");
     });
 
     it("sanitises the description on save", async () => {
