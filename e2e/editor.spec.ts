@@ -1,21 +1,8 @@
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, test, waitForHydration } from "./support";
+import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Ada's unlisted pitch deck; Grace may comment on it (README, demo accounts). */
 const BOARD_UPDATE_LINK = "/view/demo-view-link-lumenly-board-update/";
-
-async function logIn(page: Page, email: string) {
-  // A fresh visitor who has already answered the cookie banner (as the test fixture sets up).
-  await page.context().clearCookies();
-  const baseURL = test.info().project.use.baseURL ?? "";
-  await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
-}
 
 /** The element with keyboard focus shows a visible focus indicator. */
 async function expectVisibleFocus(page: Page) {

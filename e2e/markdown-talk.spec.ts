@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { axeViolations, expect, test, waitForHydration } from "./support";
+import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
 
 /**
  * Issue 10, "Done when": a newcomer's real Markdown talk with every construct (the fixture the
@@ -14,21 +14,6 @@ const FIXTURE = readFileSync(
   "utf8",
 );
 const PLACEHOLDER = "/assets/0000000000000000000000000000000000000000000000000000000000000000.webp";
-
-async function logIn(page: Page, email: string) {
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
-}
-
-async function csrfToken(page: Page): Promise<string> {
-  const cookie = (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN");
-  if (!cookie) throw new Error("no CSRF cookie");
-  return cookie.value;
-}
 
 /** A chart-like picture for the image slide, uploaded as a Podium image. */
 async function uploadChart(page: Page): Promise<string> {

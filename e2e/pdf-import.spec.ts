@@ -1,20 +1,8 @@
 import type { Page } from "@playwright/test";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
-import { axeViolations, expect, test, waitForHydration } from "./support";
+import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
 
 /** Issue 10, items 4 and 6: the dashboard's drop zone imports a PDF, with both progress bars, and opens the deck. */
-
-async function logIn(page: Page, email: string) {
-  await page.context().clearCookies();
-  const baseURL = test.info().project.use.baseURL ?? "";
-  await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
-}
 
 /** A slide-shaped PDF with a heading, a few lines and a coloured band on each page. */
 async function pdfOf(pages: number, heading: string): Promise<Buffer> {
@@ -75,6 +63,43 @@ async function expectDeckOnPageOne(page: Page, heading: string) {
 }
 
 test.describe("issue 10 PDF import", () => {
+  test("issue 10 PDF import in the editor: a PDF replaces a Markdown deck's slides, by keyboard, and the deck plays its pages", async ({
+    page,
+  }) => {
+    await logIn(page, "tim@podium.test");
+    const imported = await page.request.post("/dashboard/next/import", {
+      multipart: {
+        _csrf: await csrfToken(page),
+        title: "Field notes",
+        privacy: "public",
+        schemaVersion: "2",
+        file: { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# Field notes\n---\nDraft slide") },
+      },
+    });
+    const oid = /presentations\/([a-z0-9]{12})\//.exec(imported.url())?.[1] ?? "";
+    expect(oid).not.toBe("");
+    await page.goto(`/p/edit/${oid}/`);
+    await waitForHydration(page);
+    const zone = page.locator(".import-panel");
+    await expect(zone.getByRole("heading", { name: "Replace the slides with a PDF" })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await zone.getByLabel("PDF file").setInputFiles({
+      name: "field-notes.pdf",
+      mimeType: "application/pdf",
+      buffer: await pdfOf(3, "Field notes"),
+    });
+    await zone.getByRole("button", { name: "Replace the slides" }).focus();
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(new RegExp(`/p/edit/${oid}/\\?notice=slidesReplaced$`), { timeout: 30_000 });
+    await waitForHydration(page);
+    await expect(page.getByText("The slides are replaced with the PDF's pages.")).toBeVisible();
+    await expect(page.getByTestId("page-deck")).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: "e2e/screenshots/pdf-import-editor-replaced.png", fullPage: true });
+    await page.goto(`/p/${oid}/`);
+    await expectDeckOnPageOne(page, "Field notes");
+  });
+
   test("issue 10 PDF import: a PDF chosen in the drop zone shows the upload bar, then pages N of M, then opens on page 1", async ({
     page,
   }) => {

@@ -1,19 +1,7 @@
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, test, waitForHydration } from "./support";
+import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Issue 10, item 1: speaker notes in a presenter view that steers the audience's player. */
-
-async function logIn(page: Page, email: string) {
-  await page.context().clearCookies();
-  const baseURL = test.info().project.use.baseURL ?? "";
-  await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
-}
 
 const paragraph = (text: string, size: number, listType: "NONE" | "BULLET" = "NONE") => ({
   text,

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { RICH_SLIDE_TITLES, richDeck } from "../src/features/presentation/components/slide/rich-fixture";
-import { axeViolations, expect, test, waitForHydration } from "./support";
+import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
 
 /**
  * Issue 10: the rich document drawn well. A hand-built JSON deck with one slide per construct
@@ -12,24 +12,6 @@ import { axeViolations, expect, test, waitForHydration } from "./support";
  */
 
 type Theme = "light" | "dark" | "contrast";
-
-async function logIn(page: Page, email: string) {
-  await page.context().clearCookies();
-  const baseURL = test.info().project.use.baseURL ?? "";
-  await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
-}
-
-async function csrfToken(page: Page): Promise<string> {
-  const cookie = (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN");
-  if (!cookie) throw new Error("no CSRF cookie");
-  return cookie.value;
-}
 
 /** A test pattern (a photo stands in badly for a slide, so: shapes and words), uploaded as a Podium image. */
 async function uploadImage(page: Page): Promise<string> {

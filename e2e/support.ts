@@ -98,3 +98,26 @@ export async function usageEvent(page: Page, name: string): Promise<{ body: Reco
   );
   return (await handle.jsonValue()) as { body: Record<string, unknown> };
 }
+
+/**
+ * Signs a demo person in (password "podium-demo") as a fresh visitor who has already answered
+ * the cookie banner, and waits for the dashboard.
+ */
+export async function logIn(page: Page, email: string): Promise<void> {
+  await page.context().clearCookies();
+  const baseURL = test.info().project.use.baseURL ?? "";
+  await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+  await page.goto("/login/");
+  await waitForHydration(page);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill("podium-demo");
+  await page.getByRole("button", { name: "Log in" }).click();
+  await expect(page).toHaveURL(/dashboard/);
+}
+
+/** The CSRF token a signed-in page holds (its XSRF-TOKEN cookie), for API calls made by a test. */
+export async function csrfToken(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((c) => c.name === "XSRF-TOKEN");
+  if (!cookie) throw new Error("no CSRF cookie");
+  return cookie.value;
+}
