@@ -82,6 +82,9 @@ test.describe("issue 10 PDF import", () => {
     await waitForHydration(page);
     const zone = page.locator(".import-panel");
     await expect(zone.getByRole("heading", { name: "Replace the slides with a PDF" })).toBeVisible();
+    // The deck keeps its title, privacy and style: the zone asks for none of them.
+    await expect(zone.getByLabel("Title (optional: taken from the first slide)")).toBeHidden();
+    await expect(zone.getByRole("radio", { name: /Slides/ })).toBeHidden();
     expect(await axeViolations(page)).toEqual([]);
     await zone.getByLabel("PDF file").setInputFiles({
       name: "field-notes.pdf",
