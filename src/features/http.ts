@@ -4,6 +4,7 @@ import type { ClientEntry } from "../client/entries";
 import type { Database } from "../db/client";
 import type { MessageId } from "../i18n/locales";
 import type { FeatureFlags } from "../lib/features";
+import type { ContentChanges } from "./content-changes";
 import type { DocumentWork } from "./document-work";
 
 /** What a feature's routes get from the server: the database, settings and page rendering. */
@@ -13,6 +14,14 @@ export interface FeatureContext {
   secret: string;
   /** CPU-heavy document work (imports, exports, previews), run off the request loop. */
   documents: DocumentWork;
+  /** What writes changed, heard from every process on the database (the small caches listen). */
+  changes: ContentChanges;
+  /**
+   * Names what this response shows, for the page cache (issue 11): a cached anonymous response is
+   * dropped when a change touches one of its tags. A cacheable response that names none is
+   * tagged `lists`.
+   */
+  cacheTags(reply: FastifyReply, tags: readonly string[]): void;
   features: FeatureFlags;
   /** The origin Podium is reached at, without a trailing slash. */
   publicUrl: string;

@@ -31,6 +31,7 @@ import { COOKIE_CONSENT_COOKIE, type CookieChoice } from "../lib/usage-session";
 import { ErrorPage, type ErrorReason } from "../ui/ErrorPage";
 import type { SessionInfo } from "../ui/session";
 import type { Config } from "./config";
+import { ChangeFeed } from "./page-cache/change-feed";
 import { RequestInputError, registerRequestInput } from "./plugins/request-input";
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
@@ -182,10 +183,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     });
   };
 
+  const changes = new ChangeFeed();
   const context: FeatureContext = {
     db,
     secret,
     documents,
+    changes,
+    cacheTags: () => {},
     features: config.features,
     publicUrl: config.publicUrl,
     sendPage,
