@@ -41,6 +41,8 @@ export interface Config {
   nativeApp: NativeAppConfig | null;
   /** Spec §4: whether visitors are asked before the usage-session cookie is set (PODIUM_COOKIE_CONSENT). */
   cookieConsentRequired: boolean;
+  /** Issue 11: bytes the anonymous page cache may hold (PODIUM_PAGE_CACHE_MB; 0 turns it off). */
+  pageCacheMaxBytes: number;
 }
 
 export interface NativeAppConfig {
@@ -138,6 +140,19 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+/** Issue 11: the anonymous page cache's default size; a view page takes about 60 KB in all three encodings. */
+export const DEFAULT_PAGE_CACHE_MB = 64;
+
+function pageCacheMegabytes(env: NodeJS.ProcessEnv): number {
+  const raw = env.PODIUM_PAGE_CACHE_MB;
+  if (raw === undefined || raw === "") return DEFAULT_PAGE_CACHE_MB;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 16384) {
+    throw new ConfigError(`PODIUM_PAGE_CACHE_MB must be a whole number of megabytes from 0 to 16384, not "${raw}".`);
+  }
+  return value;
+}
+
 export function configFromEnv(
   env: NodeJS.ProcessEnv,
   defaults: { clientDir: string | null; workerDir?: string | null },
@@ -185,6 +200,7 @@ export function configFromEnv(
     likeRateLimitPerMinute: likeRate,
     nativeApp,
     cookieConsentRequired: consent === "required",
+    pageCacheMaxBytes: pageCacheMegabytes(env) * 1024 * 1024,
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: positiveInt(

@@ -28,6 +28,8 @@ export const TEST_CONFIG: Config = {
   accountLimits: { loginPerAddress: 100_000, loginFailuresPerAccount: 8, signupsPerAddress: 100_000 },
   nativeApp: null,
   cookieConsentRequired: true,
+  // Off unless a test is about the page cache: most tests write straight to the database and read back at once.
+  pageCacheMaxBytes: 0,
 };
 
 export async function createTestApp(
