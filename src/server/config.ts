@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import type { FeatureFlags } from "../lib/features";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
@@ -43,6 +44,8 @@ export interface Config {
   cookieConsentRequired: boolean;
   /** Issue 11: bytes the anonymous page cache may hold (PODIUM_PAGE_CACHE_MB; 0 turns it off). */
   pageCacheMaxBytes: number;
+  /** Issue 11 item 4: server processes sharing the port (PODIUM_WORKERS); 1 is a single process, no cluster. */
+  workers: number;
 }
 
 export interface NativeAppConfig {
@@ -153,6 +156,28 @@ function pageCacheMegabytes(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
+/** Issue 11 item 4: the most server processes PODIUM_WORKERS may ask for. */
+export const MAX_WORKERS = 64;
+
+/**
+ * PODIUM_WORKERS: one process per core on PostgreSQL, one on PGlite. PGlite is an embedded
+ * database that lives inside one process, so more than one process can't share it.
+ */
+function workerCount(env: NodeJS.ProcessEnv, onPostgres: boolean): number {
+  const raw = env.PODIUM_WORKERS;
+  if (raw === undefined || raw === "") return onPostgres ? Math.min(MAX_WORKERS, availableParallelism()) : 1;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > MAX_WORKERS) {
+    throw new ConfigError(`PODIUM_WORKERS must be a whole number from 1 to ${MAX_WORKERS}, not "${raw}".`);
+  }
+  if (value > 1 && !onPostgres) {
+    throw new ConfigError(
+      `PODIUM_WORKERS=${value} needs PostgreSQL: the embedded database (PGlite) lives inside one process and can't be shared by several. Set DATABASE_URL to a PostgreSQL server, or PODIUM_WORKERS=1.`,
+    );
+  }
+  return value;
+}
+
 export function configFromEnv(
   env: NodeJS.ProcessEnv,
   defaults: { clientDir: string | null; workerDir?: string | null },
@@ -201,6 +226,7 @@ export function configFromEnv(
     nativeApp,
     cookieConsentRequired: consent === "required",
     pageCacheMaxBytes: pageCacheMegabytes(env) * 1024 * 1024,
+    workers: workerCount(env, Boolean(env.DATABASE_URL)),
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: positiveInt(

@@ -30,6 +30,7 @@ export const TEST_CONFIG: Config = {
   cookieConsentRequired: true,
   // Off unless a test is about the page cache: most tests write straight to the database and read back at once.
   pageCacheMaxBytes: 0,
+  workers: 1,
 };
 
 export async function createTestApp(
