@@ -19,6 +19,18 @@ export interface Database extends Queryable {
   transaction<Result>(fn: (tx: Queryable) => Promise<Result>): Promise<Result>;
   /** True when the database answers a trivial query. */
   ping(): Promise<boolean>;
+  /**
+   * Hears NOTIFY on a channel (issue 11's change feed): `onMessage` gets each payload, in commit
+   * order. `onState` says "up" when listening starts or starts again and "down" when the
+   * connection is lost (notifications sent meanwhile are missed: treat "up" after "down" as "anything
+   * may have changed"). On PostgreSQL a connection of its own listens, and comes back by itself.
+   * Resolves once listening; the returned function stops.
+   */
+  listen(
+    channel: string,
+    onMessage: (payload: string) => void,
+    onState?: (state: "up" | "down") => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -128,6 +140,14 @@ async function openPglite(dataDir: string): Promise<Database> {
     kind: "pglite",
     query: (sql, params) => run(db, sql, params),
     transaction: (fn) => db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) })),
+    async listen(channel, onMessage, onState) {
+      // PGlite is in this process: a notification arrives before the statement that sent it returns.
+      const stop = await db.listen(channel, onMessage);
+      onState?.("up");
+      return async () => {
+        if (!closed) await stop();
+      };
+    },
     async ping() {
       if (closed) return false;
       try {
@@ -202,6 +222,7 @@ async function openPostgres(url: string, queryTimeoutMs = DATABASE_QUERY_TIMEOUT
     );
   }
   let closed = false;
+  const listeners = new Set<() => Promise<void>>();
   const watched = new WeakSet<pg.PoolClient>();
   const connect = async (): Promise<pg.PoolClient> => {
     let client: pg.PoolClient;
@@ -271,6 +292,14 @@ async function openPostgres(url: string, queryTimeoutMs = DATABASE_QUERY_TIMEOUT
         release(client, broken);
       }
     },
+    async listen(channel, onMessage, onState) {
+      const stop = await listenOnPostgres(url, channel, onMessage, onState ?? (() => {}), () => closed);
+      listeners.add(stop);
+      return async () => {
+        listeners.delete(stop);
+        await stop();
+      };
+    },
     async ping() {
       if (closed) return false;
       try {
@@ -283,7 +312,89 @@ async function openPostgres(url: string, queryTimeoutMs = DATABASE_QUERY_TIMEOUT
     async close() {
       if (closed) return;
       closed = true;
+      await Promise.all([...listeners].map((stop) => stop()));
       await pool.end();
     },
+  };
+}
+
+/** A lost listening connection tries again after this long, doubling up to the cap. */
+const LISTEN_RETRY_MS = { first: 100, max: 5_000 } as const;
+
+/**
+ * LISTEN on a connection of its own (a pooled one would be handed to queries). When it breaks,
+ * "down" is reported and it reconnects with backoff until stopped or the database is closed.
+ */
+async function listenOnPostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onState: (state: "up" | "down") => void,
+  isClosed: () => boolean,
+): Promise<() => Promise<void>> {
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let retry: NodeJS.Timeout | undefined;
+  let delay: number = LISTEN_RETRY_MS.first;
+  const identifier = `"${channel.replaceAll('"', '""')}"`;
+
+  const connect = async (): Promise<void> => {
+    const next = new pg.Client({ connectionString: url, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    let up = false;
+    const onLost = () => {
+      // Before it is up, a failure is connect()'s to report; after, once.
+      if (!up) return;
+      up = false;
+      next.removeAllListeners("notification");
+      next.end().catch(() => {});
+      if (client === next) client = null;
+      if (stopped || isClosed()) return;
+      onState("down");
+      retry = setTimeout(reconnect, delay);
+      delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+    };
+    next.on("error", onLost);
+    next.on("end", onLost);
+    next.on("notification", (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? "");
+    });
+    try {
+      await next.connect();
+      await next.query(`listen ${identifier}`);
+    } catch (error) {
+      await next.end().catch(() => {});
+      throw error;
+    }
+    if (stopped || isClosed()) {
+      await next.end().catch(() => {});
+      return;
+    }
+    up = true;
+    client = next;
+    delay = LISTEN_RETRY_MS.first;
+    onState("up");
+  };
+  const reconnect = () => {
+    connect().catch(() => {
+      if (stopped || isClosed()) return;
+      retry = setTimeout(reconnect, delay);
+      delay = Math.min(delay * 2, LISTEN_RETRY_MS.max);
+    });
+  };
+
+  try {
+    await connect();
+  } catch (error) {
+    throw asUnavailable(error);
+  }
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const current = client;
+    client = null;
+    current?.removeAllListeners("end");
+    current?.removeAllListeners("error");
+    current?.on("error", () => {});
+    await current?.end().catch(() => {});
   };
 }

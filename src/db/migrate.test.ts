@@ -12,6 +12,24 @@ describe("splitStatements", () => {
       "create index b on a (x)",
     ]);
   });
+
+  it("keeps semicolons inside quotes, dollar-quoted function bodies and comments (issue 11 triggers)", () => {
+    const sql = [
+      "create function f() returns trigger language plpgsql as $$",
+      "begin",
+      "  perform pg_notify('c', 'a;b'); -- one; two",
+      "  return null;",
+      "end",
+      "$$;",
+      "select $body$ x; y $body$, 'it''s; fine', \"odd;name\" from t where a = $1; /* c; d */",
+      "select 2",
+    ].join("\n");
+    const statements = splitStatements(sql);
+    expect(statements).toHaveLength(3);
+    expect(statements[0]).toMatch(/^create function f\(\)[\s\S]*return null;\nend\n\$\$$/);
+    expect(statements[1]).toBe("select $body$ x; y $body$, 'it''s; fine', \"odd;name\" from t where a = $1");
+    expect(statements[2]).toBe("select 2");
+  });
 });
 
 describe.each(testDatabaseTargets())("migrations on $name", (target) => {

@@ -49,11 +49,63 @@ async function execMany(tx: { query(sql: string): Promise<unknown> }, sql: strin
   for (const statement of splitStatements(sql)) await tx.query(statement);
 }
 
-/** Splits on semicolons that end a line; migrations keep one statement per such line. */
+/**
+ * Splits a file of SQL into statements at the semicolons between them. A small lexer: semicolons
+ * inside quotes ('…', "…"), dollar quotes ($$…$$, $body$…$body$: function bodies) and comments
+ * (-- …, /* … *\/) don't end a statement.
+ */
 export function splitStatements(sql: string): string[] {
-  return sql
-    .replace(/^\s*--.*$/gm, "")
-    .split(/;\s*$/m)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+  const statements: string[] = [];
+  let current = "";
+  let i = 0;
+  const take = (end: number) => {
+    current += sql.slice(i, end);
+    i = end;
+  };
+  while (i < sql.length) {
+    const char = sql[i];
+    const next = sql[i + 1];
+    if (char === "-" && next === "-") {
+      const end = sql.indexOf("\n", i);
+      i = end === -1 ? sql.length : end;
+    } else if (char === "/" && next === "*") {
+      const end = sql.indexOf("*/", i + 2);
+      i = end === -1 ? sql.length : end + 2;
+    } else if (char === "'" || char === '"') {
+      let end = i + 1;
+      for (;;) {
+        end = sql.indexOf(char, end);
+        if (end === -1) {
+          end = sql.length;
+          break;
+        }
+        // A doubled quote is a quote inside the string.
+        if (sql[end + 1] === char) end += 2;
+        else {
+          end += 1;
+          break;
+        }
+      }
+      take(end);
+    } else if (char === "$" && /[A-Za-z_$]/.test(next ?? "") && isDollarTagStart(sql, i)) {
+      const close = sql.indexOf("$", i + 1);
+      const tag = sql.slice(i, close + 1);
+      const end = sql.indexOf(tag, close + 1);
+      take(end === -1 ? sql.length : end + tag.length);
+    } else if (char === ";") {
+      if (current.trim()) statements.push(current.trim());
+      current = "";
+      i += 1;
+    } else take(i + 1);
+  }
+  if (current.trim()) statements.push(current.trim());
+  return statements;
+}
+
+/** `$tag$` or `$$` opens a dollar quote; `$1` (a parameter) doesn't. */
+function isDollarTagStart(sql: string, at: number): boolean {
+  const close = sql.indexOf("$", at + 1);
+  if (close === -1) return false;
+  const tag = sql.slice(at + 1, close);
+  return tag === "" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(tag);
 }

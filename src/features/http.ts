@@ -47,6 +47,12 @@ export interface FeatureContext {
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
 }
 
+/**
+ * Anonymous pages shared by everyone (issue 11): a shared cache (a CDN, Podium's own page cache) may
+ * keep them; browsers revalidate each time.
+ */
+export const PUBLIC_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
+
 /** Text for the page's head: as is (a presentation's own title), or a message in the visitor's language. */
 export type HeadText = string | { id: MessageId; values?: Record<string, string | number> };
 

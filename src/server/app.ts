@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
@@ -32,6 +32,7 @@ import { ErrorPage, type ErrorReason } from "../ui/ErrorPage";
 import type { SessionInfo } from "../ui/session";
 import type { Config } from "./config";
 import { ChangeFeed } from "./page-cache/change-feed";
+import { type PageCache, registerPageCache } from "./page-cache/plugin";
 import { RequestInputError, registerRequestInput } from "./plugins/request-input";
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
@@ -72,6 +73,24 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return503OnClosing: true,
   });
 
+  // The change feed (every process hears every write) and the anonymous page cache (issue 11). The
+  // cache's hooks come first: a hit is answered before any other hook runs.
+  const changes = new ChangeFeed();
+  await changes.start(db);
+  const pageCache =
+    config.pageCacheMaxBytes > 0
+      ? registerPageCache(app, {
+          maxBytes: config.pageCacheMaxBytes,
+          feed: changes,
+          fingerprint: createHash("sha256")
+            .update(JSON.stringify([config.env, config.features, config.cookieConsentRequired, config.publicUrl]))
+            .digest("base64url")
+            .slice(0, 12),
+        })
+      : null;
+  app.decorate("pageCache", pageCache);
+  app.decorate("changes", changes);
+
   await app.register(helmet, {
     // The CSP and framing headers are set per response below: the embed page differs.
     contentSecurityPolicy: false,
@@ -102,6 +121,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: "1 minute",
+    // Podium refreshing a stale cached page is not a visitor.
+    allowList: (request) => pageCache?.isRevalidation(request) === true,
     // Rate-limited page requests get a page that says so, in words.
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
@@ -183,13 +204,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     });
   };
 
-  const changes = new ChangeFeed();
   const context: FeatureContext = {
     db,
     secret,
     documents,
     changes,
-    cacheTags: () => {},
+    cacheTags: (reply, tags) => pageCache?.tag(reply, tags),
     features: config.features,
     publicUrl: config.publicUrl,
     sendPage,
@@ -266,6 +286,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.addHook("onClose", async () => {
     await documents.close();
     await pdfWorkers.close();
+    await changes.stop();
     await db.close();
   });
 
@@ -278,6 +299,15 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
  */
 function cookieChoiceOf(value: string | undefined): CookieChoice | null {
   return value === "performance" || value === "necessary" ? value : null;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The anonymous page cache (issue 11), or null when PODIUM_PAGE_CACHE_MB is 0. */
+    pageCache: PageCache | null;
+    /** The change feed: what writes changed, heard from every process on the database. */
+    changes: ChangeFeed;
+  }
 }
 
 export function contentSecurityPolicy(options: { frameable: boolean }): string {

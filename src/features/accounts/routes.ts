@@ -5,7 +5,8 @@ import { AttemptLimiter } from "../../lib/attempt-limiter";
 import { isOid } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
-import type { FeatureContext, HeadText } from "../http";
+import { LISTS_TAG, userTag } from "../content-changes";
+import { type FeatureContext, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { listListedPresentationsOf } from "../presentation/repository";
 import { presentationCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
@@ -245,6 +246,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     if (!user) return context.sendNotFound(request, reply);
     const presentations = await listListedPresentationsOf(db, user.id, 200);
     const name = ownerDisplayName(user);
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    context.cacheTags(reply, [userTag(oid), LISTS_TAG]);
     return context.sendPage(request, reply, {
       entry: "accounts",
       data: {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { presentationTag } from "../content-changes";
 import type { FeatureContext } from "../http";
-import { OEMBED_CACHE_AGE_S, oembedFor } from "./oembed";
+import { OEMBED_CACHE_AGE_S, oembedFor, oidFromUrl } from "./oembed";
 
 /** GET /oembed?url=…&maxwidth=…&maxheight=…&format=json (product brief routes; oembed.com). */
 export function registerEmbedRoutes(app: FastifyInstance, context: FeatureContext): void {
@@ -12,6 +13,8 @@ export function registerEmbedRoutes(app: FastifyInstance, context: FeatureContex
         message: result.message,
       });
     }
+    const oid = oidFromUrl(request.query.url ?? "", context.publicUrl);
+    if (oid) context.cacheTags(reply, [presentationTag(oid)]);
     return reply
       .header("cache-control", `public, max-age=${OEMBED_CACHE_AGE_S}`)
       .header("access-control-allow-origin", "*")

@@ -1,13 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { createElement } from "react";
-import type { FeatureContext } from "../http";
+import { LISTS_TAG, SHOWCASE_TAG } from "../content-changes";
+import { type FeatureContext, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { ExplorePage } from "./components/ExplorePage";
 import { getExplorePage, getSearchPage } from "./service";
 
 export function registerExploreRoutes(app: FastifyInstance, context: FeatureContext): void {
   app.get("/explore/", async (request, reply) => {
     const data = await getExplorePage(context.db, request.viewer);
-    reply.header("cache-control", "public, max-age=0, s-maxage=60, stale-while-revalidate=600");
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG]);
     return context.sendPage(request, reply, {
       entry: "explore",
       data,
@@ -24,6 +26,8 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
       if (!term) return reply.redirect("/explore/", 303);
       const page = Number(request.query.page ?? 1);
       const data = await getSearchPage(context.db, request.viewer, term, Number.isInteger(page) ? page : 1);
+      reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+      context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG]);
       return context.sendPage(request, reply, {
         entry: "explore",
         data,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { createElement } from "react";
-import type { FeatureContext } from "../http";
+import { LISTS_TAG } from "../content-changes";
+import { type FeatureContext, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { HomePage } from "./components/HomePage";
 import { getHomePage } from "./service";
 
@@ -8,7 +9,8 @@ export function registerHomeRoutes(app: FastifyInstance, context: FeatureContext
   // Spec §2: the logo target, and the bottom band's target for logged-out visitors.
   app.get("/", async (request, reply) => {
     const data = await getHomePage(context.db);
-    reply.header("cache-control", "public, max-age=0, s-maxage=60, stale-while-revalidate=600");
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    context.cacheTags(reply, [LISTS_TAG]);
     return context.sendPage(request, reply, {
       entry: "home",
       data,

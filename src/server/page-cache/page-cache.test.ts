@@ -1,0 +1,241 @@
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { insertUser } from "../../features/accounts/repository";
+import { importMarkdown } from "../../features/presentation/document/markdown";
+import { insertPresentationIfAbsent } from "../../features/presentation/repository";
+import { stableOid } from "../../lib/ids";
+import { buildApp } from "../app";
+import { TEST_CONFIG, TestAgent } from "../testing";
+import { PAGE_CACHE_FRESH_MS } from "./plugin";
+
+const CACHE = { pageCacheMaxBytes: 8 * 1024 * 1024 };
+const BROWSER = {
+  accept: "text/html,application/xhtml+xml",
+  "accept-encoding": "gzip, deflate, br",
+  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+};
+
+function bodyOf(response: LightMyRequestResponse): string {
+  const raw = response.rawPayload;
+  const encoding = response.headers["content-encoding"];
+  if (encoding === "br") return brotliDecompressSync(raw).toString("utf8");
+  if (encoding === "gzip") return gunzipSync(raw).toString("utf8");
+  return raw.toString("utf8");
+}
+
+async function addDeck(db: Database, ownerId: string, oid: string, title: string, privacy = "public") {
+  await insertPresentationIfAbsent(db, {
+    oid,
+    ownerId,
+    title,
+    descriptionHtml: "",
+    privacy: privacy as "public",
+    schemaVersion: "0",
+    tags: ["cache"],
+    document: importMarkdown(`# ${title}\n---\n# Second slide`, "0"),
+    viewCount: 5,
+    lastModified: new Date("2026-11-01T00:00:00Z"),
+  });
+}
+
+describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let drop: () => Promise<void>;
+  let ownerId: string;
+  const deck = stableOid("cache:deck");
+
+  beforeAll(async () => {
+    ({ db, drop } = await target.create());
+    app = await buildApp({ ...TEST_CONFIG, ...CACHE }, db);
+    const owner = await insertUser(db, {
+      oid: stableOid("cache:owner"),
+      email: "owner@podium.test",
+      username: "cache.owner",
+      firstName: "Ada",
+      lastName: "Cache",
+      publicDisplayName: null,
+      passwordHash: "x",
+      isAdmin: false,
+      isCurator: false,
+    });
+    ownerId = owner.id;
+    await addDeck(db, ownerId, deck, "Sourdough at scale");
+    // The setup's own changes are heard before the first request (PostgreSQL delivers them a moment later).
+    await app.changes.sync();
+  });
+  afterAll(async () => {
+    await app.close();
+    await drop();
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    app.inject({ method: "GET", url, headers: { ...BROWSER, ...headers } });
+
+  it("serves the second anonymous request from memory, byte for byte, in the encoding asked for", async () => {
+    const first = await get("/explore/");
+    expect(first.statusCode).toBe(200);
+    expect(first.headers["podium-cache"]).toBe("miss");
+    const second = await get("/explore/");
+    expect(second.headers["podium-cache"]).toBe("hit");
+    expect(second.headers["content-encoding"]).toBe("br");
+    expect(bodyOf(second)).toBe(bodyOf(first));
+    const gzip = await get("/explore/", { "accept-encoding": "gzip" });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(bodyOf(gzip)).toBe(bodyOf(first));
+    const plain = await get("/explore/", { "accept-encoding": "br;q=0, identity" });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toBe(bodyOf(first));
+    // The replayed headers are the first answer's: security headers, caching rules, Vary.
+    for (const name of ["content-security-policy", "x-content-type-options", "cache-control", "content-type"]) {
+      expect(second.headers[name]).toBe(first.headers[name]);
+    }
+    expect(second.headers.vary).toMatch(/Accept-Encoding/);
+  });
+
+  it("answers 304 to a request that already has the page (ETag, If-None-Match)", async () => {
+    const first = await get("/");
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/"/);
+    const again = await get("/", { "if-none-match": etag });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+    const other = await get("/", { "if-none-match": 'W/"something-else"' });
+    expect(other.statusCode).toBe(200);
+  });
+
+  it("keys pages by language, device class and cookie choice", async () => {
+    const english = await get(`/p/${deck}/`);
+    const german = await get(`/p/${deck}/`, { cookie: "language=de" });
+    expect(german.headers["podium-cache"]).toBe("miss");
+    expect(bodyOf(german)).toContain('lang="de"');
+    expect(bodyOf(english)).toContain('lang="en"');
+    const phone = await get(`/p/${deck}/`, { "user-agent": "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0) Mobile/15E148" });
+    expect(phone.headers["podium-cache"]).toBe("miss");
+    expect(bodyOf(phone)).toContain('"isMobile":true');
+    const chose = await get(`/p/${deck}/`, { cookie: "podium_cookie_consent=necessary" });
+    expect(chose.headers["podium-cache"]).toBe("miss");
+    expect((await get(`/p/${deck}/`, { cookie: "language=de" })).headers["podium-cache"]).toBe("hit");
+  });
+
+  it("never serves a cached page to someone signed in, and never caches what they get", async () => {
+    await get("/explore/");
+    const agent = new TestAgent(app);
+    await agent.signUp(`reader-${target.name}@podium.test`);
+    const signedIn = await agent.request({ method: "GET", url: "/explore/", headers: BROWSER });
+    expect(signedIn.headers["podium-cache"]).toBeUndefined();
+    expect(signedIn.headers["cache-control"]).toBe("private, no-store");
+    expect(bodyOf(signedIn)).toContain('"isAuthenticated":true');
+    expect(bodyOf(await get("/explore/"))).not.toContain('"isAuthenticated":true');
+  });
+
+  it("renders a page once for many visitors arriving together (single flight)", async () => {
+    const { db: countedDb, drop: dropCounted } = await target.create();
+    let searches = 0;
+    const counting: Database = Object.assign(Object.create(countedDb) as Database, {
+      query: <Row>(sql: string, params?: readonly unknown[]) => {
+        if (sql.includes("search_vector")) searches += 1;
+        return countedDb.query<Row>(sql, params);
+      },
+    });
+    const counted = await buildApp({ ...TEST_CONFIG, ...CACHE }, counting);
+    try {
+      const url = "/explore/search/?search=sourdough";
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () => counted.inject({ method: "GET", url, headers: BROWSER })),
+      );
+      expect(answers.every((answer) => answer.statusCode === 200)).toBe(true);
+      expect(searches).toBe(1);
+      const how = answers.map((answer) => answer.headers["podium-cache"]);
+      expect(how.filter((h) => h === "miss")).toHaveLength(1);
+      expect(how.filter((h) => h === "shared")).toHaveLength(19);
+      expect(new Set(answers.map(bodyOf)).size).toBe(1);
+    } finally {
+      await counted.close();
+      await dropCounted();
+    }
+  }, 30_000);
+
+  it("shows an edit on the very next request, and a presentation made private answers 404 at once", async () => {
+    const agent = new TestAgent(app);
+    await agent.signUp(`editor-${target.name}@podium.test`);
+    const [me] = await db.query<{ id: string }>("select id from users where email = $1", [
+      `editor-${target.name}@podium.test`,
+    ]);
+    const mine = stableOid(`cache:mine:${target.name}`);
+    await addDeck(db, String(me?.id), mine, "Before the edit");
+    expect((await get(`/p/${mine}/`)).headers["podium-cache"]).toBe("miss");
+    expect((await get(`/p/${mine}/`)).headers["podium-cache"]).toBe("hit");
+    expect((await get(`/p/${mine}/document.json`)).statusCode).toBe(200);
+
+    const save = (title: string, privacy: string) =>
+      agent.postForm(`/dashboard/next/presentations/${mine}/details`, { title, description: "", tags: "", privacy });
+    expect((await save("After the edit", "public")).statusCode).toBe(303);
+    const edited = await get(`/p/${mine}/`);
+    expect(edited.headers["podium-cache"]).toBe("miss");
+    expect(bodyOf(edited)).toContain("After the edit");
+
+    await get(`/p/${mine}/document.json`);
+    expect((await get(`/p/${mine}/document.json`)).headers["podium-cache"]).toBe("hit");
+    expect((await save("After the edit", "private")).statusCode).toBe(303);
+    expect((await get(`/p/${mine}/`)).statusCode).toBe(404);
+    expect((await get(`/p/${mine}/document.json`)).statusCode).toBe(404);
+    expect((await get(`/p/embed/${mine}/`)).statusCode).toBe(404);
+  });
+
+  it("drops what a write straight to the database changed (the triggers' change feed)", async () => {
+    const other = stableOid(`cache:direct:${target.name}`);
+    await addDeck(db, ownerId, other, "Hidden soon");
+    await get(`/p/${other}/`);
+    expect((await get(`/p/${other}/`)).headers["podium-cache"]).toBe("hit");
+    await db.query("update presentations set hidden = true where oid = $1", [other]);
+    await vi.waitFor(async () => expect((await get(`/p/${other}/`)).statusCode).toBe(404), { timeout: 1000 });
+    // A count moving is not a change: the page stays cached (and shows the count within its time to live).
+    await get("/explore/");
+    await db.query("update presentations set view_count = view_count + 1 where oid = $1", [deck]);
+    expect((await get("/explore/")).headers["podium-cache"]).toBe("hit");
+  });
+
+  it("serves a stale page while one refresh runs, then the refreshed one (stale-while-revalidate)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const url = `/p/${deck}/`;
+    const start = Date.now();
+    await get(url, { cookie: "language=fr" });
+    await db.query("update presentations set view_count = 4242 where oid = $1", [deck]);
+    vi.setSystemTime(start + PAGE_CACHE_FRESH_MS + 100);
+    const stale = await get(url, { cookie: "language=fr" });
+    expect(stale.headers["podium-cache"]).toBe("stale");
+    expect(bodyOf(stale)).not.toContain('"viewCount":4242');
+    await vi.waitFor(
+      async () => {
+        const fresh = await get(url, { cookie: "language=fr" });
+        expect(fresh.headers["podium-cache"]).toBe("hit");
+        expect(bodyOf(fresh)).toContain('"viewCount":4242');
+      },
+      { timeout: 2000 },
+    );
+  });
+
+  it("holds no more bytes than its bound", async () => {
+    const { db: smallDb, drop: dropSmall } = await target.create();
+    const small = await buildApp({ ...TEST_CONFIG, pageCacheMaxBytes: 1024 * 1024 }, smallDb);
+    try {
+      for (let i = 0; i < 40; i += 1) {
+        await small.inject({ method: "GET", url: `/explore/search/?search=word${i}`, headers: BROWSER });
+      }
+      const store = small.pageCache?.store;
+      expect(store?.bytes).toBeGreaterThan(0);
+      expect(store?.bytes).toBeLessThanOrEqual(1024 * 1024);
+      expect(store?.size).toBeLessThan(40);
+      const firstAgain = await small.inject({ method: "GET", url: "/explore/search/?search=word0", headers: BROWSER });
+      expect(firstAgain.headers["podium-cache"]).toBe("miss");
+    } finally {
+      await small.close();
+      await dropSmall();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,278 @@
+import { createHash, randomBytes } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, gzip, constants as zlib } from "node:zlib";
+import { fastifyCookie } from "@fastify/cookie";
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
+import { LISTS_TAG } from "../../features/content-changes";
+import { isMobileUserAgent } from "../../features/http";
+import { LANGUAGE_COOKIE, resolveLocale } from "../../i18n/locales";
+import { COOKIE_CONSENT_COOKIE } from "../../lib/usage-session";
+import type { ChangeFeed } from "./change-feed";
+import { type CachedPage, PageStore } from "./store";
+
+/**
+ * Issue 11 "Staleness": a cached page is served as is for 4 s, then while one refresh runs until
+ * it is 9 s old (stale-while-revalidate); counts shown on a page (views, likes) lag by less than 10 s.
+ */
+export const PAGE_CACHE_FRESH_MS = 4_000;
+export const PAGE_CACHE_STALE_MS = 9_000;
+/** Followers wait this long for the one render of their page, then render themselves. */
+const FLIGHT_TIMEOUT_MS = 10_000;
+/** Brotli quality for a miss: fast enough for the request loop's answer, within 10 % of the best size. */
+const BROTLI_QUALITY = 6;
+/** The session cookie (server/plugins/session.ts): a request carrying one is someone's, never cached. */
+const SESSION_COOKIE = "podium_session";
+/** Only text that compresses well and is shared as is: pages, JSON, XML and SVG. */
+const CACHEABLE_TYPES = /^(text\/html|application\/json|application\/xml|image\/svg\+xml)\b/;
+/** Headers that belong to one response, never replayed. */
+const PER_RESPONSE_HEADERS = new Set([
+  "content-length",
+  "content-encoding",
+  "etag",
+  "set-cookie",
+  "date",
+  "connection",
+]);
+const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+const parseCookies = (header: string) => fastifyCookie.parse(header);
+const brotli = promisify(brotliCompress);
+const gzipped = promisify(gzip);
+
+/** Route config: this route writes counts only (likes, usage events), which pages may show late. */
+export interface PageCacheRouteConfig {
+  countsOnly?: boolean;
+}
+
+interface Pending {
+  key: string;
+  startedAt: number;
+  tags: string[] | null;
+  settle: (page: CachedPage | null) => void;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    pageCache: Pending | null;
+  }
+}
+
+export interface PageCache {
+  readonly store: PageStore;
+  /** Names what the response shows (FeatureContext.cacheTags). */
+  tag(reply: FastifyReply, tags: readonly string[]): void;
+  /** True when the request is Podium revalidating a stale page (the rate limit lets it through). */
+  isRevalidation(request: FastifyRequest): boolean;
+}
+
+/**
+ * The anonymous page cache (issue 11). Registered first, so a hit is answered before any other
+ * hook runs: the stored status, headers and body in the encoding the browser takes, with a weak
+ * ETag (304 when it matches). A request is a candidate when it is a GET without a session cookie;
+ * its key is everything an anonymous response depends on. A candidate's response is stored only
+ * when a shared cache could store it too: 200, `Cache-Control: public`, no cookie set.
+ */
+export function registerPageCache(
+  app: FastifyInstance,
+  options: { maxBytes: number; feed: ChangeFeed; fingerprint: string },
+): PageCache {
+  const { feed } = options;
+  const store = new PageStore({
+    maxBytes: options.maxBytes,
+    freshMs: PAGE_CACHE_FRESH_MS,
+    staleMs: PAGE_CACHE_STALE_MS,
+  });
+  const flights = new Map<string, Promise<CachedPage | null>>();
+  const revalidationToken = randomBytes(18).toString("base64url");
+  const REVALIDATE_HEADER = "x-podium-revalidate";
+  feed.subscribe((tags) => store.invalidate(tags));
+
+  app.decorateRequest("pageCache", null);
+
+  const keyOf = (request: FastifyRequest): string | null => {
+    if (request.method !== "GET" || !feed.live) return null;
+    const header = request.headers.cookie;
+    const cookies = header ? parseCookies(header) : {};
+    if (cookies[SESSION_COOKIE]) return null;
+    const locale = resolveLocale(cookies[LANGUAGE_COOKIE]);
+    const consent = cookies[COOKIE_CONSENT_COOKIE] ?? "";
+    const device = isMobileUserAgent(request.headers["user-agent"]) ? "mobile" : "desktop";
+    return `${request.url}\n${locale}\n${device}\n${consent === "performance" || consent === "necessary" ? consent : ""}\n${options.fingerprint}`;
+  };
+
+  const lead = (request: FastifyRequest, key: string) => {
+    let settle: (page: CachedPage | null) => void = () => {};
+    const flight = new Promise<CachedPage | null>((resolve) => {
+      const timer = setTimeout(() => resolve(null), FLIGHT_TIMEOUT_MS);
+      settle = (page) => {
+        clearTimeout(timer);
+        flights.delete(key);
+        resolve(page);
+      };
+    });
+    flights.set(key, flight);
+    request.pageCache = { key, startedAt: store.sequence, tags: null, settle };
+  };
+
+  const revalidate = (request: FastifyRequest, key: string) => {
+    if (flights.has(key)) return;
+    const cookies: string[] = [];
+    const sent = request.headers.cookie ? parseCookies(request.headers.cookie) : {};
+    for (const name of [LANGUAGE_COOKIE, COOKIE_CONSENT_COOKIE]) {
+      const value = sent[name];
+      if (value) cookies.push(`${name}=${encodeURIComponent(value)}`);
+    }
+    void app
+      .inject({
+        method: "GET",
+        url: request.url,
+        headers: {
+          [REVALIDATE_HEADER]: revalidationToken,
+          "user-agent": request.headers["user-agent"] ?? "",
+          "accept-encoding": "identity",
+          ...(cookies.length > 0 ? { cookie: cookies.join("; ") } : {}),
+        },
+      })
+      .catch(() => {});
+  };
+
+  app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const key = keyOf(request);
+    if (key === null) return done();
+    if (request.headers[REVALIDATE_HEADER] === revalidationToken) {
+      if (!flights.has(key)) lead(request, key);
+      return done();
+    }
+    const found = store.get(key);
+    if (found) {
+      if (found.state === "stale") revalidate(request, key);
+      serve(request, reply, found.page, found.state === "fresh" ? "hit" : "stale");
+      return;
+    }
+    const flight = flights.get(key);
+    if (!flight) {
+      lead(request, key);
+      return done();
+    }
+    // Single flight: wait for the one render of this page, or render after all if it can't be shared.
+    flight.then((page) => {
+      if (page) serve(request, reply, page, "shared");
+      else done();
+    }, done);
+  });
+
+  // Before @fastify/compress (registered after this plugin): the payload is still the rendered text.
+  app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const pending = request.pageCache;
+    if (!pending) {
+      if (UNSAFE_METHODS.has(request.method) && !(request.routeOptions.config as PageCacheRouteConfig).countsOnly) {
+        // A write answers once this process has heard its changes: the next request sees them.
+        await feed.sync();
+      }
+      return payload;
+    }
+    request.pageCache = null;
+    const body = typeof payload === "string" ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
+    if (!body || !isShareable(reply) || body.length > store.maxEntryBytes) {
+      pending.settle(null);
+      return payload;
+    }
+    const page = await cachedPageOf(reply, body, pending.tags ?? [LISTS_TAG]);
+    store.set(pending.key, page, pending.startedAt);
+    pending.settle(page);
+    // This visitor gets the page the way a hit would.
+    const encoding = encodingFor(request);
+    reply.header("vary", page.headers.vary).header("etag", page.etag).header("podium-cache", "miss");
+    if (encoding === "identity") return body;
+    reply.header("content-encoding", encoding);
+    return encoding === "br" ? page.br : page.gzip;
+  });
+
+  // A request that ends without onSend (aborted) lets its followers go.
+  app.addHook("onResponse", (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    request.pageCache?.settle(null);
+    done();
+  });
+
+  return {
+    store,
+    tag(reply, tags) {
+      const pending = reply.request.pageCache;
+      if (pending) pending.tags = [...(pending.tags ?? []), ...tags];
+    },
+    isRevalidation: (request) => request.headers[REVALIDATE_HEADER] === revalidationToken,
+  };
+}
+
+function serve(request: FastifyRequest, reply: FastifyReply, page: CachedPage, how: string): void {
+  reply.headers(page.headers);
+  reply.header("etag", page.etag).header("podium-cache", how);
+  if (etagMatches(request.headers["if-none-match"], page.etag)) {
+    reply.code(304).send();
+    return;
+  }
+  const encoding = encodingFor(request);
+  reply.code(page.status);
+  if (encoding === "identity") {
+    reply.send(page.identity);
+    return;
+  }
+  reply.header("content-encoding", encoding).send(encoding === "br" ? page.br : page.gzip);
+}
+
+/** What a shared cache may store: a 200 for everyone (`public`, no cookie set) of a text type. */
+function isShareable(reply: FastifyReply): boolean {
+  if (reply.statusCode !== 200 || reply.hasHeader("set-cookie")) return false;
+  const control = String(reply.getHeader("cache-control") ?? "");
+  if (!/(^|,)\s*public\s*(,|$)/i.test(control) || /\b(private|no-store)\b/i.test(control)) return false;
+  return CACHEABLE_TYPES.test(String(reply.getHeader("content-type") ?? ""));
+}
+
+async function cachedPageOf(reply: FastifyReply, identity: Buffer, tags: readonly string[]): Promise<CachedPage> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(reply.getHeaders())) {
+    if (value === undefined || PER_RESPONSE_HEADERS.has(name)) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+  }
+  headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
+  const [br, gz] = await Promise.all([
+    brotli(identity, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: identity.length,
+      },
+    }),
+    gzipped(identity, { level: 6 }),
+  ]);
+  const etag = `W/"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
+  return { status: 200, headers, identity, br, gzip: gz, etag, tags: [...new Set(tags)], storedAt: Date.now() };
+}
+
+/** The best encoding the request accepts: brotli, then gzip, else none (q=0 refuses one). */
+export function encodingFor(request: FastifyRequest): "br" | "gzip" | "identity" {
+  const header = request.headers["accept-encoding"];
+  if (!header) return "identity";
+  let gzipOk = false;
+  for (const part of header.split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const refused = params.some((param) => {
+      const [attribute, value] = param.trim().split("=");
+      return attribute === "q" && Number(value) === 0;
+    });
+    if (refused) continue;
+    if (name === "br") return "br";
+    if (name === "gzip" || name === "*") gzipOk = true;
+  }
+  return gzipOk ? "gzip" : "identity";
+}
+
+/** If-None-Match with weak comparison (RFC 9110 §13.1.2): any listed tag, or `*`. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = etag.replace(/^W\//, "");
+  return header.split(",").some((candidate) => {
+    const value = candidate.trim();
+    return value === "*" || value.replace(/^W\//, "") === opaque;
+  });
+}
