@@ -7,6 +7,15 @@ import type { FeatureFlags } from "../lib/features";
 import type { ContentChanges } from "./content-changes";
 import type { DocumentWork } from "./document-work";
 
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** The route records, never acts for anyone: no CSRF token needed (usage events, the client log). */
+    csrfExempt?: boolean;
+    /** The route writes counts only (likes, usage events), which anonymous pages may show late (issue 11). */
+    countsOnly?: boolean;
+  }
+}
+
 /** What a feature's routes get from the server: the database, settings and page rendering. */
 export interface FeatureContext {
   db: Database;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
+import { LISTS_TAG, presentationTag, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
 import type { FeatureContext, HeadText } from "../http";
 import { findTemplateBySlug, listStaffPicks } from "../presentation/repository";
 import { presentationCard, thumbnailPathOf } from "../presentation/service";
@@ -11,8 +12,17 @@ const PUBLIC_CACHE = "public, max-age=0, s-maxage=300, stale-while-revalidate=36
 
 export function registerCatalogRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
-  const send = (request: FastifyRequest, reply: FastifyReply, data: CatalogPageData, title: HeadText, path: string) => {
+  /** Sends a catalogue page; `tags` name what it shows, for the page cache (issue 11). */
+  const send = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    data: CatalogPageData,
+    title: HeadText,
+    path: string,
+    tags: readonly string[],
+  ) => {
     reply.header("cache-control", PUBLIC_CACHE);
+    context.cacheTags(reply, tags);
     return context.sendPage(request, reply, {
       entry: "catalog",
       data,
@@ -30,6 +40,7 @@ export function registerCatalogRoutes(app: FastifyInstance, context: FeatureCont
       { page: "gallery", cards: picks.map(presentationCard) },
       { id: "catalog.gallery.title" },
       "/gallery/",
+      [SHOWCASE_TAG, LISTS_TAG],
     );
   });
 
@@ -42,6 +53,7 @@ export function registerCatalogRoutes(app: FastifyInstance, context: FeatureCont
       { page: "templates", cards: templates },
       { id: "catalog.templates.title" },
       "/presentation-template/",
+      [SHOWCASE_TAG],
     );
   });
   app.get("/presentation-template/:slug/", async (request: FastifyRequest<{ Params: { slug: string } }>, reply) => {
@@ -61,22 +73,25 @@ export function registerCatalogRoutes(app: FastifyInstance, context: FeatureCont
       },
       template.title,
       `/presentation-template/${slug}/`,
+      [presentationTag(template.oid), SHOWCASE_TAG],
     );
   });
 
   // Spec §2 See more videos, and the banner's Learn more pages.
   app.get("/video/explore/", async (request, reply) => {
     const cards = (await listVideoCards(db)).map(videoCard);
-    return send(request, reply, { page: "videos", cards }, { id: "catalog.videos.title" }, "/video/explore/");
+    return send(request, reply, { page: "videos", cards }, { id: "catalog.videos.title" }, "/video/explore/", [
+      VIDEOS_TAG,
+    ]);
   });
   app.get("/video", (request, reply) =>
-    send(request, reply, { page: "info", topic: "video" }, { id: "info.video.title" }, "/video"),
+    send(request, reply, { page: "info", topic: "video" }, { id: "info.video.title" }, "/video", []),
   );
   app.get("/edu/prezi-video-edu", (request, reply) =>
-    send(request, reply, { page: "info", topic: "edu" }, { id: "info.edu.title" }, "/edu/prezi-video-edu"),
+    send(request, reply, { page: "info", topic: "edu" }, { id: "info.edu.title" }, "/edu/prezi-video-edu", []),
   );
   app.get("/product/", (request, reply) =>
-    send(request, reply, { page: "info", topic: "product" }, { id: "info.product.title" }, "/product/"),
+    send(request, reply, { page: "info", topic: "product" }, { id: "info.product.title" }, "/product/", []),
   );
 
   // Video card thumbnails and hover previews, drawn by Podium (spec §3 previewAnimation).
@@ -85,6 +100,7 @@ export function registerCatalogRoutes(app: FastifyInstance, context: FeatureCont
       const slug = /^([a-z0-9-]{1,80})\.svg$/.exec(request.params.file)?.[1];
       const card = slug ? (await listVideoCards(db)).find((c) => c.slug === slug) : undefined;
       if (!card || (animated && !card.hasPreviewAnimation)) return context.sendNotFound(request, reply);
+      context.cacheTags(reply, [VIDEOS_TAG]);
       return reply
         .type("image/svg+xml; charset=utf-8")
         .header("cache-control", "public, max-age=86400")

@@ -61,7 +61,11 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
     CLIENT_LOG_PATH,
     {
       bodyLimit: CLIENT_LOG_MAX_BYTES,
-      config: { csrfExempt: true, rateLimit: { max: CLIENT_LOG_RATE_PER_MINUTE, timeWindow: "1 minute" } },
+      config: {
+        csrfExempt: true,
+        countsOnly: true,
+        rateLimit: { max: CLIENT_LOG_RATE_PER_MINUTE, timeWindow: "1 minute" },
+      },
     },
     async (request, reply) => {
       const parsed = clientLogSchema.safeParse(request.body);
@@ -83,13 +87,17 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
   );
 
   for (const path of ["/log/json", "/fallback/json"]) {
-    app.post(path, { bodyLimit: USAGE_EVENT_MAX_BYTES, config: { csrfExempt: true } }, async (request, reply) => {
-      const status = await accept(request.body);
-      if (status === 400)
-        return reply
-          .status(400)
-          .send({ statusCode: 400, message: "A usage event must be a JSON array holding one event." });
-      return reply.status(204).send();
-    });
+    app.post(
+      path,
+      { bodyLimit: USAGE_EVENT_MAX_BYTES, config: { csrfExempt: true, countsOnly: true } },
+      async (request, reply) => {
+        const status = await accept(request.body);
+        if (status === 400)
+          return reply
+            .status(400)
+            .send({ statusCode: 400, message: "A usage event must be a JSON array holding one event." });
+        return reply.status(204).send();
+      },
+    );
   }
 }

@@ -54,7 +54,8 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
     return { viewLinkId: query.auth_key ?? "", keyType: query.key_type ?? "" };
   };
 
-  const options = { preHandler: withinBudget };
+  // A like moves a count, which anonymous pages may show late (issue 11): no change-feed barrier.
+  const options = { preHandler: withinBudget, config: { countsOnly: true } };
   app.put("/api/v4/presentation/like/", options, handle(byLink, true));
   app.delete("/api/v4/presentation/like/", options, handle(byLink, false));
   app.put("/api/v4/presentation/:oid/like/", options, handle(byOid, true));

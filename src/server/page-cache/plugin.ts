@@ -39,11 +39,6 @@ const parseCookies = (header: string) => fastifyCookie.parse(header);
 const brotli = promisify(brotliCompress);
 const gzipped = promisify(gzip);
 
-/** Route config: this route writes counts only (likes, usage events), which pages may show late. */
-export interface PageCacheRouteConfig {
-  countsOnly?: boolean;
-}
-
 interface Pending {
   key: string;
   startedAt: number;
@@ -165,7 +160,7 @@ export function registerPageCache(
   app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const pending = request.pageCache;
     if (!pending) {
-      if (UNSAFE_METHODS.has(request.method) && !(request.routeOptions.config as PageCacheRouteConfig).countsOnly) {
+      if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.countsOnly) {
         // A write answers once this process has heard its changes: the next request sees them.
         await feed.sync();
       }
