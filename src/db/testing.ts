@@ -14,7 +14,7 @@ export interface TestDatabaseTarget {
    * Opens a new, empty database with these migrations applied (all by default; fewer to test
    * what a later migration does to existing rows); drop() closes and removes it.
    */
-  create(migrations?: Migration[]): Promise<{ db: Database; drop(): Promise<void> }>;
+  create(migrations?: Migration[]): Promise<{ db: Database; drop(): Promise<void>; url?: string }>;
 }
 
 export function testDatabaseTargets(): TestDatabaseTarget[] {
@@ -45,6 +45,8 @@ async function createPostgresDatabase(adminUrl: string, migrations = listMigrati
   await migrate(db, migrations);
   return {
     db,
+    /** Another process (or a second app in this one) may open the same database here. */
+    url: url.toString(),
     async drop() {
       await db.close();
       const cleanup = new pg.Client({ connectionString: adminUrl });

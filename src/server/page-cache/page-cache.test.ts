@@ -1,7 +1,7 @@
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database } from "../../db/client";
+import { type Database, openDatabase } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { insertUser } from "../../features/accounts/repository";
 import { importMarkdown } from "../../features/presentation/document/markdown";
@@ -238,4 +238,80 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
       await dropSmall();
     }
   }, 60_000);
+});
+
+const postgres = testDatabaseTargets().find((target) => target.name === "postgres");
+
+describe.skipIf(!postgres)("issue 11 page cache across processes on PostgreSQL", () => {
+  it("shows an edit made through one server to anonymous visitors of another within 1 s", async () => {
+    if (!postgres) return;
+    const { db, drop, url } = await postgres.create();
+    // Two servers on one database, each with its own connections and its own change-feed listener.
+    const other = await openDatabase({ url: String(url) });
+    const first = await buildApp({ ...TEST_CONFIG, ...CACHE }, db);
+    const second = await buildApp({ ...TEST_CONFIG, ...CACHE }, other);
+    try {
+      const agent = new TestAgent(first);
+      await agent.signUp("two-servers@podium.test");
+      const [me] = await db.query<{ id: string }>("select id from users where email = $1", ["two-servers@podium.test"]);
+      const oid = stableOid("cache:two-servers");
+      await addDeck(db, String(me?.id), oid, "Seen everywhere");
+      await second.changes.sync();
+      const view = (app: FastifyInstance) => app.inject({ method: "GET", url: `/p/${oid}/`, headers: BROWSER });
+      await view(second);
+      expect((await view(second)).headers["podium-cache"]).toBe("hit");
+
+      const saved = await agent.postForm(`/dashboard/next/presentations/${oid}/details`, {
+        title: "Edited on the first server",
+        description: "",
+        tags: "",
+        privacy: "public",
+      });
+      expect(saved.statusCode).toBe(303);
+      const editedAt = performance.now();
+      await vi.waitFor(async () => expect(bodyOf(await view(second))).toContain("Edited on the first server"), {
+        timeout: 1000,
+        interval: 10,
+      });
+      expect(performance.now() - editedAt).toBeLessThan(1000);
+
+      await agent.postForm(`/dashboard/next/presentations/${oid}/details`, {
+        title: "Edited on the first server",
+        description: "",
+        tags: "",
+        privacy: "private",
+      });
+      await vi.waitFor(async () => expect((await view(second)).statusCode).toBe(404), { timeout: 1000, interval: 10 });
+    } finally {
+      await second.close();
+      await first.close();
+      await drop();
+    }
+  }, 30_000);
+});
+
+describe.skipIf(!postgres)("issue 11 change feed connection on PostgreSQL", () => {
+  it("serves nothing from the cache while its listener is cut off, and comes back by itself", async () => {
+    if (!postgres) return;
+    const { db, drop } = await postgres.create();
+    const app = await buildApp({ ...TEST_CONFIG, ...CACHE }, db);
+    try {
+      const home = () => app.inject({ method: "GET", url: "/", headers: BROWSER });
+      await home();
+      expect((await home()).headers["podium-cache"]).toBe("hit");
+      // Cut the listening connection the way a network failure or a server restart would.
+      await db.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%'",
+      );
+      await vi.waitFor(() => expect(app.changes.live).toBe(false), { timeout: 2000, interval: 5 });
+      expect((await home()).headers["podium-cache"]).toBeUndefined();
+      await vi.waitFor(() => expect(app.changes.live).toBe(true), { timeout: 5000, interval: 20 });
+      // Everything was dropped on the way back: writes made meanwhile could have been missed.
+      expect((await home()).headers["podium-cache"]).toBe("miss");
+      expect((await home()).headers["podium-cache"]).toBe("hit");
+    } finally {
+      await app.close();
+      await drop();
+    }
+  }, 30_000);
 });
