@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { type Database, DatabaseUnavailableError, openDatabase, redactUrl } from "../db/client";
 import { migrate } from "../db/migrate";
 import { buildApp } from "./app";
-import { ConfigError, configFromEnv } from "./config";
+import { clusterWorkerSlot, runPrimary } from "./cluster";
+import { type Config, ConfigError, configFromEnv } from "./config";
 import { seedDemoContent } from "./seed/seed";
 
 /** How long a shutdown waits for requests in flight before it gives up. */
@@ -16,32 +17,45 @@ function defaultClientDir(): string | null {
   return existsSync(join(dir, ".vite", "manifest.json")) ? dir : null;
 }
 
+/**
+ * The script cluster workers run: the server bundle's entry, main.js, beside this chunk
+ * (not process.argv[1], which is scripts/start.mjs under `npm start` and would rebuild).
+ */
+function serverEntry(): string {
+  const main = fileURLToPath(new URL("./main.js", import.meta.url));
+  return existsSync(main) ? main : (process.argv[1] ?? main);
+}
+
+/** Log lines of a cluster worker say which one speaks. */
+let logPrefix = "podium:";
+
 function fail(message: string): never {
-  console.error(`podium: ${message}`);
+  console.error(`${logPrefix} ${message}`);
   process.exit(1);
 }
 
-async function main(): Promise<void> {
-  let config: ReturnType<typeof configFromEnv>;
+function readConfig(): Config {
   try {
-    config = configFromEnv(process.env, { clientDir: defaultClientDir() });
+    return configFromEnv(process.env, { clientDir: defaultClientDir() });
   } catch (error) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
-  if (!config.clientDir) {
-    console.warn("podium: no built browser assets found; pages render without scripts. Run `npm run build`.");
-  }
+}
 
-  let db: Database;
+async function open(config: Config): Promise<{ db: Database; where: string }> {
   try {
-    db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+    const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+    const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : `PGlite in ${config.dataDir}`;
+    return { db, where };
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) fail(error.message);
     throw error;
   }
-  const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : `PGlite in ${config.dataDir}`;
+}
 
+/** Migrations and the demo seed: once per start, in the only process or in the cluster's primary. */
+async function prepare(config: Config, db: Database, where: string): Promise<void> {
   try {
     const applied = await migrate(db);
     if (applied.length > 0) console.log(`podium: applied migrations ${applied.join(", ")} (${where})`);
@@ -58,7 +72,10 @@ async function main(): Promise<void> {
     await db.close().catch(() => {});
     fail(`could not prepare the database (${where}): ${(error as Error).message}`);
   }
+}
 
+/** Builds the app on an open database, listens, and stops gracefully on SIGTERM/SIGINT. */
+async function serve(config: Config, db: Database, where: string, workerSlot: number | null): Promise<void> {
   const app = await buildApp(config, db);
   try {
     await app.listen({ port: config.port, host: config.host });
@@ -68,19 +85,20 @@ async function main(): Promise<void> {
     if (code === "EADDRINUSE") fail(`port ${config.port} is already in use. Stop the other server or set PORT.`);
     fail(`could not listen on ${config.host}:${config.port}: ${(error as Error).message}`);
   }
-  console.log(`podium: serving ${config.publicUrl} (${where}, ${config.env})`);
+  // In a cluster the primary says "serving" once every worker listens.
+  if (workerSlot === null) console.log(`podium: serving ${config.publicUrl} (${where}, ${config.env}, one process)`);
 
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`podium: ${signal} received; finishing requests in flight`);
+    console.log(`${logPrefix} ${signal} received; finishing requests in flight`);
     const timer = setTimeout(() => fail("shutdown took too long; exiting"), SHUTDOWN_GRACE_MS);
     timer.unref();
     // close() stops accepting, waits for requests in flight, then closes the database (onClose).
     app.close().then(
       () => {
-        console.log("podium: stopped");
+        console.log(`${logPrefix} stopped`);
         process.exit(0);
       },
       (error: Error) => fail(`error while stopping: ${error.message}`),
@@ -88,6 +106,35 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const workerSlot = clusterWorkerSlot();
+  if (workerSlot !== null) {
+    // A worker of the cluster: the primary has migrated and seeded; open, build, listen.
+    logPrefix = `podium (worker ${workerSlot}):`;
+    const { db, where } = await open(config);
+    await serve(config, db, where, workerSlot);
+    return;
+  }
+  if (!config.clientDir) {
+    console.warn("podium: no built browser assets found; pages render without scripts. Run `npm run build`.");
+  }
+  const { db, where } = await open(config);
+  await prepare(config, db, where);
+  if (config.workers === 1) {
+    await serve(config, db, where, null);
+    return;
+  }
+  // Issue 11, item 4: the primary only prepares the database and keeps the workers running.
+  await db.close();
+  runPrimary({
+    workers: config.workers,
+    entry: serverEntry(),
+    servingLine: (workers) => `podium: serving ${config.publicUrl} (${where}, ${config.env}, ${workers} workers)`,
+    graceMs: SHUTDOWN_GRACE_MS,
+  });
 }
 
 void main().catch((error: Error) => fail(error.stack ?? error.message));
