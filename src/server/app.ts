@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
@@ -61,7 +62,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     request: FastifyRequest,
     reply: FastifyReply,
   ) => void = (_error, _request, reply) => reply.status(400).send();
+  // Issue 11: a cached page's hit is answered by Node's HTTP server before Fastify builds a request.
+  let rawHits: PageCache | null = null;
   const app = Fastify({
+    serverFactory: (handler) =>
+      createServer((request, response) => {
+        if (!rawHits?.serveRaw(request, response)) handler(request, response);
+      }),
     frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
     logger: config.logger ? { level: "info" } : false,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -89,6 +96,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
         })
       : null;
   app.decorate("pageCache", pageCache);
+  rawHits = pageCache;
   app.decorate("changes", changes);
 
   await app.register(helmet, {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import { brotliCompress, gzip, constants as zlib } from "node:zlib";
 import { fastifyCookie } from "@fastify/cookie";
@@ -32,6 +33,11 @@ const PER_RESPONSE_HEADERS = new Set([
   "set-cookie",
   "date",
   "connection",
+  "retry-after",
+  // The rate limit's counters are one address's; a hit isn't counted.
+  "x-ratelimit-limit",
+  "x-ratelimit-remaining",
+  "x-ratelimit-reset",
 ]);
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -54,6 +60,12 @@ declare module "fastify" {
 
 export interface PageCache {
   readonly store: PageStore;
+  /**
+   * Answers a fresh or stale hit straight from Node's HTTP server, before Fastify builds a request
+   * (true when it did). Everything else, and every request that app.inject() makes, goes through
+   * Fastify, whose first hook does the same plus single flight.
+   */
+  serveRaw(request: IncomingMessage, response: ServerResponse): boolean;
   /** Names what the response shows (FeatureContext.cacheTags). */
   tag(reply: FastifyReply, tags: readonly string[]): void;
   /** True when the request is Podium revalidating a stale page (the rate limit lets it through). */
@@ -84,7 +96,7 @@ export function registerPageCache(
 
   app.decorateRequest("pageCache", null);
 
-  const keyOf = (request: FastifyRequest): string | null => {
+  const keyOf = (request: { method?: string; url?: string; headers: IncomingMessage["headers"] }): string | null => {
     if (request.method !== "GET" || !feed.live) return null;
     const header = request.headers.cookie;
     const cookies = header ? parseCookies(header) : {};
@@ -109,7 +121,7 @@ export function registerPageCache(
     request.pageCache = { key, startedAt: store.sequence, tags: null, settle };
   };
 
-  const revalidate = (request: FastifyRequest, key: string) => {
+  const revalidate = (request: { url?: string; headers: IncomingMessage["headers"] }, key: string) => {
     if (flights.has(key)) return;
     const cookies: string[] = [];
     const sent = request.headers.cookie ? parseCookies(request.headers.cookie) : {};
@@ -120,7 +132,7 @@ export function registerPageCache(
     void app
       .inject({
         method: "GET",
-        url: request.url,
+        url: request.url ?? "/",
         headers: {
           [REVALIDATE_HEADER]: revalidationToken,
           "user-agent": request.headers["user-agent"] ?? "",
@@ -176,7 +188,7 @@ export function registerPageCache(
     store.set(pending.key, page, pending.startedAt);
     pending.settle(page);
     // This visitor gets the page the way a hit would.
-    const encoding = encodingFor(request);
+    const encoding = encodingFor(request.headers["accept-encoding"]);
     reply.header("vary", page.headers.vary).header("etag", page.etag).header("podium-cache", "miss");
     if (encoding === "identity") return body;
     reply.header("content-encoding", encoding);
@@ -191,6 +203,25 @@ export function registerPageCache(
 
   return {
     store,
+    serveRaw(request, response) {
+      const key = keyOf(request);
+      if (key === null) return false;
+      const found = store.get(key);
+      if (!found) return false;
+      if (found.state === "stale") revalidate(request, key);
+      const { page } = found;
+      const how = found.state === "fresh" ? "hit" : "stale";
+      if (etagMatches(request.headers["if-none-match"], page.etag)) {
+        response.writeHead(304, { ...page.headers, etag: page.etag, "podium-cache": how });
+        response.end();
+        return true;
+      }
+      const encoding = encodingFor(request.headers["accept-encoding"]);
+      const headers = page.wire[encoding];
+      response.writeHead(page.status, how === "hit" ? headers : { ...headers, "podium-cache": how });
+      response.end(encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.identity);
+      return true;
+    },
     tag(reply, tags) {
       const pending = reply.request.pageCache;
       if (pending) pending.tags = [...(pending.tags ?? []), ...tags];
@@ -206,7 +237,7 @@ function serve(request: FastifyRequest, reply: FastifyReply, page: CachedPage, h
     reply.code(304).send();
     return;
   }
-  const encoding = encodingFor(request);
+  const encoding = encodingFor(request.headers["accept-encoding"]);
   reply.code(page.status);
   if (encoding === "identity") {
     reply.send(page.identity);
@@ -241,12 +272,28 @@ async function cachedPageOf(reply: FastifyReply, identity: Buffer, tags: readonl
     gzipped(identity, { level: 6 }),
   ]);
   const etag = `W/"${createHash("sha256").update(identity).digest("base64url").slice(0, 27)}"`;
-  return { status: 200, headers, identity, br, gzip: gz, etag, tags: [...new Set(tags)], storedAt: Date.now() };
+  const wire = (encoding: string | null, body: Buffer): Record<string, string | number> => ({
+    ...headers,
+    etag,
+    "podium-cache": "hit",
+    ...(encoding ? { "content-encoding": encoding } : {}),
+    "content-length": body.length,
+  });
+  return {
+    status: 200,
+    headers,
+    identity,
+    br,
+    gzip: gz,
+    etag,
+    tags: [...new Set(tags)],
+    storedAt: Date.now(),
+    wire: { br: wire("br", br), gzip: wire("gzip", gz), identity: wire(null, identity) },
+  };
 }
 
 /** The best encoding the request accepts: brotli, then gzip, else none (q=0 refuses one). */
-export function encodingFor(request: FastifyRequest): "br" | "gzip" | "identity" {
-  const header = request.headers["accept-encoding"];
+export function encodingFor(header: string | undefined): "br" | "gzip" | "identity" {
   if (!header) return "identity";
   let gzipOk = false;
   for (const part of header.split(",")) {

@@ -12,6 +12,8 @@ export interface CachedPage {
   etag: string;
   tags: readonly string[];
   storedAt: number;
+  /** Every header of a 200 in each encoding, ready for Node's writeHead (the raw hit path). */
+  wire: Readonly<Record<"br" | "gzip" | "identity", Readonly<Record<string, string | number>>>>;
 }
 
 export interface PageStoreOptions {
@@ -153,5 +155,6 @@ export class PageStore {
 function sizeOf(key: string, page: CachedPage): number {
   let headers = 0;
   for (const [name, value] of Object.entries(page.headers)) headers += name.length + value.length;
-  return ENTRY_OVERHEAD_BYTES + key.length * 2 + headers * 2 + page.identity.length + page.br.length + page.gzip.length;
+  // The headers are held four times: as replayed, and ready for each encoding.
+  return ENTRY_OVERHEAD_BYTES + key.length * 2 + headers * 8 + page.identity.length + page.br.length + page.gzip.length;
 }
