@@ -41,6 +41,8 @@ import { renderPage } from "./render/page";
 import { createDocumentWorkers } from "./workers/documents";
 import { createPdfWorkers } from "./workers/pdf-pool";
 
+/** Idle keep-alive connections stay open this long (Fastify's default for its own servers). */
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 /** Largest request body accepted anywhere (architecture: bodies are limited). */
 export const BODY_LIMIT_BYTES = 256 * 1024;
 /** When the database is unavailable, visitors are asked to come back after this long. */
@@ -65,10 +67,14 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   // Issue 11: a cached page's hit is answered by Node's HTTP server before Fastify builds a request.
   let rawHits: PageCache | null = null;
   const app = Fastify({
-    serverFactory: (handler) =>
-      createServer((request, response) => {
+    serverFactory: (handler) => {
+      const server = createServer((request, response) => {
         if (!rawHits?.serveRaw(request, response)) handler(request, response);
-      }),
+      });
+      // What Fastify sets on a server of its own.
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      return server;
+    },
     frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
     logger: config.logger ? { level: "info" } : false,
     bodyLimit: BODY_LIMIT_BYTES,
