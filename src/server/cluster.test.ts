@@ -319,6 +319,37 @@ describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", ()
   );
 
   it.skipIf(!adminUrl)(
+    "issue 11 item 4: a request that never ends holds the shutdown only until the grace period, then the primary exits 1 and says so",
+    async () => {
+      if (!adminUrl) return;
+      const databaseUrl = await freshDatabase(adminUrl);
+      const port = await freePort();
+      const run = start({ PORT: String(port), DATABASE_URL: databaseUrl, PODIUM_WORKERS: "2", PODIUM_SEED: "off" });
+      await expect.poll(run.output, { timeout: START_TIMEOUT_MS }).toContain("podium: serving");
+      const workers = childrenOf(run.pid);
+      // Its headers are read, and its body never comes.
+      const socket = connect(port, HOST);
+      await new Promise((done) => socket.once("connect", done));
+      socket.on("error", () => {});
+      socket.write(
+        `POST /log/client HTTP/1.1\r\nHost: ${HOST}:${port}\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n`,
+      );
+      await readUntil(socket, (text) => text.includes("100 Continue\r\n\r\n"));
+      const stopAsked = Date.now();
+      run.child.kill("SIGTERM");
+
+      expect(await run.exited).toEqual({ code: 1, signal: null });
+      // serve.ts's SHUTDOWN_GRACE_MS: not before it, and not long after.
+      expect(Date.now() - stopAsked).toBeGreaterThanOrEqual(9_000);
+      expect(run.output()).toMatch(/shutdown took too long/);
+      expect(run.output()).not.toContain("podium: stopped (2 workers)");
+      for (const pid of workers) expect(alive(pid)).toBe(false);
+      socket.destroy();
+    },
+    120_000,
+  );
+
+  it.skipIf(!adminUrl)(
     "issue 11 item 4: workers that keep dying right after they start make the primary give up with exit 1",
     async () => {
       if (!adminUrl) return;

@@ -27,6 +27,8 @@ export const RESPAWN_BACKOFF_MS = 1_000;
 export const RESPAWN_BACKOFF_MAX_MS = 15_000;
 /** Quick deaths in a row after which the primary stops everything and exits 1. */
 export const MAX_QUICK_DEATHS = 5;
+/** How long the primary waits for workers it killed (SIGKILL) after the grace period to be gone. */
+const KILL_WAIT_MS = 2_000;
 
 export type RespawnDecision = { action: "respawn"; delayMs: number } | { action: "give-up"; quickDeaths: number };
 
@@ -123,8 +125,10 @@ export function runPrimary(options: PrimaryOptions): void {
       console.error(
         `podium: shutdown took too long; ${left.length} of ${workers} workers still running after ${graceMs} ms; killing them`,
       );
+      stopping?.failed.push(`${workersWord(left.length)} killed after ${graceMs} ms`);
+      // finish() exits 1 once they are gone; the backstop in case one can't even be killed.
       for (const worker of left) worker.process.kill("SIGKILL");
-      process.exit(1);
+      setTimeout(() => process.exit(1), KILL_WAIT_MS).unref();
     }, graceMs);
     timer.unref();
     finish();
