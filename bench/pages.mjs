@@ -23,13 +23,15 @@
 // moves the figures, and the ratios are the figures to compare.
 //
 // Usage: npm run bench:pages [-- --duration 10 --warmup 3 --connections 50 --signed-in-connections 20
-//          --database postgres://root@127.0.0.1:5432/test --json reports/bench-pages.json --build]
+//          --database postgres://root@127.0.0.1:5432/test --json reports/bench-pages.json --build --workers 1]
+// `--workers N` (PostgreSQL only) measures Podium with PODIUM_WORKERS=N instead of one process
+// (issue 11, item 4); its CPU figures then add up the primary and its workers.
 // PGlite in a temporary data directory by default (the demo seed); `--database` takes a
 // PostgreSQL server where the user may create databases: a fresh one is created and dropped.
 // Builds when dist/ is missing (or with --build); a stale build is only reported.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -55,6 +57,8 @@ const WARMUP_S = option("warmup", 3);
 /** Issue 11: anonymous pages are measured at 50 connections, the signed-in page at 20. */
 const CONNECTIONS = Math.floor(option("connections", 50));
 const SIGNED_IN_CONNECTIONS = Math.floor(option("signed-in-connections", 20));
+/** Podium's processes: one by default, comparable with the one-process baseline. */
+const WORKERS = Math.floor(option("workers", 1));
 const DATABASE_ADMIN_URL = argument("database") ?? null;
 const JSON_FILE = argument("json") ?? null;
 
@@ -188,8 +192,8 @@ async function startPodium(port, database) {
     HOST,
     PODIUM_LOG: "off",
     PODIUM_RATE_LIMIT: "100000000",
-    // One process, comparable with the one-process baseline.
-    PODIUM_WORKERS: "1",
+    // One process unless --workers says otherwise: comparable with the one-process baseline.
+    PODIUM_WORKERS: String(WORKERS),
     PODIUM_PUBLIC_URL: `http://${HOST}:${port}`,
   };
   delete env.DATABASE_URL;
@@ -248,12 +252,29 @@ function cpuSecondsOf(pid) {
   }
 }
 
-/** The server's and this process's (the load generator's) CPU milliseconds per request. */
+/** CPU seconds of a process and its child processes (a cluster's workers); null without /proc. */
+function treeCpuSeconds(pid) {
+  const own = cpuSecondsOf(pid);
+  if (own === null) return null;
+  let total = own;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) total += cpuSecondsOf(entry) ?? 0;
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return total;
+}
+
+/** The server's (with its workers) and this process's (the load generator's) CPU milliseconds per request. */
 function cpuMeter(serverPid) {
   const self = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
-  const before = { server: cpuSecondsOf(serverPid), loadGenerator: self() };
+  const before = { server: treeCpuSeconds(serverPid), loadGenerator: self() };
   return (requests) => {
-    const after = { server: cpuSecondsOf(serverPid), loadGenerator: self() };
+    const after = { server: treeCpuSeconds(serverPid), loadGenerator: self() };
     const perRequest = (key) =>
       before[key] === null || after[key] === null || requests === 0
         ? null
@@ -494,6 +515,7 @@ function printTable(rows, baseline) {
 const machineLoad = () => Number(loadavg()[0].toFixed(2));
 
 async function main() {
+  if (WORKERS > 1 && !DATABASE_ADMIN_URL) throw new Error("--workers above 1 needs --database (PGlite is one process)");
   ensureBuild();
   const machine = { cpus: availableParallelism(), loadAverage1mAtStart: machineLoad(), loadAverage1mAtEnd: null };
   console.log(
@@ -510,7 +532,7 @@ async function main() {
   const page = await biggestViewPage(podiumPort);
   const sessionCookie = await logIn(podiumPort);
   console.log(
-    `  Podium on ${database.label}: started, biggest view page ${page.path} (${page.html.length} bytes of HTML, ` +
+    `  Podium (${WORKERS === 1 ? "one process" : `${WORKERS} workers`}) on ${database.label}: started, biggest view page ${page.path} (${page.html.length} bytes of HTML, ` +
       `the longest of ${page.candidates}), signed in as ${DEMO_EMAIL} in ${Math.round(performance.now() - setupStart)} ms`,
   );
 
@@ -652,6 +674,7 @@ async function main() {
           connections: CONNECTIONS,
           signedInConnections: SIGNED_IN_CONNECTIONS,
           database: database.label,
+          podiumWorkers: WORKERS,
           viewPage: { path: page.path, htmlBytes: page.html.length },
           baselineBrotliQuality: BASELINE_BROTLI_QUALITY,
           machine,

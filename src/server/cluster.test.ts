@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_QUICK_DEATHS, QUICK_DEATH_MS, RESPAWN_BACKOFF_MS, RespawnPolicy } from "./cluster";
 import { ConfigError, configFromEnv, MAX_WORKERS } from "./config";
 
@@ -73,8 +73,11 @@ describe("issue 11 item 4: replacing dead workers", () => {
 
 // --- the real processes -------------------------------------------------------------------------
 
-/** The server bundle of these sources (no browser assets: pages render without scripts). */
-const BUILD_DIR = resolve("node_modules/.cache/podium-test-cluster");
+/**
+ * The server bundle of these sources (no browser assets: pages render without scripts), in a
+ * folder of this run's own, so two test runs at once don't build over each other.
+ */
+const BUILD_DIR = resolve(`node_modules/.cache/podium-test-cluster-${process.pid}`);
 const HOST = "127.0.0.1";
 const START_TIMEOUT_MS = 60_000;
 const hasProc = existsSync("/proc/self/stat");
@@ -224,6 +227,8 @@ describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", ()
       },
     });
   }, 120_000);
+
+  afterAll(() => rmSync(BUILD_DIR, { recursive: true, force: true }));
 
   it("issue 11 item 4: on PGlite, PODIUM_WORKERS=2 exits 1 with a message saying why, and forks nothing", async () => {
     const run = start({ PORT: String(await freePort()), PODIUM_DATA_DIR: "memory://", PODIUM_WORKERS: "2" });
