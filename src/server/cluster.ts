@@ -19,12 +19,12 @@ export function clusterWorkerSlot(env: NodeJS.ProcessEnv = process.env): number 
   return Number.isInteger(slot) && slot >= 1 ? slot : null;
 }
 
+// Issue 11, item 4: "don't respawn in a tight loop: back off if workers keep dying within seconds
+// of starting, and give up with exit 1 after a few".
 /** A worker that dies this soon after it was started counts as failing to start. */
 export const QUICK_DEATH_MS = 10_000;
-/** The first such worker is replaced at once; the next waits this long, doubling with each one in a row. */
+/** The first such worker is replaced at once; the next waits this long, doubling with each one in a row (1, 2, 4 s). */
 export const RESPAWN_BACKOFF_MS = 1_000;
-/** The longest wait before a replacement. */
-export const RESPAWN_BACKOFF_MAX_MS = 15_000;
 /** Quick deaths in a row after which the primary stops everything and exits 1. */
 export const MAX_QUICK_DEATHS = 5;
 /** How long the primary waits for workers it killed (SIGKILL) after the grace period to be gone. */
@@ -50,8 +50,7 @@ export class RespawnPolicy {
     if (this.quickDeaths >= MAX_QUICK_DEATHS) return { action: "give-up", quickDeaths: this.quickDeaths };
     return {
       action: "respawn",
-      delayMs:
-        this.quickDeaths === 1 ? 0 : Math.min(RESPAWN_BACKOFF_MAX_MS, RESPAWN_BACKOFF_MS * 2 ** (this.quickDeaths - 2)),
+      delayMs: this.quickDeaths === 1 ? 0 : RESPAWN_BACKOFF_MS * 2 ** (this.quickDeaths - 2),
     };
   }
 }
