@@ -1,11 +1,14 @@
 // Checks that imports point one way (ARCHITECTURE.md): server → features → ui/db/i18n → lib.
 // React components and browser entries never reach a repository, a service, a route or the
-// database. `import type` is free: types vanish at build time.
-import { readdirSync, readFileSync, statSync } from "node:fs";
+// database. No circles: neither between files under src/ nor between features (issue 11).
+// `import type` is free: types vanish at build time. The sources are read by a parser (oxc,
+// through Vite), never by patterns: comments and strings that look like imports aren't imports.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { parseSync } from "vite";
+import { describeCycle, featureOf, findCycles } from "./find-cycles.mjs";
 
 const ROOT = resolve("src");
-const IMPORT = /^\s*(import|export)\s+(type\s+)?[^'"]*?from\s+["']([^"']+)["']|^\s*import\s+["']([^"']+)["']/gm;
 
 /** [where the importing file is, what it may not import, why]. */
 const RULES = [
@@ -19,8 +22,20 @@ const RULES = [
   [/\/components\//, /^node:/, "components run in the browser: no Node built-ins"],
   [/^client\//, /^(db|server)\/|\/(repository|service|routes)$/, "browser entries never import data access or routes"],
   [/^client\//, /^node:/, "browser entries: no Node built-ins"],
+  // Issue 11, item 5: the view pages are composed above the features they show.
+  [
+    /^features\/(presentation|explore|sidebar)\//,
+    /^features\/view-page\//,
+    "view-page composes presentation, explore and sidebar: they never import it",
+  ],
+  [
+    /^features\/presentation\//,
+    /^features\/(explore|sidebar)\//,
+    "presentation is below explore and sidebar (they show its cards): it never imports them",
+  ],
 ];
 
+/** Source files that imports may form circles through: tests import anything and nothing imports them. */
 function* sourceFiles(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -29,28 +44,97 @@ function* sourceFiles(dir) {
   }
 }
 
+/** The modules a file imports at run time (static, re-exports, literal dynamic imports), not types. */
+function runtimeImports(file, text) {
+  const { program, errors } = parseSync(file, text, { lang: file.endsWith(".tsx") ? "tsx" : "ts" });
+  if (errors.length > 0) throw new Error(`${file}: ${errors[0].message}`);
+  const specifiers = [];
+  for (const node of program.body) {
+    if (node.type === "ImportDeclaration" && node.importKind !== "type") specifiers.push(node.source.value);
+    else if (
+      (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") &&
+      node.source &&
+      node.exportKind !== "type"
+    )
+      specifiers.push(node.source.value);
+  }
+  // import("…") can sit anywhere in the tree: walk it without recursion.
+  const pending = [program];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (node.type === "ImportExpression" && node.source.type === "Literal" && typeof node.source.value === "string")
+      specifiers.push(node.source.value);
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) {
+        for (const item of value) if (item && typeof item.type === "string") pending.push(item);
+      } else if (value && typeof value.type === "string") pending.push(value);
+    }
+  }
+  return specifiers;
+}
+
+/** The source file a relative import names, or null (styles, data, raw text). */
+function resolveFile(path) {
+  for (const candidate of [path, `${path}.ts`, `${path}.tsx`, join(path, "index.ts"), join(path, "index.tsx")]) {
+    if (/\.(ts|tsx)$/.test(candidate) && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  }
+  return null;
+}
+
 const problems = [];
+/** File → the files it imports (paths relative to src/). */
+const fileGraph = new Map();
+/** Feature → the features it imports, with the first file import that shows each edge. */
+const featureGraph = new Map();
+const featureEdgeExample = new Map();
+
 for (const file of sourceFiles(ROOT)) {
   const from = relative(ROOT, file);
-  const text = readFileSync(file, "utf8");
-  for (const match of text.matchAll(IMPORT)) {
-    const isTypeOnly = Boolean(match[2]);
-    const specifier = match[3] ?? match[4];
-    if (isTypeOnly || !specifier) continue;
+  fileGraph.set(from, []);
+  let specifiers;
+  try {
+    specifiers = runtimeImports(from, readFileSync(file, "utf8"));
+  } catch (error) {
+    problems.push(`${from}: can't be parsed — ${error.message}`);
+    continue;
+  }
+  for (const specifier of specifiers) {
     let target;
-    if (specifier.startsWith("."))
-      target = relative(ROOT, resolve(dirname(file), specifier)).replace(/\.(tsx?|json|css)$/, "");
-    else if (specifier.startsWith("node:")) target = specifier;
+    if (specifier.startsWith(".")) {
+      const absolute = resolve(dirname(file), specifier.replace(/\?.*$/, ""));
+      target = relative(ROOT, absolute).replace(/\.(tsx?|json|css)$/, "");
+      const resolved = resolveFile(absolute);
+      if (resolved) fileGraph.get(from).push(relative(ROOT, resolved));
+    } else if (specifier.startsWith("node:")) target = specifier;
     else continue; // npm packages are governed by package.json, not by layers
     if (target.endsWith(".css")) continue;
     for (const [where, forbidden, why] of RULES) {
       if (where.test(from) && forbidden.test(target)) problems.push(`${from}: imports ${specifier} — ${why}`);
     }
+    const [fromFeature, toFeature] = [featureOf(from), featureOf(target)];
+    if (fromFeature && toFeature && fromFeature !== toFeature) {
+      if (!featureGraph.has(fromFeature)) featureGraph.set(fromFeature, new Set());
+      featureGraph.get(fromFeature).add(toFeature);
+      const edge = `${fromFeature} → ${toFeature}`;
+      if (!featureEdgeExample.has(edge)) featureEdgeExample.set(edge, `${from} imports ${specifier}`);
+    }
   }
+}
+
+for (const cycle of findCycles(featureGraph)) {
+  const steps = cycle.slice(1).map((to, i) => `    ${featureEdgeExample.get(`${cycle[i]} → ${to}`)}`);
+  problems.push(
+    `features import each other in a circle: ${describeCycle(cycle)} — imports between features point one way\n${steps.join("\n")}`,
+  );
+}
+for (const cycle of findCycles(fileGraph)) {
+  problems.push(`files import each other in a circle: ${describeCycle(cycle)}`);
 }
 
 if (problems.length > 0) {
   console.error(`Layer check failed (${problems.length}):\n${problems.join("\n")}`);
   process.exit(1);
 }
-console.log("Layer check passed: imports point one way.");
+console.log(
+  `Layer check passed: imports point one way, no circles (${fileGraph.size} files, ${featureGraph.size} features importing others).`,
+);

@@ -1,5 +1,5 @@
-import { PresentationPage } from "../features/presentation/components/PresentationPage";
 import type { PresentationPageData } from "../features/presentation/page-data";
+import { PresentationPage } from "../features/view-page/components/PresentationPage";
 import { hydratePage } from "./hydrate";
 
 hydratePage<PresentationPageData>((data) => <PresentationPage data={data} />);

@@ -26,6 +26,7 @@ import { registerModerationRoutes } from "../features/moderation/routes";
 import { registerPdfImportRoutes } from "../features/pdf-import/routes";
 import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
+import { registerViewPageRoutes } from "../features/view-page/routes";
 import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
 import { COOKIE_CONSENT_COOKIE, type CookieChoice } from "../lib/usage-session";
@@ -293,6 +294,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerEventRoutes(app, context);
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
+  registerViewPageRoutes(app, context);
   registerPresentationRoutes(app, context);
   registerPresenterRoutes(app, context);
   registerSitemapRoute(app, context);

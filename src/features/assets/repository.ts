@@ -1,6 +1,4 @@
 import type { Queryable } from "../../db/client";
-import { documentImageUrls } from "../presentation/document/camera";
-import type { PresentationDocument } from "../presentation/document/schema";
 
 /** The SQL of presentation images (migration 0008): what is stored, who uses it, and the sweep. */
 
@@ -27,10 +25,13 @@ export interface NewAsset extends AssetRow {
   uploaderId: string;
 }
 
-/** The hashes of the Podium images a document shows (other `/assets/…` paths name nothing stored). */
-export function assetHashesIn(document: PresentationDocument): string[] {
+/**
+ * The hashes of the Podium images among a document's image addresses (`documentImageUrls`; other
+ * `/assets/…` paths name nothing stored). Addresses, not the document: assets stays below presentation.
+ */
+export function assetHashesIn(imageUrls: Iterable<string>): string[] {
   const hashes = new Set<string>();
-  for (const src of documentImageUrls(document)) {
+  for (const src of imageUrls) {
     const match = ASSET_PATH.exec(src);
     if (match?.[1]) hashes.add(match[1]);
   }

@@ -5,13 +5,14 @@ import type { FeatureContext, HeadText } from "../http";
 import { findTemplateBySlug, listStaffPicks } from "../presentation/repository";
 import { presentationCard, thumbnailPathOf } from "../presentation/service";
 import { listVideoCards } from "../sidebar/repository";
-import { getSidebar, videoCard, videoThumbnailSvg } from "../sidebar/service";
+import { cachedSidebar, videoCard, videoThumbnailSvg } from "../sidebar/service";
 import { CatalogPage, type CatalogPageData } from "./components/CatalogPage";
 
 const PUBLIC_CACHE = "public, max-age=0, s-maxage=300, stale-while-revalidate=3600";
 
 export function registerCatalogRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
+  const sidebar = cachedSidebar(db, context.changes);
   /** Sends a catalogue page; `tags` name what it shows, for the page cache (issue 11). */
   const send = (
     request: FastifyRequest,
@@ -46,7 +47,7 @@ export function registerCatalogRoutes(app: FastifyInstance, context: FeatureCont
 
   // Spec §2 See more templates, and each template card.
   app.get("/presentation-template/", async (request, reply) => {
-    const { templates } = await getSidebar(db);
+    const { templates } = await sidebar();
     return send(
       request,
       reply,

@@ -1,5 +1,6 @@
 import type { Queryable } from "../../db/client";
 import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
+import { documentImageUrls } from "../presentation/document/camera";
 import type { PresentationDocument } from "../presentation/document/schema";
 import type { Privacy } from "../presentation/repository";
 
@@ -56,7 +57,7 @@ export async function updatePresentationContent(
       content.privacy,
       content.tags,
       JSON.stringify(content.document),
-      assetHashesIn(content.document),
+      assetHashesIn(documentImageUrls(content.document)),
       content.sourceMarkdown,
     ],
   );

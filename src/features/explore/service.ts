@@ -1,6 +1,7 @@
 import type { Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
 import { ownerDisplayName } from "../../lib/owner";
+import { type ContentChanges, LISTS_TAG, SHOWCASE_TAG } from "../content-changes";
 import {
   countListedPresentations,
   listListedPresentations,
@@ -8,22 +9,32 @@ import {
   searchListedPresentations,
 } from "../presentation/repository";
 import { presentationCard } from "../presentation/service";
+import { cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
 import type { HeaderAppData } from "./header-data";
 import { authorSegmentOf, SEARCH_TERMS, tsqueryOf } from "./search";
 
 /** Results per search page. */
 export const SEARCH_PAGE_SIZE = 24;
-/** The placeholder states the real number (spec §2, product brief): counted per page, on an index. */
+/** The placeholder states the real number (spec §2, product brief): counted on an index. */
 const searchableCount = (db: Queryable) => countListedPresentations(db);
 
+/**
+ * The header's count for pages that render often (the view page): counted once and kept until a
+ * listed presentation changes (issue 11: `lists`, or `showcase`, which also says the number of
+ * listed presentations moved), a minute at most.
+ */
+export function cachedSearchableCount(db: Queryable, changes: ContentChanges): () => Promise<number> {
+  return cachedUntilChange(changes, [LISTS_TAG, SHOWCASE_TAG], () => searchableCount(db));
+}
+
 /** Spec §3 "App data for the header", for a page about a presentation (or none). */
-export async function headerAppData(
-  db: Queryable,
+export function headerAppData(
+  searchableCount: number,
   viewer: Viewer,
   presentation: { oid: string; schemaVersion: "0" | "2" } | null,
   nativeApp: HeaderAppData["nativeApp"] = null,
-): Promise<HeaderAppData> {
+): HeaderAppData {
   return {
     oid: presentation?.oid ?? null,
     schemaVersion: presentation?.schemaVersion ?? null,
@@ -33,7 +44,7 @@ export async function headerAppData(
     viewerName: viewer ? ownerDisplayName(viewer) || viewer.email : null,
     viewerEmail: viewer?.email ?? null,
     searchTerms: SEARCH_TERMS,
-    searchableCount: await searchableCount(db),
+    searchableCount,
     nativeApp: viewer ? nativeApp : null,
   };
 }
@@ -50,13 +61,13 @@ export interface ExplorePageData {
 }
 
 export async function getExplorePage(db: Queryable, viewer: Viewer): Promise<ExplorePageData> {
-  const [header, popular, recent] = await Promise.all([
-    headerAppData(db, viewer, null),
+  const [count, popular, recent] = await Promise.all([
+    searchableCount(db),
     listPopularPresentations(db, 8),
     listListedPresentations(db, { limit: 8 }),
   ]);
   return {
-    header,
+    header: headerAppData(count, viewer, null),
     term: "",
     results: null,
     total: 0,
@@ -73,7 +84,7 @@ export async function getSearchPage(
   term: string,
   page: number,
 ): Promise<ExplorePageData> {
-  const header = await headerAppData(db, viewer, null);
+  const header = headerAppData(await searchableCount(db), viewer, null);
   const query = tsqueryOf(term);
   if (!query) return { header, term, results: [], total: 0, page: 1, pageCount: 1, popular: [], recent: [] };
   const current = Math.max(1, Math.min(page, 1000));

@@ -1,5 +1,6 @@
 import type { Queryable } from "../../db/client";
 import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
+import { documentImageUrls } from "./document/camera";
 import type { PresentationDocument } from "./document/schema";
 
 /** The only place that knows how presentations are stored. */
@@ -147,7 +148,7 @@ export async function insertPresentationIfAbsent(db: Queryable, p: NewPresentati
       p.templateSlug ?? null,
       p.templateSubTitle ?? null,
       p.lastModified ?? new Date(),
-      assetHashesIn(p.document),
+      assetHashesIn(documentImageUrls(p.document)),
       p.sourceMarkdown ?? null,
     ],
   );
@@ -179,7 +180,7 @@ export async function replacePresentationDocument(
        select updated.id, assets.hash from updated join assets on assets.hash = any($3::text[])
        on conflict do nothing)
      select 1`,
-    [presentationId, JSON.stringify(document), assetHashesIn(document)],
+    [presentationId, JSON.stringify(document), assetHashesIn(documentImageUrls(document))],
   );
   await sweepUnusedAssets(db);
 }

@@ -1,32 +1,20 @@
 import type { Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
-import type { FeatureFlags } from "../../lib/features";
 import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
-import { randomSubset } from "../../lib/random-subset";
-import { headerAppData } from "../explore/service";
-import { getSidebar } from "../sidebar/service";
 import type { Viewer } from "../viewer";
-import { deriveTranscript } from "./document/transcript";
-import type { OwnerData, PresentationPageData } from "./page-data";
+import type { OwnerData } from "./page-data";
 import { accessOf, type PresentationAccess } from "./policy";
 import {
   findCollaboratorRight,
   findLiveViewLink,
   findPresentationByOid,
-  hasLiked,
-  listStaffPicks,
   type OwnerRow,
   type PresentationRow,
   type PresentationSummary,
 } from "./repository";
 import { posterTopicOf, renderThumbnailSvg } from "./thumbnail";
 import { thumbnailImages } from "./thumbnail-images";
-
-/** How many staff picks the view page's sidebar carries (spec §2 topPicks). */
-export const TOP_PICKS_COUNT = 6;
-/** How many staff picks the sidebar's handful is drawn from. */
-const STAFF_PICK_POOL = 40;
 
 export function canonicalPathOf(p: { oid: string; title: string }): string {
   return `/p/${p.oid}/${slugify(p.title)}/`;
@@ -88,131 +76,11 @@ export function presentationCard(p: PresentationSummary): Card {
   };
 }
 
-export interface ViewRequest {
-  viewer: Viewer;
-  isMobile: boolean;
-  features: FeatureFlags;
-  nativeApp?: PresentationPageData["nativeApp"];
-}
-
 /** View links are long random ids (a capability: whoever holds one may watch). */
 export const VIEW_LINK_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-interface PageVariant {
-  access: PresentationAccess;
-  isPublicView: boolean;
-  embedMode: boolean;
-  viewLink: { link_id: string; key_type: string } | null;
-  /** Where this variant serves the document and the thumbnail from. */
-  basePath: string;
-  shouldAutoplay: boolean;
-}
-
-async function buildPageData(
-  db: Queryable,
-  row: PresentationRow,
-  request: ViewRequest,
-  variant: PageVariant,
-): Promise<PresentationPageData> {
-  const picks = variant.isPublicView ? await listStaffPicks(db, STAFF_PICK_POOL) : [];
-  const otherPicks = picks.filter((pick) => pick.oid !== row.oid);
-  const [appData, sidebar] = variant.isPublicView
-    ? await Promise.all([
-        headerAppData(
-          db,
-          request.viewer,
-          { oid: row.oid, schemaVersion: row.schemaVersion },
-          request.nativeApp ?? null,
-        ),
-        getSidebar(db),
-      ])
-    : [null, null];
-  const reusable = row.privacy === "reusable" || variant.access.manage;
-  const liked = request.viewer ? await hasLiked(db, request.viewer.userId, row.id) : false;
-  return {
-    oid: row.oid,
-    title: row.title,
-    description: row.descriptionHtml,
-    owner: ownerDataOf(row),
-    lastModifiedDateString: row.lastModified.toISOString(),
-    privacy: row.privacy,
-    isAuthenticated: request.viewer !== null,
-    isMobile: request.isMobile,
-    isPublicView: variant.isPublicView,
-    viewCount: row.viewCount,
-    likesCount: row.likesCount,
-    hasLikedPrezi: liked,
-    viewLink: variant.viewLink,
-    // Spec §2, §6: the copy action's address comes from page data; desktop only, when offered.
-    makeACopyRedirectUrl: `/p/${row.oid}/copy/`,
-    showMakeACopyButton: request.viewer !== null && reusable && !request.isMobile,
-    tags: row.tags.join(","),
-    schemaVersion: row.schemaVersion,
-    embedMode: variant.embedMode,
-    viewerRights: { edit: variant.access.edit, comment: variant.access.comment },
-    transcriptData: deriveTranscript(row.document),
-    nativeApp: null,
-    // A different handful of staff picks on each view (spec §5's random-subset helper).
-    topPicks: randomSubset(otherPicks, Math.min(TOP_PICKS_COUNT, otherPicks.length)).map(presentationCard),
-    evaluatedFeatures: request.features,
-    shouldAutoplay: variant.shouldAutoplay,
-    forceAutoplay: false,
-    showWatermark: false,
-    teaseContent: false,
-    viewerEmail: request.viewer?.email ?? null,
-    viewerName: request.viewer ? ownerDisplayName(request.viewer) : null,
-    canonicalPath: canonicalPathOf(row),
-    thumbnailUrl: `${variant.basePath}thumbnail.svg`,
-    stepCount: row.document.path.length,
-    documentUrl: `${variant.basePath}document.json`,
-    previewUrl: `${variant.basePath}thumbnail.svg`,
-    fallbackPreviewUrl: null,
-    appData,
-    sidebar,
-    canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
-  };
-}
-
-/** The public view page's data (spec §3 "Page data for a presentation"), or null for a 404. */
-export async function getPublicViewPage(
-  db: Queryable,
-  request: ViewRequest & { oid: string },
-): Promise<PresentationPageData | null> {
-  const row = await findPresentationByOid(db, request.oid);
-  if (!row) return null;
-  const access = await accessTo(db, row, request.viewer);
-  if (!access.view) return null;
-  return buildPageData(db, row, request, {
-    access,
-    isPublicView: true,
-    embedMode: false,
-    viewLink: null,
-    basePath: `/p/${row.oid}/`,
-    shouldAutoplay: false,
-  });
-}
-
-/** The embed page's data: the same presentation, in embed mode. */
-export async function getEmbedPage(
-  db: Queryable,
-  request: ViewRequest & { oid: string; autoplay: boolean },
-): Promise<PresentationPageData | null> {
-  const row = await findPresentationByOid(db, request.oid);
-  if (!row) return null;
-  const access = await accessTo(db, row, request.viewer);
-  if (!access.view) return null;
-  return buildPageData(db, row, request, {
-    access,
-    isPublicView: false,
-    embedMode: true,
-    viewLink: null,
-    basePath: `/p/${row.oid}/`,
-    shouldAutoplay: request.autoplay,
-  });
-}
-
 /** Resolves a live view link to its presentation, or null (unknown, revoked, or hidden). */
-async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer) {
+export async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer) {
   if (!VIEW_LINK_PATTERN.test(linkId)) return null;
   const link = await findLiveViewLink(db, linkId);
   if (!link) return null;
@@ -220,23 +88,6 @@ async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer)
   if (!row) return null;
   const access = await accessTo(db, row, viewer, { viaLiveLink: true });
   return access.view ? { link, row, access } : null;
-}
-
-/** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */
-export async function getPrivateViewPage(
-  db: Queryable,
-  request: ViewRequest & { linkId: string },
-): Promise<PresentationPageData | null> {
-  const found = await presentationByLink(db, request.linkId, request.viewer);
-  if (!found) return null;
-  return buildPageData(db, found.row, request, {
-    access: found.access,
-    isPublicView: false,
-    embedMode: false,
-    viewLink: { link_id: found.link.linkId, key_type: found.link.keyType },
-    basePath: `/view/${found.link.linkId}/`,
-    shouldAutoplay: false,
-  });
 }
 
 /** How a document or thumbnail is asked for: by the public route, or through a view link. */

@@ -1,9 +1,10 @@
 import type { Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
 import { escapeHtml } from "../../lib/html";
-import { cachedPerKey } from "../../lib/ttl-cache";
-import { listTemplates } from "../presentation/repository";
+import { type ContentChanges, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
+import { listTemplates, type PresentationSummary } from "../presentation/repository";
 import { thumbnailPathOf } from "../presentation/service";
+import { cachedUntilChange } from "../small-caches";
 import { listVideoCards, type VideoCardRow } from "./repository";
 
 /** Spec §2: the sidebar's video column has 10 cards and its templates column 15. */
@@ -30,25 +31,34 @@ export interface SidebarData {
   templates: Card[];
 }
 
-/** The sidebar's cards change only with seeding or curation: built at most once a minute per database. */
-export const getSidebar: (db: Queryable) => Promise<SidebarData> = cachedPerKey(60_000, (db: Queryable) =>
-  buildSidebar(db),
-);
-
-async function buildSidebar(db: Queryable): Promise<SidebarData> {
-  const [videos, templates] = await Promise.all([listVideoCards(db), listTemplates(db)]);
+export function templateCard(t: PresentationSummary): Card {
   return {
-    videos: videos.slice(0, SIDEBAR_VIDEO_COUNT).map(videoCard),
-    templates: templates.slice(0, SIDEBAR_TEMPLATE_COUNT).map((t) => ({
-      title: t.title,
-      subTitle: t.templateSubTitle ?? "",
-      path: `/presentation-template/${t.templateSlug}/`,
-      thumbnail: thumbnailPathOf(t.oid),
-      type: "TEMPLATE" as const,
-      previewAnimation: null,
-      titleLines: 2,
-      subTitleLines: 2,
-    })),
+    title: t.title,
+    subTitle: t.templateSubTitle ?? "",
+    path: `/presentation-template/${t.templateSlug}/`,
+    thumbnail: thumbnailPathOf(t.oid),
+    type: "TEMPLATE",
+    previewAnimation: null,
+    titleLines: 2,
+    subTitleLines: 2,
+  };
+}
+
+/**
+ * The sidebar's cards change only with seeding or curation: each column is read once per app and
+ * kept until a change touches it (issue 11: templates on `showcase`, videos on `videos`), a minute
+ * at most.
+ */
+export function cachedSidebar(db: Queryable, changes: ContentChanges): () => Promise<SidebarData> {
+  const videos = cachedUntilChange(changes, [VIDEOS_TAG], async () =>
+    (await listVideoCards(db)).slice(0, SIDEBAR_VIDEO_COUNT).map(videoCard),
+  );
+  const templates = cachedUntilChange(changes, [SHOWCASE_TAG], async () =>
+    (await listTemplates(db)).slice(0, SIDEBAR_TEMPLATE_COUNT).map(templateCard),
+  );
+  return async () => {
+    const [videoCards, templateCards] = await Promise.all([videos(), templates()]);
+    return { videos: videoCards, templates: templateCards };
   };
 }
 

@@ -7,7 +7,7 @@ import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { trackEvent } from "../../events/client";
 import { sendLike } from "../../likes/like-client";
-import type { PresentationPageData } from "../page-data";
+import type { PresentationPageData } from "../../presentation/page-data";
 import { PresentationPage } from "./PresentationPage";
 
 vi.mock("../../events/client", async (importOriginal) => ({

@@ -15,14 +15,14 @@ import { VIEWER_EVENTS } from "../../events/usage-event";
 import { ViewerHeader } from "../../explore/components/ViewerHeader";
 import { LikeButton } from "../../likes/components/LikeButton";
 import { sendLike } from "../../likes/like-client";
+import { BottomBand, VideoBanner } from "../../presentation/components/Promotions";
+import { Player } from "../../presentation/components/player/Player";
+import { playerPropsOf } from "../../presentation/components/player/player-props";
+import { Transcript } from "../../presentation/components/Transcript";
+import type { PresentationPageData } from "../../presentation/page-data";
 import { ShareModal } from "../../share/components/ShareModal";
 import { Sidebar } from "../../sidebar/components/Sidebar";
-import type { PresentationPageData } from "../page-data";
-import { BottomBand, VideoBanner } from "./Promotions";
-import { Player } from "./player/Player";
-import { playerPropsOf } from "./player/player-props";
-import { Transcript } from "./Transcript";
-import "./presentation.css";
+import "../../presentation/components/presentation.css";
 
 /** Spec §5: views show only when > 0 and the presentation is public or reusable. */
 export function showsViewCount(data: Pick<PresentationPageData, "viewCount" | "privacy">): boolean {

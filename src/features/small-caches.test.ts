@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { ChangeFeed } from "../server/page-cache/change-feed";
+import { EVERYTHING_TAG, LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "./content-changes";
+import { cachedUntilChange, SMALL_CACHE_TTL_MS, ValueCache } from "./small-caches";
+
+/** A load that answers when told to, counting its calls. */
+function controlledLoad() {
+  const pending: ((value: number) => void)[] = [];
+  let calls = 0;
+  return {
+    load: () =>
+      new Promise<number>((resolve) => {
+        calls += 1;
+        pending.push(resolve);
+      }),
+    /** Answers the oldest load still waiting, or the newest. */
+    answer: (value: number, which: "oldest" | "newest" = "oldest") =>
+      (which === "oldest" ? pending.shift() : pending.pop())?.(value),
+    get calls() {
+      return calls;
+    },
+  };
+}
+
+describe("issue 11: small caches", () => {
+  it("keeps a value for the TTL, then loads again", async () => {
+    let now = 1_000;
+    let loads = 0;
+    const cache = new ValueCache(
+      async () => ++loads,
+      SMALL_CACHE_TTL_MS,
+      () => now,
+    );
+    expect(await cache.get()).toBe(1);
+    now += SMALL_CACHE_TTL_MS - 1;
+    expect(await cache.get()).toBe(1);
+    now += 1;
+    expect(await cache.get()).toBe(2);
+    expect(loads).toBe(2);
+  });
+
+  it("concurrent misses share one load", async () => {
+    const source = controlledLoad();
+    const cache = new ValueCache(source.load, SMALL_CACHE_TTL_MS);
+    const answers = Promise.all([cache.get(), cache.get(), cache.get()]);
+    source.answer(7);
+    expect(await answers).toEqual([7, 7, 7]);
+    expect(await cache.get()).toBe(7);
+    expect(source.calls).toBe(1);
+  });
+
+  it("a drop during a load: the load's answer is not kept, the next asker loads again", async () => {
+    const source = controlledLoad();
+    const cache = new ValueCache(source.load, SMALL_CACHE_TTL_MS);
+    const early = cache.get();
+    cache.drop();
+    const late = cache.get();
+    expect(source.calls).toBe(2);
+    source.answer(2, "newest"); // read after the write
+    source.answer(1, "oldest"); // read before it, answering last
+    expect(await early).toBe(1);
+    expect(await late).toBe(2);
+    expect(await cache.get()).toBe(2);
+    expect(source.calls).toBe(2);
+  });
+
+  it("a failed load is not kept: the next asker tries again", async () => {
+    let fail = true;
+    const cache = new ValueCache(async () => {
+      if (fail) throw new Error("database unavailable");
+      return "cards";
+    }, SMALL_CACHE_TTL_MS);
+    await expect(cache.get()).rejects.toThrow("database unavailable");
+    fail = false;
+    expect(await cache.get()).toBe("cards");
+  });
+
+  it("drops on its own tags and on *, not on others", async () => {
+    const feed = new ChangeFeed();
+    let loads = 0;
+    const picks = cachedUntilChange(feed, [SHOWCASE_TAG], async () => ++loads);
+    expect(await picks()).toBe(1);
+    feed.publish([LISTS_TAG, VIDEOS_TAG, "presentation:abc"]);
+    expect(await picks()).toBe(1);
+    feed.publish([LISTS_TAG, SHOWCASE_TAG]);
+    expect(await picks()).toBe(2);
+    feed.publish([EVERYTHING_TAG]);
+    expect(await picks()).toBe(3);
+  });
+});

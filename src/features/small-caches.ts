@@ -1,0 +1,70 @@
+import { type ContentChanges, touches } from "./content-changes";
+
+/**
+ * The small in-process caches of issue 11 ("a cheap miss"): the header's count, the sidebar's
+ * cards and the staff-pick pool are read once and kept until a write touches them, instead of
+ * being queried on every render. Each belongs to one app (made from its FeatureContext), never to
+ * the module, so two apps in one process (tests) don't share answers.
+ */
+
+/** Issue 11: a backstop in case a change is never heard (a trigger that doesn't tag it): a minute at most. */
+export const SMALL_CACHE_TTL_MS = 60_000;
+
+/**
+ * One loaded value, kept for ttlMs or until dropped. Concurrent misses share one load. A drop
+ * while a load is on its way means the load may have read what the write replaced: its answer
+ * goes to those who asked for it but is not kept, and the next asker loads again.
+ */
+export class ValueCache<Value> {
+  #kept: { value: Value; loadedAt: number } | null = null;
+  #loading: Promise<Value> | null = null;
+  /** Moves on every drop: a load started before it must not keep its answer. */
+  #generation = 0;
+
+  constructor(
+    private readonly load: () => Promise<Value>,
+    private readonly ttlMs: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(): Promise<Value> {
+    const kept = this.#kept;
+    if (kept && this.now() - kept.loadedAt < this.ttlMs) return Promise.resolve(kept.value);
+    if (this.#loading) return this.#loading;
+    const generation = this.#generation;
+    // Counted from the start of the load: the value is at least this old.
+    const startedAt = this.now();
+    const loading = this.load()
+      .then((value) => {
+        if (generation === this.#generation) this.#kept = { value, loadedAt: startedAt };
+        return value;
+      })
+      .finally(() => {
+        if (this.#loading === loading) this.#loading = null;
+      });
+    this.#loading = loading;
+    return loading;
+  }
+
+  drop(): void {
+    this.#generation += 1;
+    this.#kept = null;
+    this.#loading = null;
+  }
+}
+
+/**
+ * A loader whose answer is kept until a change touches one of `tags` (or `*`), a minute at most.
+ * The subscription lives as long as the app's change feed.
+ */
+export function cachedUntilChange<Value>(
+  changes: ContentChanges,
+  tags: readonly string[],
+  load: () => Promise<Value>,
+): () => Promise<Value> {
+  const cache = new ValueCache(load, SMALL_CACHE_TTL_MS);
+  changes.subscribe((changed) => {
+    if (tags.some((tag) => touches(changed, tag))) cache.drop();
+  });
+  return () => cache.get();
+}

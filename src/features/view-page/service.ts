@@ -1,0 +1,204 @@
+import type { Queryable } from "../../db/client";
+import type { Card } from "../../lib/card";
+import type { FeatureFlags } from "../../lib/features";
+import { ownerDisplayName } from "../../lib/owner";
+import { randomSubset } from "../../lib/random-subset";
+import { type ContentChanges, SHOWCASE_TAG } from "../content-changes";
+import { cachedSearchableCount, headerAppData } from "../explore/service";
+import { deriveTranscript } from "../presentation/document/transcript";
+import type { PresentationPageData } from "../presentation/page-data";
+import type { PresentationAccess } from "../presentation/policy";
+import { findPresentationByOid, hasLiked, listStaffPicks, type PresentationRow } from "../presentation/repository";
+import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentationCard } from "../presentation/service";
+import { cachedSidebar, type SidebarData } from "../sidebar/service";
+import { cachedUntilChange } from "../small-caches";
+import type { Viewer } from "../viewer";
+
+/**
+ * The view, embed and private (view-link) pages, composed from the features they show: the
+ * presentation, the header (explore) and the sidebar (issue 11, item 5). Imports point one way:
+ * those features never import this one.
+ */
+
+/** How many staff picks the view page's sidebar carries (spec §2 topPicks). */
+export const TOP_PICKS_COUNT = 6;
+/** How many staff picks the sidebar's handful is drawn from. */
+const STAFF_PICK_POOL = 40;
+
+export interface ViewRequest {
+  viewer: Viewer;
+  isMobile: boolean;
+  features: FeatureFlags;
+  nativeApp?: PresentationPageData["nativeApp"];
+}
+
+/** A staff pick, ready to be shown: its card, and its oid so a page can leave itself out. */
+interface StaffPick {
+  oid: string;
+  card: Card;
+}
+
+/**
+ * What every public view page shows beside its presentation, read once per app and kept until a
+ * write touches it (issue 11, item 3: "a cheap miss"). Made where the routes are registered.
+ */
+export interface ViewPageSources {
+  /** How many presentations search covers (the header's placeholder). */
+  searchableCount(): Promise<number>;
+  /** The sidebar's video and template cards. */
+  sidebar(): Promise<SidebarData>;
+  /** The pool the view page draws its handful of staff picks from. */
+  staffPicks(): Promise<readonly StaffPick[]>;
+}
+
+export function createViewPageSources(db: Queryable, changes: ContentChanges): ViewPageSources {
+  return {
+    searchableCount: cachedSearchableCount(db, changes),
+    sidebar: cachedSidebar(db, changes),
+    staffPicks: cachedUntilChange(changes, [SHOWCASE_TAG], async () =>
+      (await listStaffPicks(db, STAFF_PICK_POOL)).map((pick) => ({ oid: pick.oid, card: presentationCard(pick) })),
+    ),
+  };
+}
+
+interface PageVariant {
+  access: PresentationAccess;
+  /** The public view page's header, sidebar and staff picks come from these; the embed and private pages show none. */
+  surroundings: ViewPageSources | null;
+  embedMode: boolean;
+  viewLink: { link_id: string; key_type: string } | null;
+  /** Where this variant serves the document and the thumbnail from. */
+  basePath: string;
+  shouldAutoplay: boolean;
+}
+
+/** What the public view page shows around its presentation: header, sidebar and picks. */
+async function surroundingsOf(sources: ViewPageSources, row: PresentationRow, request: ViewRequest) {
+  const [count, sidebar, picks] = await Promise.all([
+    sources.searchableCount(),
+    sources.sidebar(),
+    sources.staffPicks(),
+  ]);
+  const otherPicks = picks.filter((pick) => pick.oid !== row.oid);
+  return {
+    appData: headerAppData(
+      count,
+      request.viewer,
+      { oid: row.oid, schemaVersion: row.schemaVersion },
+      request.nativeApp ?? null,
+    ),
+    sidebar,
+    // A different handful of staff picks on each view (spec §5's random-subset helper), from the kept pool.
+    topPicks: randomSubset(otherPicks, Math.min(TOP_PICKS_COUNT, otherPicks.length)).map((pick) => pick.card),
+  };
+}
+
+async function buildPageData(
+  db: Queryable,
+  row: PresentationRow,
+  request: ViewRequest,
+  variant: PageVariant,
+): Promise<PresentationPageData> {
+  const [surroundings, liked] = await Promise.all([
+    variant.surroundings ? surroundingsOf(variant.surroundings, row, request) : null,
+    request.viewer ? hasLiked(db, request.viewer.userId, row.id) : false,
+  ]);
+  const reusable = row.privacy === "reusable" || variant.access.manage;
+  return {
+    oid: row.oid,
+    title: row.title,
+    description: row.descriptionHtml,
+    owner: ownerDataOf(row),
+    lastModifiedDateString: row.lastModified.toISOString(),
+    privacy: row.privacy,
+    isAuthenticated: request.viewer !== null,
+    isMobile: request.isMobile,
+    isPublicView: variant.surroundings !== null,
+    viewCount: row.viewCount,
+    likesCount: row.likesCount,
+    hasLikedPrezi: liked,
+    viewLink: variant.viewLink,
+    // Spec §2, §6: the copy action's address comes from page data; desktop only, when offered.
+    makeACopyRedirectUrl: `/p/${row.oid}/copy/`,
+    showMakeACopyButton: request.viewer !== null && reusable && !request.isMobile,
+    tags: row.tags.join(","),
+    schemaVersion: row.schemaVersion,
+    embedMode: variant.embedMode,
+    viewerRights: { edit: variant.access.edit, comment: variant.access.comment },
+    transcriptData: deriveTranscript(row.document),
+    nativeApp: null,
+    topPicks: surroundings?.topPicks ?? [],
+    evaluatedFeatures: request.features,
+    shouldAutoplay: variant.shouldAutoplay,
+    forceAutoplay: false,
+    showWatermark: false,
+    teaseContent: false,
+    viewerEmail: request.viewer?.email ?? null,
+    viewerName: request.viewer ? ownerDisplayName(request.viewer) : null,
+    canonicalPath: canonicalPathOf(row),
+    thumbnailUrl: `${variant.basePath}thumbnail.svg`,
+    stepCount: row.document.path.length,
+    documentUrl: `${variant.basePath}document.json`,
+    previewUrl: `${variant.basePath}thumbnail.svg`,
+    fallbackPreviewUrl: null,
+    appData: surroundings?.appData ?? null,
+    sidebar: surroundings?.sidebar ?? null,
+    canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
+  };
+}
+
+/** The public view page's data (spec §3 "Page data for a presentation"), or null for a 404. */
+export async function getPublicViewPage(
+  db: Queryable,
+  sources: ViewPageSources,
+  request: ViewRequest & { oid: string },
+): Promise<PresentationPageData | null> {
+  const row = await findPresentationByOid(db, request.oid);
+  if (!row) return null;
+  const access = await accessTo(db, row, request.viewer);
+  if (!access.view) return null;
+  return buildPageData(db, row, request, {
+    access,
+    surroundings: sources,
+    embedMode: false,
+    viewLink: null,
+    basePath: `/p/${row.oid}/`,
+    shouldAutoplay: false,
+  });
+}
+
+/** The embed page's data: the same presentation, in embed mode. */
+export async function getEmbedPage(
+  db: Queryable,
+  request: ViewRequest & { oid: string; autoplay: boolean },
+): Promise<PresentationPageData | null> {
+  const row = await findPresentationByOid(db, request.oid);
+  if (!row) return null;
+  const access = await accessTo(db, row, request.viewer);
+  if (!access.view) return null;
+  return buildPageData(db, row, request, {
+    access,
+    surroundings: null,
+    embedMode: true,
+    viewLink: null,
+    basePath: `/p/${row.oid}/`,
+    shouldAutoplay: request.autoplay,
+  });
+}
+
+/** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */
+export async function getPrivateViewPage(
+  db: Queryable,
+  request: ViewRequest & { linkId: string },
+): Promise<PresentationPageData | null> {
+  const found = await presentationByLink(db, request.linkId, request.viewer);
+  if (!found) return null;
+  return buildPageData(db, found.row, request, {
+    access: found.access,
+    surroundings: null,
+    embedMode: false,
+    viewLink: { link_id: found.link.linkId, key_type: found.link.keyType },
+    basePath: `/view/${found.link.linkId}/`,
+    shouldAutoplay: false,
+  });
+}

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database, Queryable } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { stableOid } from "../../lib/ids";
+import { ChangeFeed } from "../../server/page-cache/change-feed";
+import { createTestApp } from "../../server/testing";
+import { insertUser } from "../accounts/repository";
+import { LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
+import { importMarkdown } from "../presentation/document/markdown";
+import type { PresentationPageData } from "../presentation/page-data";
+import { insertPresentationIfAbsent, type NewPresentation } from "../presentation/repository";
+import { insertVideoCardIfAbsent } from "../sidebar/repository";
+import { createViewPageSources, getEmbedPage, getPublicViewPage, type ViewRequest } from "./service";
+
+const VIEWED = stableOid("vp:viewed");
+const anonymous: ViewRequest = { viewer: null, isMobile: false, features: {} };
+
+/** What a statement reads, for the four things the view page keeps (null for anything else). */
+function kindOf(sql: string): "staff picks" | "templates" | "count" | "videos" | null {
+  if (sql.includes("and p.is_staff_pick")) return "staff picks";
+  if (sql.includes("where p.template_slug is not null")) return "templates";
+  if (sql.includes("count(*)")) return "count";
+  if (sql.includes("from video_cards")) return "videos";
+  return null;
+}
+
+/** The database, with every statement it is sent written down. */
+function recording(db: Queryable) {
+  const statements: string[] = [];
+  const recorder: Queryable = {
+    query: (sql, params) => {
+      statements.push(sql);
+      return db.query(sql, params);
+    },
+  };
+  return {
+    db: recorder,
+    /** The kept things read since the last call, in order. */
+    takeKinds() {
+      const kinds = statements.map(kindOf).filter((kind) => kind !== null);
+      statements.length = 0;
+      return kinds.sort();
+    },
+  };
+}
+
+async function addFixtures(db: Database) {
+  const owner = await insertUser(db, {
+    oid: stableOid("vp:owner"),
+    email: "ada@podium.test",
+    username: "ada",
+    firstName: "Ada",
+    lastName: "Okafor",
+    publicDisplayName: null,
+    passwordHash: "x",
+    isAdmin: false,
+    isCurator: false,
+  });
+  const add = (oid: string, title: string, extra: Partial<NewPresentation> = {}) =>
+    insertPresentationIfAbsent(db, {
+      oid,
+      ownerId: owner.id,
+      title,
+      descriptionHtml: "",
+      privacy: "public",
+      schemaVersion: "0",
+      tags: [],
+      document: importMarkdown(`# ${title}\n---\n# Second slide`, "0"),
+      ...extra,
+    });
+  await add(VIEWED, "The deck being viewed");
+  await add(stableOid("vp:pick-1"), "First staff pick", { isStaffPick: true });
+  await add(stableOid("vp:template-1"), "First template", {
+    templateSlug: "first-template",
+    templateSubTitle: "Plain",
+  });
+  await insertVideoCardIfAbsent(db, {
+    slug: "first-video",
+    title: "First video",
+    subTitle: "2 min",
+    path: "/video",
+    colors: ["#112233", "#445566"],
+    hasPreviewAnimation: false,
+    position: 1,
+  });
+  return { add };
+}
+
+const titles = (cards: { title: string }[] | undefined) => (cards ?? []).map((card) => card.title).sort();
+
+describe.each(testDatabaseTargets())("view page ($name)", (target) => {
+  let app: Awaited<ReturnType<typeof createTestApp>>;
+  let add: Awaited<ReturnType<typeof addFixtures>>["add"];
+  beforeAll(async () => {
+    app = await createTestApp(target);
+    ({ add } = await addFixtures(app.db));
+  });
+  afterAll(() => app.close());
+
+  it("issue 11: without a change, the second render reads no staff picks, templates, videos or count", async () => {
+    const feed = new ChangeFeed();
+    const { db, takeKinds } = recording(app.db);
+    const sources = createViewPageSources(db, feed);
+    const first = await getPublicViewPage(db, sources, { ...anonymous, oid: VIEWED });
+    // The first render reads each once (so the recording recognises them)…
+    expect(takeKinds()).toEqual(["count", "staff picks", "templates", "videos"]);
+    expect(titles(first?.topPicks)).toEqual(["First staff pick"]);
+    // …the second reads none of them, and still draws its picks from the kept pool.
+    const second = await getPublicViewPage(db, sources, { ...anonymous, oid: VIEWED });
+    expect(takeKinds()).toEqual([]);
+    expect(titles(second?.topPicks)).toEqual(["First staff pick"]);
+    expect(second?.appData?.searchableCount).toBe(first?.appData?.searchableCount);
+    expect(titles(second?.sidebar?.templates)).toEqual(["First template"]);
+  });
+
+  it("issue 11: a render after a showcase change shows the new staff pick and template", async () => {
+    const feed = new ChangeFeed();
+    const sources = createViewPageSources(app.db, feed);
+    const render = () => getPublicViewPage(app.db, sources, { ...anonymous, oid: VIEWED });
+    const before = await render();
+    await add(stableOid("vp:pick-2"), "Second staff pick", { isStaffPick: true });
+    await add(stableOid("vp:template-2"), "Second template", { templateSlug: "second-template" });
+
+    // Until a change is heard, the kept answers stand (a minute at most).
+    expect(titles((await render())?.topPicks)).toEqual(titles(before?.topPicks));
+    // A change that touches neither leaves them.
+    feed.publish([VIDEOS_TAG, "presentation:unrelated"]);
+    expect(titles((await render())?.sidebar?.templates)).toEqual(["First template"]);
+
+    feed.publish([LISTS_TAG, SHOWCASE_TAG]);
+    const after = await render();
+    expect(titles(after?.topPicks)).toEqual(["First staff pick", "Second staff pick"]);
+    expect(titles(after?.sidebar?.templates)).toEqual(["First template", "Second template"]);
+    expect(after?.appData?.searchableCount).toBe((before?.appData?.searchableCount ?? 0) + 1);
+  });
+
+  it("issue 11: concurrent first renders read each kept thing once", async () => {
+    const { db, takeKinds } = recording(app.db);
+    const sources = createViewPageSources(db, new ChangeFeed());
+    const pages = await Promise.all(
+      Array.from({ length: 5 }, () => getPublicViewPage(db, sources, { ...anonymous, oid: VIEWED })),
+    );
+    expect(pages.every((page: PresentationPageData | null) => page?.sidebar?.videos.length === 1)).toBe(true);
+    expect(takeKinds()).toEqual(["count", "staff picks", "templates", "videos"]);
+  });
+
+  it("issue 11: the embed page reads none of them (it shows no header or sidebar)", async () => {
+    const { db, takeKinds } = recording(app.db);
+    const page = await getEmbedPage(db, { ...anonymous, oid: VIEWED, autoplay: false });
+    expect(page?.sidebar).toBeNull();
+    expect(page?.topPicks).toEqual([]);
+    expect(takeKinds()).toEqual([]);
+  });
+
+  it("issue 11: the app keeps them between requests (made once, where its routes are registered)", async () => {
+    const statements: string[] = [];
+    const query = app.db.query.bind(app.db);
+    app.db.query = (sql, params) => {
+      statements.push(sql);
+      return query(sql, params);
+    };
+    try {
+      const first = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+      expect(first.statusCode).toBe(200);
+      statements.length = 0;
+      const second = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+      expect(second.statusCode).toBe(200);
+      expect(second.body).toContain("First staff pick");
+      expect(statements.map(kindOf).filter((kind) => kind !== null)).toEqual([]);
+    } finally {
+      app.db.query = query;
+    }
+  });
+});
