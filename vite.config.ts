@@ -1,14 +1,37 @@
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
-import { CLIENT_ENTRIES } from "./src/client/entries.ts";
+import { defineConfig, type Plugin } from "vite";
+import { CLIENT_ENTRIES, messagesAssetKey } from "./src/client/entries.ts";
+import { messagesFor } from "./src/i18n/catalogues.ts";
+import { LOCALES } from "./src/i18n/locales.ts";
+
+/**
+ * Issue 11: one content-hashed JSON file per language under /static/ (the server renders with
+ * the same `messagesFor`, so the file is exactly what the page was rendered from). The manifest
+ * lists each under `messagesAssetKey(locale)`; the browser caches it across pages.
+ */
+function messageCatalogues(): Plugin {
+  return {
+    name: "podium:message-catalogues",
+    buildStart() {
+      for (const locale of LOCALES) {
+        this.emitFile({
+          type: "asset",
+          name: `messages-${locale}.json`,
+          originalFileName: messagesAssetKey(locale),
+          source: JSON.stringify(messagesFor(locale)),
+        });
+      }
+    },
+  };
+}
 
 /**
  * Two builds from one config: the browser bundles (one entry per page kind, with a manifest
- * the server reads to link each page to its files) and the server bundle (`--ssr`), which
- * renders the same React components.
+ * the server reads to link each page to its files, and the message catalogues) and the server
+ * bundle (`--ssr`), which renders the same React components.
  */
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react()],
+  plugins: isSsrBuild ? [react()] : [react(), messageCatalogues()],
   build: isSsrBuild
     ? {
         outDir: "dist/server",

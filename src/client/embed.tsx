@@ -1,5 +1,7 @@
 import { EmbedPage } from "../features/presentation/components/EmbedPage";
-import type { PresentationPageData } from "../features/presentation/page-data";
+import type { PresentationBootData } from "../features/presentation/page-data";
 import { hydratePage } from "./hydrate";
 
-hydratePage<PresentationPageData>((data) => <EmbedPage data={data} />);
+// Issue 11: no transcript (null in the boot data) and no sidebar on this page.
+
+hydratePage<PresentationBootData>((boot) => <EmbedPage data={{ ...boot, sidebar: null, topPicks: [] }} />);

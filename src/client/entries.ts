@@ -1,3 +1,5 @@
+import type { Locale } from "../i18n/locales";
+
 /** One hydration entry per page kind; Vite builds each, the server links each page to its own. */
 export const CLIENT_ENTRIES = {
   home: "src/client/home.tsx",
@@ -20,3 +22,12 @@ export type ClientEntry = keyof typeof CLIENT_ENTRIES;
 export const BOOT_DATA_ID = "podium-boot";
 /** The id of the element React renders into. */
 export const ROOT_ID = "root";
+
+/**
+ * Issue 11: each language's message catalogue is a content-hashed file of the client build
+ * (/static/messages-{locale}-{hash}.json, cached for a year and shared by every page), not a copy
+ * in every page. Vite's manifest lists it under this key; the server links the page's language.
+ */
+export function messagesAssetKey(locale: Locale): string {
+  return `src/i18n/messages/${locale}.json`;
+}

@@ -8,19 +8,59 @@ import { BOOT_DATA_ID, ROOT_ID } from "./entries";
 
 export interface BootData<Data> {
   locale: Locale;
-  messages: Messages;
+  /**
+   * Issue 11: the URL of the language's message catalogue, a content-hashed file the browser
+   * caches across pages (the page preloads it). Null without a client build (then no script runs).
+   */
+  messagesUrl: string | null;
   session: SessionInfo;
   data: Data;
 }
 
-/** Hydrates the server-rendered page with the same data and messages it was rendered from. */
+/**
+ * Hydrates the server-rendered page with the same data and messages it was rendered from. The
+ * messages come first (the page preloaded them beside this script): hydrating without them would
+ * not match the server's text. If they can't be had, the page stays as the server rendered it
+ * (links and forms work) and the client log hears why.
+ */
 export function hydratePage<Data>(render: (data: Data) => ReactNode): void {
   const bootElement = document.getElementById(BOOT_DATA_ID);
   const root = document.getElementById(ROOT_ID);
   if (!bootElement?.textContent || !root) throw new Error("Podium: the page has no boot data to hydrate from.");
   const boot = JSON.parse(bootElement.textContent) as BootData<Data>;
   reportUncaughtProblems();
-  const intl = createPodiumIntl(boot.locale, boot.messages);
+  loadMessages(boot.messagesUrl).then(
+    (messages) => hydrateWith(root, boot, messages, render),
+    (error: unknown) =>
+      void logClientProblem({
+        msg: `The page stays as rendered: its messages did not load (${error instanceof Error ? error.message : String(error)})`,
+        levelname: "ERROR",
+        object: "page",
+        action: "hydrate",
+        trigger: "messages",
+        source: boot.messagesUrl ?? "",
+      }),
+  );
+}
+
+/** The catalogue the page links: the same request as its preload (CORS mode, same-origin credentials). */
+async function loadMessages(url: string | null): Promise<Messages> {
+  if (!url) throw new Error("no message catalogue linked");
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const messages: unknown = await response.json();
+  if (typeof messages !== "object" || messages === null || Array.isArray(messages))
+    throw new Error(`${url} is not a message catalogue`);
+  return messages as Messages;
+}
+
+function hydrateWith<Data>(
+  root: HTMLElement,
+  boot: BootData<Data>,
+  messages: Messages,
+  render: (data: Data) => ReactNode,
+): void {
+  const intl = createPodiumIntl(boot.locale, messages);
   hydrateRoot(
     root,
     <PodiumApp intl={intl} session={boot.session}>

@@ -1,5 +1,6 @@
-import type { PresentationPageData } from "../features/presentation/page-data";
+import type { PresentationBootData } from "../features/presentation/page-data";
 import { PresentationPage } from "../features/view-page/components/PresentationPage";
 import { hydratePage } from "./hydrate";
+import { presentationDataFrom } from "./presentation-boot";
 
-hydratePage<PresentationPageData>((data) => <PresentationPage data={data} />);
+hydratePage<PresentationBootData>((boot) => <PresentationPage data={presentationDataFrom(boot)} />);

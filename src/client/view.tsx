@@ -1,5 +1,7 @@
 import { PrivateViewPage } from "../features/presentation/components/PrivateViewPage";
-import type { PresentationPageData } from "../features/presentation/page-data";
+import type { PresentationBootData } from "../features/presentation/page-data";
 import { hydratePage } from "./hydrate";
 
-hydratePage<PresentationPageData>((data) => <PrivateViewPage data={data} />);
+// Issue 11: no transcript (null in the boot data) and no sidebar on this page.
+
+hydratePage<PresentationBootData>((boot) => <PrivateViewPage data={{ ...boot, sidebar: null, topPicks: [] }} />);

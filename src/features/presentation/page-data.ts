@@ -51,7 +51,11 @@ export interface PresentationPageData {
   schemaVersion: SchemaVersion;
   embedMode: boolean;
   viewerRights: { edit: boolean; comment: boolean };
-  transcriptData: Transcript;
+  /**
+   * Spec §3. Null in the browser (issue 11): the transcript travels once, as the page's markup,
+   * which hydration keeps (Transcript, ServerMarkup); see `presentationBootData`.
+   */
+  transcriptData: Transcript | null;
   nativeApp: NativeAppData | null;
   topPicks: Card[];
   evaluatedFeatures: FeatureFlags;
@@ -78,4 +82,21 @@ export interface PresentationPageData {
   sidebar: SidebarData | null;
   /** Podium: the viewer is a curator and curation is allowed (spec §6). */
   canCurate: boolean;
+}
+
+/**
+ * Issue 11: the view, embed and private view pages' data as their browser entries get it. What the
+ * page's markup already carries travels once: the transcript stays server markup that hydration
+ * keeps (Transcript, ServerMarkup), and the view page's entry reads the sidebar's cards and staff
+ * picks back from their markup (sidebar/components/sidebar-markup.ts). The embed and
+ * private view pages show neither.
+ */
+export interface PresentationBootData extends Omit<PresentationPageData, "transcriptData" | "sidebar" | "topPicks"> {
+  transcriptData: null;
+  sidebar: null;
+  topPicks: null;
+}
+
+export function presentationBootData(data: PresentationPageData): PresentationBootData {
+  return { ...data, transcriptData: null, sidebar: null, topPicks: null };
 }

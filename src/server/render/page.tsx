@@ -2,12 +2,15 @@ import { renderToString } from "react-dom/server";
 import { BOOT_DATA_ID, ROOT_ID } from "../../client/entries";
 import type { BootData } from "../../client/hydrate";
 import type { HeadText, PageSpec } from "../../features/http";
+import { drawTranscript } from "../../features/presentation/components/TranscriptText";
+import { TranscriptMarkup } from "../../features/presentation/components/transcript-markup";
 import { messagesFor } from "../../i18n/catalogues";
 import { createPodiumIntl, type Locale } from "../../i18n/locales";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { PodiumApp } from "../../ui/PodiumApp";
 import type { SessionInfo } from "../../ui/session";
-import type { AssetLookup } from "./assets";
+import type { ClientAssets } from "./assets";
+import { bootDataOf } from "./boot-data";
 
 export interface PageRender<Data> extends PageSpec<Data> {
   locale: Locale;
@@ -16,18 +19,27 @@ export interface PageRender<Data> extends PageSpec<Data> {
 
 /**
  * Server-side rendering of a whole HTML document: React renders the page with a fresh intl
- * instance, the boot data goes in one escaped JSON script, and the entry hydrates it.
+ * instance, the boot data goes in one escaped JSON script, and the entry hydrates it. The page
+ * carries no messages (issue 11): it links its language's catalogue, a file the browser caches
+ * across pages, preloaded so that it arrives beside the entry script.
  */
-export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): string {
+export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): string {
   const messages = messagesFor(page.locale);
   const intl = createPodiumIntl(page.locale, messages);
   const body = renderToString(
     <PodiumApp intl={intl} session={page.session}>
-      {page.render(page.data)}
+      {/* Drawn here only: the browser keeps this markup (issue 11). */}
+      <TranscriptMarkup.Provider value={drawTranscript}>{page.render(page.data)}</TranscriptMarkup.Provider>
     </PodiumApp>,
   );
-  const boot: BootData<Data> = { locale: page.locale, messages, session: page.session, data: page.data };
-  const entry = assets(page.entry);
+  const entry = assets.entry(page.entry);
+  const messagesUrl = entry ? assets.messages(page.locale) : null;
+  const boot: BootData<unknown> = {
+    locale: page.locale,
+    messagesUrl,
+    session: page.session,
+    data: bootDataOf(page.entry, page.data),
+  };
   const { head } = page;
   const text = (value: HeadText | undefined) =>
     value === undefined
@@ -55,6 +67,8 @@ export function renderPage<Data>(assets: AssetLookup, page: PageRender<Data>): s
     `<meta name="twitter:card" content="${head.imageUrl ? "summary_large_image" : "summary"}">`,
     `<link rel="icon" href="/favicon.svg" type="image/svg+xml">`,
     ...(entry?.styles ?? []).map((href) => `<link rel="stylesheet" href="${escapeHtml(href)}">`),
+    // The same request as the entry's fetch() (CORS mode, same-origin credentials), so it is used, not repeated.
+    messagesUrl ? `<link rel="preload" href="${escapeHtml(messagesUrl)}" as="fetch" crossorigin>` : "",
     ...(entry?.preloads ?? []).map((href) => `<link rel="modulepreload" href="${escapeHtml(href)}">`),
   ]
     .filter(Boolean)

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useContext, useEffect, useRef, useState } from "react";
 import { FormattedMessage } from "react-intl";
+import { ServerMarkup } from "../../../ui/ServerMarkup";
 import type { Transcript as TranscriptData } from "../document/transcript";
-import { TranscriptText } from "./TranscriptText";
+import { TranscriptMarkup } from "./transcript-markup";
 
 /** Spec §9 transcript constants. */
 export const TRANSCRIPT_COLLAPSED_PX = 500;
@@ -15,17 +16,19 @@ type TranscriptState = "unmeasured" | "whole" | "collapsed" | "expanded";
  * Spec §4, §5, §9: starts collapsed at 500 px with See/Hide full transcript; shown whole with
  * no toggle when shorter; expanded to its content + 48 px; measured again after 500 ms; tells
  * when a paged transcript was shown (after 1 s) and when it was opened. Until measured (and
- * without JavaScript) it is shown whole.
+ * without JavaScript) it is shown whole. Its text is drawn on the server only (issue 11): in the
+ * browser the transcript's data is null and hydration keeps the server's markup (ServerMarkup).
  */
 export function Transcript({
   transcript,
   onPagedShown,
   onOpened,
 }: {
-  transcript: TranscriptData;
+  transcript: TranscriptData | null;
   onPagedShown: () => void;
   onOpened: () => void;
 }) {
+  const draw = useContext(TranscriptMarkup);
   const contentRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<TranscriptState>("unmeasured");
   const [contentHeight, setContentHeight] = useState(0);
@@ -71,7 +74,7 @@ export function Transcript({
   return (
     <div className={`transcript__frame transcript__frame--${state}`} data-state={state}>
       <div id="transcript-content" ref={contentRef} className="transcript__content" style={{ maxHeight }}>
-        <TranscriptText transcript={transcript} />
+        <ServerMarkup className="transcript__topics">{transcript && draw ? draw(transcript) : null}</ServerMarkup>
       </div>
       {state === "collapsed" || state === "expanded" ? (
         <button

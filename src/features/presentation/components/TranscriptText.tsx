@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { FormattedMessage } from "react-intl";
 import type { Text } from "../document/schema";
 import type { Transcript, TranscriptTopic } from "../document/transcript";
@@ -9,7 +10,9 @@ export const TRANSCRIPT_INDENT_PX = 24;
 /**
  * The transcript's text, server-rendered: search engines and screen readers get the content,
  * rich as on the slides (marks, links with their target, lists, quotes, code, tables), and
- * each slide's speaker notes under it.
+ * each slide's speaker notes under it. Every view page carries it (a 50-slide deck's is most of
+ * the page), so the markup stays lean (issue 11): slide titles are bare `h3`s, each other text
+ * has one class naming its style, and only nested topics carry an indent.
  */
 export function TranscriptText({ transcript }: { transcript: Transcript }) {
   if (transcript.topics.length === 0) {
@@ -20,23 +23,29 @@ export function TranscriptText({ transcript }: { transcript: Transcript }) {
     );
   }
   return (
-    <div className="transcript__body">
+    <>
       {transcript.topics.map((topic) => (
-        <TranscriptTopicView key={topic.id} topic={topic} depth={0} />
+        <TranscriptTopicView key={topic.id} topic={topic} nested={false} />
       ))}
-    </div>
+    </>
   );
 }
 
-function TranscriptTopicView({ topic, depth }: { topic: TranscriptTopic; depth: number }) {
+/** The server's transcript drawing, for TranscriptMarkup's provider (transcript-markup.ts). */
+export function drawTranscript(transcript: Transcript): ReactNode {
+  return <TranscriptText transcript={transcript} />;
+}
+
+function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested: boolean }) {
+  // Each level of nesting indents its topics by 24 px more than their parent's.
   return (
-    <div className="transcript__topic" style={{ marginInlineStart: depth === 0 ? 0 : TRANSCRIPT_INDENT_PX }}>
+    <div className="transcript__topic" style={nested ? { marginInlineStart: TRANSCRIPT_INDENT_PX } : undefined}>
       {topic.texts.map((text) => (
         <TranscriptTextView key={text.id} text={text} />
       ))}
       {topic.notes ? <SpeakerNotes notes={topic.notes} /> : null}
       {topic.topics.map((child) => (
-        <TranscriptTopicView key={child.id} topic={child} depth={depth + 1} />
+        <TranscriptTopicView key={child.id} topic={child} nested />
       ))}
     </div>
   );
@@ -50,14 +59,14 @@ function TranscriptTextView({ text }: { text: Text }) {
       <>
         {text.paragraphs.map((p, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: static content, never reordered
-          <h3 key={index} className="transcript__text transcript__text--title">
+          <h3 key={index}>
             <Runs runs={p.runs && p.runs.length > 0 ? p.runs : [{ text: p.text }]} />
           </h3>
         ))}
       </>
     );
   }
-  return <RichText text={text} className={`transcript__text transcript__text--${style}`} />;
+  return <RichText text={text} className={`transcript__${style}`} />;
 }
 
 /** Speaker notes: plain text, paragraphs separated by blank lines. */

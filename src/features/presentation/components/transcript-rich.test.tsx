@@ -63,7 +63,7 @@ describe("issue 10: the transcript reads the rich document", () => {
   it("titles are headings; R3.7 a text mixing bullets and paragraphs keeps its bullets, nested", () => {
     const container = draw();
     expect([...container.querySelectorAll("h3")].map((h) => h.textContent)).toContain("Nested bullets");
-    const text = [...container.querySelectorAll(".transcript__text--body")].find((t) =>
+    const text = [...container.querySelectorAll(".transcript__body")].find((t) =>
       t.textContent?.startsWith("Bullets keep"),
     ) as HTMLElement;
     expect(text.querySelector(":scope > p")).not.toBeNull();

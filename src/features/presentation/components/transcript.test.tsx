@@ -12,7 +12,8 @@ import {
   TRANSCRIPT_EXPANDED_EXTRA_PX,
   Transcript,
 } from "./Transcript";
-import { TRANSCRIPT_INDENT_PX } from "./TranscriptText";
+import { drawTranscript, TRANSCRIPT_INDENT_PX } from "./TranscriptText";
+import { TranscriptMarkup } from "./transcript-markup";
 
 afterEach(() => {
   cleanup();
@@ -28,7 +29,9 @@ function renderWithHeight(height: number) {
   const onOpened = vi.fn();
   render(
     <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
-      <Transcript transcript={transcript} onPagedShown={onPagedShown} onOpened={onOpened} />
+      <TranscriptMarkup.Provider value={drawTranscript}>
+        <Transcript transcript={transcript} onPagedShown={onPagedShown} onOpened={onOpened} />
+      </TranscriptMarkup.Provider>
     </PodiumApp>,
   );
   return { onPagedShown, onOpened, content: () => document.getElementById("transcript-content") as HTMLElement };
@@ -77,11 +80,13 @@ describe("transcript", () => {
     vi.spyOn(HTMLElement.prototype, "scrollHeight", "get").mockReturnValue(100);
     const { container } = render(
       <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
-        <Transcript transcript={tree} onPagedShown={() => {}} onOpened={() => {}} />
+        <TranscriptMarkup.Provider value={drawTranscript}>
+          <Transcript transcript={tree} onPagedShown={() => {}} onOpened={() => {}} />
+        </TranscriptMarkup.Provider>
       </PodiumApp>,
     );
     const topics = container.querySelectorAll<HTMLElement>(".transcript__topic");
-    expect(topics[0]?.style.marginInlineStart).toBe("0px");
+    expect(topics[0]?.style.marginInlineStart).toBe("");
     expect(topics[1]?.style.marginInlineStart).toBe("24px");
   });
 });

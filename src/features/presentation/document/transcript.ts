@@ -64,8 +64,9 @@ function withoutRuns(paragraph: Paragraph): Paragraph {
   return rest;
 }
 
-/** The transcript as plain text (search, descriptions, no-JavaScript readers). */
-export function transcriptPlainText(transcript: Transcript): string {
+/** The transcript as plain text (search, descriptions, no-JavaScript readers); none in the browser (page-data.ts). */
+export function transcriptPlainText(transcript: Transcript | null): string {
+  if (!transcript) return "";
   const lines: string[] = [];
   const visit = (topics: TranscriptTopic[]) => {
     for (const topic of topics) {

@@ -86,6 +86,8 @@ export function LazyThumbnail({
         className={className}
         src={visible ? shown : undefined}
         data-src={src}
+        // The page's markup carries every field of its card (issue 11: Sidebar's sidebarFromMarkup).
+        data-hover-src={hoverSrc ?? undefined}
         alt=""
         width={width}
         height={height}

@@ -4,6 +4,7 @@ import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import type { SidebarData } from "../service";
 import { LazyThumbnail } from "./LazyThumbnail";
+import { COLUMN } from "./sidebar-markup";
 import "./sidebar.css";
 
 /** Spec §4: the page logs a card's opening (presentation card opened) before following it. */
@@ -22,7 +23,7 @@ export function Sidebar({
   return (
     <aside className="sidebar">
       <SidebarColumn
-        id="videos"
+        id={COLUMN.videos}
         titleId="sidebar.videos"
         moreId="sidebar.moreVideos"
         moreHref="/video/explore/"
@@ -31,7 +32,7 @@ export function Sidebar({
         onCardClick={onCardClick}
       />
       <SidebarColumn
-        id="templates"
+        id={COLUMN.templates}
         titleId="sidebar.templates"
         moreId="sidebar.moreTemplates"
         moreHref="/presentation-template/"
@@ -41,7 +42,7 @@ export function Sidebar({
       />
       {topPicks.length > 0 ? (
         <SidebarColumn
-          id="picks"
+          id={COLUMN.picks}
           titleId="sidebar.staffPicks"
           moreId="sidebar.morePicks"
           moreHref="/gallery/"
@@ -63,7 +64,7 @@ function SidebarColumn({
   thumbnail,
   onCardClick,
 }: {
-  id: string;
+  id: (typeof COLUMN)[keyof typeof COLUMN];
   titleId: MessageId;
   moreId: MessageId;
   moreHref: string;

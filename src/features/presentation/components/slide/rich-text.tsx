@@ -285,7 +285,7 @@ export function RichText({
   fontSizeOf?: FontSizeOf;
   codeLabel?: boolean;
 }) {
-  // The caller's classes name the style (slide__text--title, transcript__text--title); the kind is added.
+  // The caller's classes name the style (slide__text--title, transcript__body); the kind is added.
   const classes = `${className}${text.kind ? ` rt-${text.kind}-text` : ""}`.trim();
   if (text.kind === "quote") {
     return (
