@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { escapeHtml } from "../../lib/html";
+import { LISTS_TAG, presentationTag } from "../content-changes";
 import type { FeatureContext } from "../http";
 import { listSitemapEntries } from "./repository";
 import { canonicalPathOf, getDocument, getThumbnailSvg, type PresentationRoute } from "./service";
@@ -15,6 +16,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
   const sendDocument = async (access: PresentationRoute, request: FastifyRequest, reply: FastifyReply) => {
     const found = await getDocument(db, access, request.viewer);
     if (!found) return context.sendNotFound(request, reply);
+    if ("oid" in access) context.cacheTags(reply, [presentationTag(access.oid)]);
     const listed = "oid" in access && (found.privacy === "public" || found.privacy === "reusable");
     return reply
       .header("cache-control", listed ? "public, max-age=60" : "private, no-store")
@@ -24,6 +26,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
   const sendThumbnail = async (access: PresentationRoute, request: FastifyRequest, reply: FastifyReply) => {
     const svg = await getThumbnailSvg(db, access, request.viewer);
     if (svg === null) return context.sendNotFound(request, reply);
+    if ("oid" in access) context.cacheTags(reply, [presentationTag(access.oid)]);
     return (
       reply
         .type("image/svg+xml; charset=utf-8")
@@ -60,6 +63,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
 export function registerSitemapRoute(app: FastifyInstance, context: FeatureContext): void {
   app.get("/sitemap.xml", async (_request, reply) => {
     const entries = await listSitemapEntries(context.db);
+    context.cacheTags(reply, [LISTS_TAG]);
     const urls = [
       `<url><loc>${escapeHtml(`${context.publicUrl}/`)}</loc></url>`,
       ...entries.map(

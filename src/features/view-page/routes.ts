@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { isOid } from "../../lib/ids";
-import { type FeatureContext, isMobileUserAgent } from "../http";
+import { presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { type FeatureContext, isMobileUserAgent, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import { PrivateViewPage } from "../presentation/components/PrivateViewPage";
 import { transcriptPlainText } from "../presentation/document/transcript";
@@ -17,8 +18,6 @@ import {
 
 /** Longest meta description we send (search engines show about 160 characters). */
 const META_DESCRIPTION_LENGTH = 160;
-/** Anonymous public pages may be cached briefly by shared caches (architecture: CDN-friendly). */
-const PUBLIC_PAGE_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=600";
 
 type OidRequest = FastifyRequest<{ Params: { oid: string }; Querystring: Record<string, string | undefined> }>;
 type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
@@ -46,8 +45,10 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     if (!isOid(oid)) return context.sendNotFound(request, reply);
     const data = await getPublicViewPage(db, sources, { ...viewRequest(request), oid });
     if (!data) return context.sendNotFound(request, reply);
-    reply.header("cache-control", PUBLIC_PAGE_CACHE);
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     reply.header("vary", "Cookie, User-Agent");
+    // What the page shows, for the page cache: the deck, its owner's name, the staff picks and sidebar.
+    context.cacheTags(reply, [presentationTag(data.oid), userTag(data.owner.oid), SHOWCASE_TAG]);
     return context.sendPage(request, reply, {
       entry: "presentation",
       data,
@@ -72,7 +73,8 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     const autoplay = request.query.autoplay === "1" || request.query.autoplay === "true";
     const data = await getEmbedPage(db, { ...viewRequest(request), oid, autoplay });
     if (!data) return context.sendNotFound(request, reply);
-    reply.header("cache-control", PUBLIC_PAGE_CACHE);
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    context.cacheTags(reply, [presentationTag(data.oid), userTag(data.owner.oid)]);
     return context.sendPage(request, reply, {
       entry: "embed",
       data,

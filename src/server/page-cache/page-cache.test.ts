@@ -216,6 +216,40 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
     expect((await get(`/p/embed/${mine}/`)).statusCode).toBe(404);
   });
 
+  it("drops an unlisted deck's pages and thumbnail when it is made private, and a renamed owner's pages", async () => {
+    const quiet = stableOid(`cache:unlisted:${target.name}`);
+    await addDeck(db, ownerId, quiet, "Unlisted for now", "unlisted");
+    for (const url of [`/p/${quiet}/`, `/p/embed/${quiet}/`, `/p/${quiet}/thumbnail.svg`]) {
+      await get(url);
+      expect((await get(url)).headers["podium-cache"], url).toBe("hit");
+    }
+    await db.query("update presentations set privacy = 'private' where oid = $1", [quiet]);
+    await app.changes.sync();
+    for (const url of [`/p/${quiet}/`, `/p/embed/${quiet}/`, `/p/${quiet}/thumbnail.svg`]) {
+      expect((await get(url)).statusCode, url).toBe(404);
+    }
+
+    await get(`/p/${deck}/`);
+    expect(bodyOf(await get(`/p/${deck}/`))).toContain('"firstName":"Ada"');
+    await db.query("update users set first_name = 'Augusta' where id = $1", [ownerId]);
+    await app.changes.sync();
+    const renamed = await get(`/p/${deck}/`);
+    expect(renamed.headers["podium-cache"]).toBe("miss");
+    expect(bodyOf(renamed)).toContain('"firstName":"Augusta"');
+  });
+
+  it("drops other decks' view pages when the staff picks change (they show a handful of them)", async () => {
+    await get(`/p/${deck}/`);
+    expect((await get(`/p/${deck}/`)).headers["podium-cache"]).toBe("hit");
+    const pick = stableOid(`cache:pick:${target.name}`);
+    await addDeck(db, ownerId, pick, "Picked by staff");
+    await db.query("update presentations set is_staff_pick = true where oid = $1", [pick]);
+    await app.changes.sync();
+    const after = await get(`/p/${deck}/`);
+    expect(after.headers["podium-cache"]).toBe("miss");
+    expect(bodyOf(after)).toContain("Picked by staff");
+  });
+
   it("drops what a write straight to the database changed (the triggers' change feed)", async () => {
     const other = stableOid(`cache:direct:${target.name}`);
     await addDeck(db, ownerId, other, "Hidden soon");
