@@ -152,6 +152,16 @@ describe.each(testDatabaseTargets())("view page ($name)", (target) => {
     expect(takeKinds()).toEqual([]);
   });
 
+  it("issue 11: a staff pick chosen straight in the database reaches the app's next render (triggers → change feed)", async () => {
+    const before = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+    expect(before.body).not.toContain("Picked in the database");
+    await add(stableOid("vp:pick-db"), "Picked in the database");
+    await app.db.query("update presentations set is_staff_pick = true where oid = $1", [stableOid("vp:pick-db")]);
+    await app.app.changes.sync();
+    const after = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+    expect(after.body).toContain("Picked in the database");
+  });
+
   it("issue 11: the app keeps them between requests (made once, where its routes are registered)", async () => {
     const statements: string[] = [];
     const query = app.db.query.bind(app.db);
