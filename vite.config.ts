@@ -9,7 +9,7 @@ import { LOCALES } from "./src/i18n/locales.ts";
  * the same `messagesFor`, so the file is exactly what the page was rendered from). The manifest
  * lists each under `messagesAssetKey(locale)`; the browser caches it across pages.
  */
-function messageCatalogues(): Plugin {
+export function messageCatalogues(): Plugin {
   return {
     name: "podium:message-catalogues",
     buildStart() {

@@ -1,5 +1,7 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
@@ -88,5 +90,46 @@ describe("transcript", () => {
     const topics = container.querySelectorAll<HTMLElement>(".transcript__topic");
     expect(topics[0]?.style.marginInlineStart).toBe("");
     expect(topics[1]?.style.marginInlineStart).toBe("24px");
+  });
+});
+
+describe("issue 11: the transcript travels once, as markup", () => {
+  it("drawn on the server, kept as it is by a browser that hydrates with no transcript data; the toggle still works", async () => {
+    vi.spyOn(HTMLElement.prototype, "scrollHeight", "get").mockReturnValue(1800);
+    const intl = createPodiumIntl("en", messagesFor("en"));
+    const container = document.createElement("div");
+    document.body.append(container);
+    container.innerHTML = renderToString(
+      <PodiumApp intl={intl}>
+        <TranscriptMarkup.Provider value={drawTranscript}>
+          <Transcript transcript={transcript} onPagedShown={() => {}} onOpened={() => {}} />
+        </TranscriptMarkup.Provider>
+      </PodiumApp>,
+    );
+    const drawn = container.querySelector(".transcript__topics")?.innerHTML;
+    expect(drawn).toContain("<h3>One</h3>");
+
+    const problems: unknown[] = [];
+    const consoleError = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
+    const onOpened = vi.fn();
+    await act(async () => {
+      // As in the browser: no transcript data, and nobody to draw one.
+      hydrateRoot(
+        container,
+        <PodiumApp intl={intl}>
+          <Transcript transcript={null} onPagedShown={() => {}} onOpened={onOpened} />
+        </PodiumApp>,
+        { onRecoverableError: (error) => problems.push(error) },
+      );
+    });
+    consoleError.mockRestore();
+    expect(problems).toEqual([]);
+    expect(container.querySelector(".transcript__topics")?.innerHTML).toBe(drawn);
+    act(() => {
+      fireEvent.click(screen.getByRole("button", { name: "See full transcript" }));
+    });
+    expect(onOpened).toHaveBeenCalledOnce();
+    expect(container.querySelector(".transcript__topics")?.innerHTML).toBe(drawn);
+    container.remove();
   });
 });

@@ -1,12 +1,15 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { videoCard } from "../service";
 import { Sidebar } from "./Sidebar";
+import { sidebarFromMarkup } from "./sidebar-markup";
 
 /** Every observed thumbnail is in view at once. */
 beforeAll(() => {
@@ -89,5 +92,64 @@ describe("sidebar cards", () => {
       fireEvent.mouseEnter(templateLink);
     });
     expect(templateLink.querySelector("img")?.getAttribute("src")).toBe("/p/zyxwvutsrqpo/thumbnail.svg");
+  });
+});
+
+describe("issue 11: the sidebar's cards travel once, as markup", () => {
+  const card = (overrides: Partial<Card>): Card => ({ ...template, ...overrides });
+  const data = {
+    videos: [
+      card({
+        type: "VIDEO",
+        path: "/video/explore/#a",
+        title: "With a preview",
+        previewAnimation: "/video/preview/a.svg",
+      }),
+      card({ type: "VIDEO", path: "/video/explore/#b", title: "Without one", subTitleLines: 1 }),
+    ],
+    templates: [card({ title: `Fish & chips <"quoted">`, subTitle: "  spaced  ", titleLines: 1, subTitleLines: 3 })],
+  };
+  const topPicks = [card({ type: "PRESENTATION", path: "/p/abcdefghijkl/deck/", subTitle: "", titleLines: 2 })];
+  const intl = createPodiumIntl("en", messagesFor("en"));
+
+  it("the view page's entry reads back every card the server drew, and hydrating from them matches the markup", async () => {
+    const container = document.createElement("div");
+    document.body.append(container);
+    container.innerHTML = renderToString(
+      <PodiumApp intl={intl}>
+        <Sidebar data={data} topPicks={topPicks} />
+      </PodiumApp>,
+    );
+    const read = sidebarFromMarkup(container);
+    expect(read).toEqual({ sidebar: data, topPicks });
+
+    const problems: unknown[] = [];
+    const consoleError = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
+    const markup = container.innerHTML;
+    await act(async () => {
+      hydrateRoot(
+        container,
+        <PodiumApp intl={intl}>
+          <Sidebar data={read.sidebar ?? { videos: [], templates: [] }} topPicks={read.topPicks} />
+        </PodiumApp>,
+        { onRecoverableError: (error) => problems.push(error) },
+      );
+    });
+    consoleError.mockRestore();
+    expect(problems).toEqual([]);
+    // Hydrated, the cards behave: the lazy thumbnails load, the preview plays on hover.
+    const withPreview = within(container).getByRole("link", { name: /With a preview/ });
+    const thumbnail = withPreview.querySelector("img");
+    expect(thumbnail?.getAttribute("src")).toBe(template.thumbnail);
+    act(() => {
+      fireEvent.mouseEnter(withPreview);
+    });
+    expect(thumbnail?.getAttribute("src")).toBe("/video/preview/a.svg");
+    expect(markup).toContain('data-hover-src="/video/preview/a.svg"');
+    container.remove();
+  });
+
+  it("a page without a sidebar reads back none", () => {
+    expect(sidebarFromMarkup(document.createElement("div"))).toEqual({ sidebar: null, topPicks: [] });
   });
 });

@@ -1,0 +1,108 @@
+import { JSDOM } from "jsdom";
+import { FormattedMessage } from "react-intl";
+import { describe, expect, it } from "vitest";
+import { BOOT_DATA_ID } from "../../client/entries";
+import type { PresentationPageData } from "../../features/presentation/page-data";
+import { messagesFor } from "../../i18n/catalogues";
+import type { Locale } from "../../i18n/locales";
+import { ANONYMOUS_SESSION } from "../../ui/session";
+import type { ClientAssets } from "./assets";
+import { bootDataOf } from "./boot-data";
+import { renderPage } from "./page";
+
+/** A client build as the manifest describes it: one entry, one catalogue file per language. */
+const BUILT: ClientAssets = {
+  entry: () => ({ script: "/static/home-abc123.js", styles: ["/static/home-abc123.css"], preloads: [] }),
+  messages: (locale) => `/static/messages-${locale}-hash${locale}.json`,
+};
+const NOT_BUILT: ClientAssets = { entry: () => null, messages: () => null };
+
+function render(assets: ClientAssets, locale: Locale) {
+  const html = renderPage(assets, {
+    entry: "home",
+    data: { greeting: "hello" },
+    render: () => (
+      <h1>
+        <FormattedMessage id="transcript.heading" />
+      </h1>
+    ),
+    head: { title: "Test page" },
+    locale,
+    session: ANONYMOUS_SESSION,
+  });
+  const document = new JSDOM(html).window.document;
+  const boot = JSON.parse(document.getElementById(BOOT_DATA_ID)?.textContent ?? "null") as Record<string, unknown>;
+  return { html, document, boot };
+}
+
+describe("issue 11: a page carries no message catalogue", () => {
+  it("renders in the visitor's language, and links (preloads) that language's catalogue file instead of carrying it", () => {
+    const { html, document, boot } = render(BUILT, "de");
+    expect(document.querySelector("h1")?.textContent).toBe(messagesFor("de")["transcript.heading"]);
+    expect(Object.keys(boot).sort()).toEqual(["data", "locale", "messagesUrl", "session"]);
+    expect(boot).toMatchObject({ locale: "de", messagesUrl: "/static/messages-de-hashde.json" });
+    const preloads = [...document.querySelectorAll('link[rel="preload"]')];
+    expect(preloads).toHaveLength(1);
+    // as=fetch with crossorigin: the same request (CORS mode, same-origin credentials) as the entry's fetch().
+    expect(preloads[0]?.getAttribute("href")).toBe("/static/messages-de-hashde.json");
+    expect(preloads[0]?.getAttribute("as")).toBe("fetch");
+    expect(preloads[0]?.getAttribute("crossorigin")).toBe("");
+    // None of the catalogue's other texts is in the page.
+    const shown = new Set([messagesFor("de")["transcript.heading"], messagesFor("de")["app.name"]]);
+    const carried = Object.values(messagesFor("de")).filter((text) => text.length >= 12 && !shown.has(text));
+    expect(carried.length).toBeGreaterThan(300);
+    expect(carried.filter((text) => html.includes(text))).toEqual([]);
+  });
+
+  it("links each language's own file", () => {
+    for (const locale of ["en", "ja"] as const) {
+      const { document, boot } = render(BUILT, locale);
+      expect(boot.messagesUrl).toBe(`/static/messages-${locale}-hash${locale}.json`);
+      expect(document.querySelector('link[rel="preload"]')?.getAttribute("href")).toBe(boot.messagesUrl);
+    }
+  });
+
+  it("without a client build there is no script, so no catalogue is linked either", () => {
+    const { document, boot } = render(NOT_BUILT, "de");
+    expect(boot.messagesUrl).toBeNull();
+    expect(document.querySelector('link[rel="preload"]')).toBeNull();
+    expect(document.querySelector("script[src]")).toBeNull();
+  });
+});
+
+describe("issue 11: what the boot data leaves to the markup", () => {
+  const card = {
+    title: "A deck",
+    subTitle: "Someone",
+    path: "/p/abcdefghijkl/a-deck/",
+    thumbnail: "/p/abcdefghijkl/thumbnail.svg",
+    type: "PRESENTATION" as const,
+    previewAnimation: null,
+    titleLines: 2,
+    subTitleLines: 1,
+  };
+  const data = {
+    oid: "abcdefghijkl",
+    title: "A deck",
+    transcriptData: { topics: [{ id: "t1", texts: [], topics: [] }] },
+    sidebar: { videos: [card], templates: [card] },
+    topPicks: [card],
+  } as unknown as PresentationPageData;
+
+  it("the view, embed and private view pages send no transcript, sidebar cards or staff picks (their markup has them)", () => {
+    for (const entry of ["presentation", "embed", "view"] as const) {
+      expect(bootDataOf(entry, data)).toEqual({
+        oid: "abcdefghijkl",
+        title: "A deck",
+        transcriptData: null,
+        sidebar: null,
+        topPicks: null,
+      });
+    }
+  });
+
+  it("other pages send their data as it is", () => {
+    expect(bootDataOf("home", data)).toBe(data);
+    expect(bootDataOf("presenter", data)).toBe(data);
+  });
+});
