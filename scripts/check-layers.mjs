@@ -44,7 +44,10 @@ function* sourceFiles(dir) {
   }
 }
 
-/** The modules a file imports at run time (static, re-exports, literal dynamic imports), not types. */
+/**
+ * The modules a file imports at run time (static, re-exports, literal dynamic imports), not types.
+ * `import { type A } from "…"` counts: under verbatimModuleSyntax it stays an import of the module.
+ */
 function runtimeImports(file, text) {
   const { program, errors } = parseSync(file, text, { lang: file.endsWith(".tsx") ? "tsx" : "ts" });
   if (errors.length > 0) throw new Error(`${file}: ${errors[0].message}`);
