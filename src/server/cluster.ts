@@ -75,6 +75,11 @@ const describeExit = (code: number | null, signal: string | null) =>
   signal ? `signal ${signal}` : `exit code ${code ?? "?"}`;
 const workersWord = (count: number) => (count === 1 ? "1 worker" : `${count} workers`);
 
+/** Database connections all workers together open by default (a single process opens 20). */
+export const CLUSTER_DB_CONNECTIONS = 60;
+/** Each worker keeps at least this many, however many workers there are. */
+const MIN_WORKER_POOL = 4;
+
 /** Runs the primary: forks the workers, replaces dead ones, stops them all on SIGTERM/SIGINT. */
 export function runPrimary(options: PrimaryOptions): void {
   const { workers, graceMs } = options;
@@ -88,8 +93,13 @@ export function runPrimary(options: PrimaryOptions): void {
 
   const live = () => [...slots.values()].flatMap((slot) => (slot.worker ? [slot.worker] : []));
 
+  // The workers share PostgreSQL's connections: unless PODIUM_DB_POOL says otherwise, each gets its
+  // share of CLUSTER_DB_CONNECTIONS (PostgreSQL allows 100 by default, and others connect too).
+  const poolSize = process.env.PODIUM_DB_POOL
+    ? {}
+    : { PODIUM_DB_POOL: String(Math.max(MIN_WORKER_POOL, Math.floor(CLUSTER_DB_CONNECTIONS / workers))) };
   const fork = (slot: number) => {
-    const worker = cluster.fork({ [CLUSTER_WORKER_ENV]: String(slot) });
+    const worker = cluster.fork({ [CLUSTER_WORKER_ENV]: String(slot), ...poolSize });
     slots.set(slot, { worker, startedAt: Date.now(), respawnTimer: null });
     return worker;
   };
