@@ -4,13 +4,20 @@
 //   - JS bytes: against the 100 KB (compressed) budget;
 //   - Present → first step: against a bare same-origin fetch of the deck's document, i.e.
 //     what the network alone costs, so the ratio is the player's own overhead.
+// And the HTML (issue 11): the bytes of the anonymous view page of this deck and of the median
+// demo deck, and of the home page, in English and German, raw and as sent (brotli), against the
+// 40 KB raw budget; and the language's message catalogue, a file of its own fetched once.
 // Usage: npm run build && npm run bench:view [-- --runs 7]
 import { spawn } from "node:child_process";
+import { request } from "node:http";
 import { createServer } from "node:net";
+import { JSDOM } from "jsdom";
 import { chromium } from "playwright-core";
 
 const RUNS = Number(process.argv[process.argv.indexOf("--runs") + 1]) || 7;
 const JS_BUDGET_BYTES = 100 * 1024;
+/** Issue 11: an anonymous view page's HTML, raw. */
+const HTML_BUDGET_BYTES = 40 * 1024;
 const DECK = "personal-computing-one-year-per-slide";
 
 const port = await new Promise((resolve) => {
@@ -39,7 +46,10 @@ const browser = await chromium.launch({
 });
 
 const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
-const url = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]).find((u) => u.includes(DECK));
+const deckUrls = [...new JSDOM(sitemap, { contentType: "text/xml" }).window.document.querySelectorAll("loc")]
+  .map((loc) => loc.textContent ?? "")
+  .filter((u) => new URL(u).pathname.startsWith("/p/"));
+const url = deckUrls.find((u) => u.includes(DECK));
 if (!url) throw new Error(`the demo deck ${DECK} is not in the sitemap`);
 
 const median = (values) => {
@@ -104,6 +114,51 @@ for (let run = 0; run < RUNS; run += 1) {
 }
 
 await browser.close();
+
+/** The bytes of an anonymous GET as they cross the wire: brotli when asked, else as they are. */
+const bytesOf = (href, { language, brotli }) =>
+  new Promise((resolve, reject) => {
+    const headers = {
+      ...(language ? { cookie: `language=${language}` } : {}),
+      ...(brotli ? { "accept-encoding": "br" } : {}),
+    };
+    request(`${base}${new URL(href, base).pathname}`, { headers }, (response) => {
+      let bytes = 0;
+      response.on("data", (chunk) => {
+        bytes += chunk.length;
+      });
+      response.on("end", () => resolve(bytes));
+    })
+      .on("error", reject)
+      .end();
+  });
+const pageBytes = async (href, language) => ({
+  raw: await bytesOf(href, { language }),
+  brotli: await bytesOf(href, { language, brotli: true }),
+});
+// The median demo deck by the raw size of its view page (the middle one of the sorted list).
+const bySize = await Promise.all(deckUrls.map(async (u) => ({ u, bytes: await bytesOf(u, {}) })));
+bySize.sort((a, b) => a.bytes - b.bytes);
+const medianDeck = bySize[Math.floor(bySize.length / 2)]?.u ?? url;
+const html = {};
+for (const [name, href] of [
+  [`view page (${DECK})`, url],
+  [`view page (median deck: ${new URL(medianDeck).pathname.split("/")[3]})`, medianDeck],
+  ["home page", "/"],
+]) {
+  for (const language of ["en", "de"]) html[`${name}, ${language}`] = await pageBytes(href, language);
+}
+const catalogueUrl = (language) =>
+  fetch(url, { headers: { cookie: `language=${language}` } })
+    .then((response) => response.text())
+    .then((text) =>
+      new JSDOM(text).window.document.querySelector('link[rel="preload"][as="fetch"]')?.getAttribute("href"),
+    );
+const catalogues = {};
+for (const language of ["en", "de"]) {
+  const href = await catalogueUrl(language);
+  if (href) catalogues[language] = await pageBytes(href, language);
+}
 server.kill("SIGTERM");
 
 const js = median(jsBytes);
@@ -117,6 +172,16 @@ console.log(`  Present → first step shown: ${present.toFixed(0)} ms`);
 console.log(
   `  Baseline, fetching the document alone: ${network.toFixed(1)} ms (ratio ${(present / network).toFixed(1)}×)`,
 );
+const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+console.log(`  HTML, anonymous (budget ${kb(HTML_BUDGET_BYTES)} raw):`);
+for (const [name, { raw, brotli }] of Object.entries(html))
+  console.log(
+    `    ${name}: ${kb(raw)} raw, ${kb(brotli)} brotli${raw > HTML_BUDGET_BYTES ? " (over the budget)" : ""}`,
+  );
+for (const [language, { raw, brotli }] of Object.entries(catalogues))
+  console.log(
+    `  Message catalogue (${language}), fetched once and cached a year: ${kb(raw)} raw, ${kb(brotli)} brotli`,
+  );
 console.log(
   JSON.stringify({
     deck: DECK,
@@ -126,5 +191,8 @@ console.log(
     jsBudgetBytes: JS_BUDGET_BYTES,
     presentToFirstStepMs: Math.round(present),
     documentFetchMs: Number(network.toFixed(1)),
+    htmlBytes: html,
+    htmlBudgetBytes: HTML_BUDGET_BYTES,
+    catalogueBytes: catalogues,
   }),
 );
