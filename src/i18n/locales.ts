@@ -37,7 +37,7 @@ export function resolveLocale(cookieValue: string | undefined): Locale {
  * A fresh intl instance for one request or one page (never a shared, switched one: a
  * visitor's language must not leak into another's page during server rendering).
  */
-export function createPodiumIntl(locale: Locale, messages: Messages): IntlShape {
+export function createPodiumIntl(locale: Locale, messages: Messages, cache = createIntlCache()): IntlShape {
   return createIntl(
     {
       locale,
@@ -49,8 +49,24 @@ export function createPodiumIntl(locale: Locale, messages: Messages): IntlShape 
         console.error(error);
       },
     },
-    createIntlCache(),
+    cache,
   );
+}
+
+const serverIntlCaches = new Map<Locale, ReturnType<typeof createIntlCache>>();
+
+/**
+ * Issue 11 (a cheap miss): the server's formatters for one language, kept for the process. A fresh
+ * cache per request parsed every ICU message again on every render; the formatters depend on the
+ * locale and the message only, so every request in that language may share them.
+ */
+export function serverIntlCache(locale: Locale): ReturnType<typeof createIntlCache> {
+  let cache = serverIntlCaches.get(locale);
+  if (!cache) {
+    cache = createIntlCache();
+    serverIntlCaches.set(locale, cache);
+  }
+  return cache;
 }
 
 declare global {

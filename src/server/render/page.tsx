@@ -5,7 +5,7 @@ import type { HeadText, PageSpec } from "../../features/http";
 import { drawTranscript } from "../../features/presentation/components/TranscriptText";
 import { TranscriptMarkup } from "../../features/presentation/components/transcript-markup";
 import { messagesFor } from "../../i18n/catalogues";
-import { createPodiumIntl, type Locale } from "../../i18n/locales";
+import { createPodiumIntl, type Locale, serverIntlCache } from "../../i18n/locales";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { PodiumApp } from "../../ui/PodiumApp";
 import type { SessionInfo } from "../../ui/session";
@@ -25,7 +25,7 @@ export interface PageRender<Data> extends PageSpec<Data> {
  */
 export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): string {
   const messages = messagesFor(page.locale);
-  const intl = createPodiumIntl(page.locale, messages);
+  const intl = createPodiumIntl(page.locale, messages, serverIntlCache(page.locale));
   const body = renderToString(
     <PodiumApp intl={intl} session={page.session}>
       {/* Drawn here only: the browser keeps this markup (issue 11). */}
