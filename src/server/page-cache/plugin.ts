@@ -109,13 +109,16 @@ export function registerPageCache(
 
   const lead = (request: FastifyRequest, key: string) => {
     let settle: (page: CachedPage | null) => void = () => {};
-    const flight = new Promise<CachedPage | null>((resolve) => {
-      const timer = setTimeout(() => resolve(null), FLIGHT_TIMEOUT_MS);
-      settle = (page) => {
+    const flight: Promise<CachedPage | null> = new Promise((resolve) => {
+      // Only this flight leaves the map: a later leader's flight for the key stays.
+      const end = (page: CachedPage | null) => {
         clearTimeout(timer);
-        flights.delete(key);
+        if (flights.get(key) === flight) flights.delete(key);
         resolve(page);
       };
+      // A render that takes too long lets its followers go (and a later request lead again).
+      const timer = setTimeout(() => end(null), FLIGHT_TIMEOUT_MS);
+      settle = end;
     });
     flights.set(key, flight);
     request.pageCache = { key, startedAt: store.sequence, tags: null, settle };
