@@ -68,3 +68,48 @@ export function cachedUntilChange<Value>(
   });
   return () => cache.get();
 }
+
+/**
+ * Values by key, each kept until a change touches one of the tags its value names (or `*`), a
+ * minute at most, the least recently used going first past `maxEntries`. A value whose load was
+ * still on its way when one of its tags changed goes to its askers but is not kept.
+ */
+export function cachedByKey<Value>(
+  changes: ContentChanges,
+  maxEntries: number,
+  load: (key: string) => Promise<Value>,
+  /** What a key's value shows; called with null before the value is known. */
+  tagsOf: (key: string, value: Value | null) => readonly string[],
+): (key: string) => Promise<Value> {
+  const entries = new Map<string, { cache: ValueCache<Value>; tags: readonly string[] }>();
+  changes.subscribe((changed) => {
+    for (const [key, entry] of entries) {
+      if (entry.tags.some((tag) => touches(changed, tag))) {
+        entry.cache.drop();
+        entries.delete(key);
+      }
+    }
+  });
+  return (key) => {
+    let entry = entries.get(key);
+    if (entry) entries.delete(key);
+    else {
+      const fresh: { cache: ValueCache<Value>; tags: readonly string[] } = {
+        tags: tagsOf(key, null),
+        cache: new ValueCache(async () => {
+          const value = await load(key);
+          fresh.tags = tagsOf(key, value);
+          return value;
+        }, SMALL_CACHE_TTL_MS),
+      };
+      entry = fresh;
+    }
+    // Most recently used last.
+    entries.set(key, entry);
+    for (const oldest of entries.keys()) {
+      if (entries.size <= maxEntries) break;
+      entries.delete(oldest);
+    }
+    return entry.cache.get();
+  };
+}

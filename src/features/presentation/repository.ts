@@ -62,6 +62,20 @@ export async function findPresentationByOid(db: Queryable, oid: string): Promise
   return rows[0] ?? null;
 }
 
+/** A presentation's counts as they are now (the rest of its row may come from a cache). */
+export async function findPresentationCounts(
+  db: Queryable,
+  id: string,
+): Promise<{ likesCount: number; viewCount: number } | null> {
+  const rows = await db.query<{ likesCount: number; viewCount: number }>(
+    `select p.view_count as "viewCount",
+            (select coalesce(sum(c.count), 0)::int from like_counters c where c.presentation_id = p.id) as "likesCount"
+       from presentations p where p.id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
 export async function listListedPresentations(
   db: Queryable,
   options: { limit: number; offset?: number },

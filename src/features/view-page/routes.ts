@@ -34,9 +34,15 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     nativeApp: context.nativeApp,
   });
 
+  // One summary per transcript: a kept presentation's transcript is the same object every time.
+  const summaries = new WeakMap<object, string | undefined>();
   const summaryOf = (data: PresentationPageData) => {
-    const text = transcriptPlainText(data.transcriptData).replace(/\s+/g, " ").trim();
-    return text ? truncate(text, META_DESCRIPTION_LENGTH) : undefined;
+    const transcript = data.transcriptData;
+    if (transcript && summaries.has(transcript)) return summaries.get(transcript);
+    const text = transcriptPlainText(transcript).replace(/\s+/g, " ").trim();
+    const summary = text ? truncate(text, META_DESCRIPTION_LENGTH) : undefined;
+    if (transcript) summaries.set(transcript, summary);
+    return summary;
   };
 
   // The public view page: /p/{oid}/ and /p/{oid}/{slug}/ (product brief, routes).

@@ -3,15 +3,21 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
 import { randomSubset } from "../../lib/random-subset";
-import { type ContentChanges, SHOWCASE_TAG } from "../content-changes";
+import { type ContentChanges, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { deriveTranscript } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
 import type { PresentationAccess } from "../presentation/policy";
-import { findPresentationByOid, hasLiked, listStaffPicks, type PresentationRow } from "../presentation/repository";
+import {
+  findPresentationByOid,
+  findPresentationCounts,
+  hasLiked,
+  listStaffPicks,
+  type PresentationRow,
+} from "../presentation/repository";
 import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentationCard } from "../presentation/service";
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
-import { cachedUntilChange } from "../small-caches";
+import { cachedByKey, cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
 
 /**
@@ -49,7 +55,26 @@ export interface ViewPageSources {
   sidebar(): Promise<SidebarData>;
   /** The pool the view page draws its handful of staff picks from. */
   staffPicks(): Promise<readonly StaffPick[]>;
+  /**
+   * A presentation's row with its document, kept until it or its owner's names change; its counts
+   * are read fresh on every render (findPresentationCounts).
+   */
+  presentation(oid: string): Promise<PresentationRow | null>;
 }
+
+/** A kept row's document is the same object on every render: its transcript is derived once. */
+const transcripts = new WeakMap<PresentationRow["document"], ReturnType<typeof deriveTranscript>>();
+function transcriptOf(document: PresentationRow["document"]) {
+  let transcript = transcripts.get(document);
+  if (!transcript) {
+    transcript = deriveTranscript(document);
+    transcripts.set(document, transcript);
+  }
+  return transcript;
+}
+
+/** Presentations whose rows a process keeps for its view pages (the busiest ones stay). */
+const KEPT_PRESENTATIONS = 256;
 
 export function createViewPageSources(db: Queryable, changes: ContentChanges): ViewPageSources {
   return {
@@ -57,6 +82,12 @@ export function createViewPageSources(db: Queryable, changes: ContentChanges): V
     sidebar: cachedSidebar(db, changes),
     staffPicks: cachedUntilChange(changes, [SHOWCASE_TAG], async () =>
       (await listStaffPicks(db, STAFF_PICK_POOL)).map((pick) => ({ oid: pick.oid, card: presentationCard(pick) })),
+    ),
+    presentation: cachedByKey(
+      changes,
+      KEPT_PRESENTATIONS,
+      (oid) => findPresentationByOid(db, oid),
+      (oid, row) => (row ? [presentationTag(oid), userTag(row.ownerOid)] : [presentationTag(oid)]),
     ),
   };
 }
@@ -125,7 +156,7 @@ async function buildPageData(
     schemaVersion: row.schemaVersion,
     embedMode: variant.embedMode,
     viewerRights: { edit: variant.access.edit, comment: variant.access.comment },
-    transcriptData: deriveTranscript(row.document),
+    transcriptData: transcriptOf(row.document),
     nativeApp: null,
     topPicks: surroundings?.topPicks ?? [],
     evaluatedFeatures: request.features,
@@ -153,8 +184,10 @@ export async function getPublicViewPage(
   sources: ViewPageSources,
   request: ViewRequest & { oid: string },
 ): Promise<PresentationPageData | null> {
-  const row = await findPresentationByOid(db, request.oid);
-  if (!row) return null;
+  const kept = await sources.presentation(request.oid);
+  const counts = kept ? await findPresentationCounts(db, kept.id) : null;
+  if (!kept || !counts) return null;
+  const row = { ...kept, ...counts };
   const access = await accessTo(db, row, request.viewer);
   if (!access.view) return null;
   return buildPageData(db, row, request, {

@@ -197,6 +197,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
     ]);
     const mine = stableOid(`cache:mine:${target.name}`);
     await addDeck(db, String(me?.id), mine, "Before the edit");
+    await app.changes.sync();
     expect((await get(`/p/${mine}/`)).headers["podium-cache"]).toBe("miss");
     expect((await get(`/p/${mine}/`)).headers["podium-cache"]).toBe("hit");
     expect((await get(`/p/${mine}/document.json`)).statusCode).toBe(200);
@@ -219,6 +220,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
   it("drops an unlisted deck's pages and thumbnail when it is made private, and a renamed owner's pages", async () => {
     const quiet = stableOid(`cache:unlisted:${target.name}`);
     await addDeck(db, ownerId, quiet, "Unlisted for now", "unlisted");
+    await app.changes.sync();
     for (const url of [`/p/${quiet}/`, `/p/embed/${quiet}/`, `/p/${quiet}/thumbnail.svg`]) {
       await get(url);
       expect((await get(url)).headers["podium-cache"], url).toBe("hit");
@@ -253,6 +255,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
   it("drops what a write straight to the database changed (the triggers' change feed)", async () => {
     const other = stableOid(`cache:direct:${target.name}`);
     await addDeck(db, ownerId, other, "Hidden soon");
+    await app.changes.sync();
     await get(`/p/${other}/`);
     expect((await get(`/p/${other}/`)).headers["podium-cache"]).toBe("hit");
     await db.query("update presentations set hidden = true where oid = $1", [other]);
