@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChangeFeed } from "../server/page-cache/change-feed";
 import { EVERYTHING_TAG, LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "./content-changes";
-import { cachedUntilChange, SMALL_CACHE_TTL_MS, ValueCache } from "./small-caches";
+import { cachedByKey, cachedUntilChange, SMALL_CACHE_TTL_MS, ValueCache } from "./small-caches";
 
 /** A load that answers when told to, counting its calls. */
 function controlledLoad() {
@@ -86,5 +86,35 @@ describe("issue 11: small caches", () => {
     expect(await picks()).toBe(2);
     feed.publish([EVERYTHING_TAG]);
     expect(await picks()).toBe(3);
+  });
+});
+
+describe("issue 11 values kept by key (the view page's presentation rows)", () => {
+  it("keeps each key's value until a change names one of its tags, and keeps at most so many keys", async () => {
+    const feed = new ChangeFeed();
+    const loads: string[] = [];
+    const get = cachedByKey(
+      feed,
+      2,
+      async (key) => {
+        loads.push(key);
+        return `${key}@${loads.length}`;
+      },
+      (key, value) => (value ? [`presentation:${key}`, `user:owner-of-${key}`] : [`presentation:${key}`]),
+    );
+    expect(await get("a")).toBe("a@1");
+    expect(await get("a")).toBe("a@1");
+    expect(await get("b")).toBe("b@2");
+    feed.publish(["presentation:b"]);
+    expect(await get("a")).toBe("a@1");
+    expect(await get("b")).toBe("b@3");
+    feed.publish(["user:owner-of-a"]);
+    expect(await get("a")).toBe("a@4");
+    // A third key pushes out the least recently used (b).
+    expect(await get("c")).toBe("c@5");
+    expect(await get("a")).toBe("a@4");
+    expect(await get("b")).toBe("b@6");
+    feed.publish([EVERYTHING_TAG]);
+    expect(await get("b")).toBe("b@7");
   });
 });
