@@ -45,6 +45,8 @@ test.describe("issue 11: lighter HTML", () => {
     expect(catalogues).toEqual([{ url: boot.messagesUrl, fromCache: false }]);
     expect(html).not.toContain(german["embed.responsive"]);
 
+    // The transcript's markup, which the boot data doesn't repeat, is still there once hydrated.
+    await expect(page.locator("#transcript-content")).toContainText("The Altair kicks things off");
     // Text only the browser draws is German: the transcript's toggle (after measuring) and the embed dialog.
     await page.getByRole("button", { name: german["transcript.seeFull"] }).click();
     await expect(page.getByRole("button", { name: german["transcript.hideFull"] })).toBeVisible();
