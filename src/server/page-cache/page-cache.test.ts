@@ -1,4 +1,4 @@
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, constants as zlib } from "node:zlib";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type Database, openDatabase } from "../../db/client";
@@ -124,6 +124,23 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
       await served.close();
       await dropOwn();
     }
+  });
+
+  it("swaps in the best brotli after the first answer, without making anyone wait for it", async () => {
+    const url = `/p/${deck}/embed-check/`;
+    const first = await get(url);
+    const quick = first.rawPayload.length;
+    const best = brotliCompressSync(Buffer.from(bodyOf(first)), {
+      params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+    }).length;
+    expect(best).toBeLessThan(quick);
+    await vi.waitFor(async () => {
+      const later = await get(url);
+      expect(later.headers["podium-cache"]).toBe("hit");
+      expect(later.rawPayload.length).toBe(best);
+      expect(Number(later.headers["content-length"])).toBe(best);
+      expect(bodyOf(later)).toBe(bodyOf(first));
+    });
   });
 
   it("answers 304 to a request that already has the page (ETag, If-None-Match)", async () => {

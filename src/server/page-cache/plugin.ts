@@ -21,6 +21,8 @@ export const PAGE_CACHE_STALE_MS = 9_000;
 const FLIGHT_TIMEOUT_MS = 10_000;
 /** Brotli quality for a miss: fast enough for the request loop's answer, within 10 % of the best size. */
 const BROTLI_QUALITY = 6;
+/** Then, off the request's path, the best brotli replaces it (about 10 % fewer bytes for every later visitor). */
+const BROTLI_BEST_QUALITY = 11;
 /** The session cookie (server/plugins/session.ts): a request carrying one is someone's, never cached. */
 const SESSION_COOKIE = "podium_session";
 /** Only text that compresses well and is shared as is: pages, JSON, XML and SVG. */
@@ -188,7 +190,7 @@ export function registerPageCache(
       return payload;
     }
     const page = await cachedPageOf(reply, body, pending.tags ?? [LISTS_TAG]);
-    store.set(pending.key, page, pending.startedAt);
+    if (store.set(pending.key, page, pending.startedAt)) void recompress(page);
     pending.settle(page);
     // This visitor gets the page the way a hit would.
     const encoding = encodingFor(request.headers["accept-encoding"]);
@@ -247,6 +249,25 @@ function serve(request: FastifyRequest, reply: FastifyReply, page: CachedPage, h
     return;
   }
   reply.header("content-encoding", encoding).send(encoding === "br" ? page.br : page.gzip);
+}
+
+/** Swaps a stored page's brotli body for the best one (libuv's threads; the request loop never waits). */
+async function recompress(page: CachedPage): Promise<void> {
+  try {
+    const best = await brotli(page.identity, {
+      params: {
+        [zlib.BROTLI_PARAM_QUALITY]: BROTLI_BEST_QUALITY,
+        [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+        [zlib.BROTLI_PARAM_SIZE_HINT]: page.identity.length,
+      },
+    });
+    if (best.length >= page.br.length) return;
+    // Body and length change together, between two requests (this runs on the loop).
+    page.br = best;
+    page.wire.br["content-length"] = best.length;
+  } catch {
+    // The quick encoding stays.
+  }
 }
 
 /** What a shared cache may store: a 200 for everyone (`public`, no cookie set) of a text type. */

@@ -13,7 +13,7 @@ export interface CachedPage {
   tags: readonly string[];
   storedAt: number;
   /** Every header of a 200 in each encoding, ready for Node's writeHead (the raw hit path). */
-  wire: Readonly<Record<"br" | "gzip" | "identity", Readonly<Record<string, string | number>>>>;
+  wire: Readonly<Record<"br" | "gzip" | "identity", Record<string, string | number>>>;
 }
 
 export interface PageStoreOptions {
