@@ -21,12 +21,10 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
-import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { freePort, HOST, ROOT } from "./support.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 process.chdir(ROOT);
 
 const option = (name, fallback) => {
@@ -39,7 +37,6 @@ const WARMUP_S = option("warmup", 2);
 // Few connections: the question is whether imports stall others, not how many pages one core renders (bench:pages).
 const CONNECTIONS = option("connections", 4);
 const IMPORTS_IN_FLIGHT = 2;
-const HOST = "127.0.0.1";
 const GOAL_IMPORT_MS = 2_000;
 const GOAL_P99_MS = 100;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -65,17 +62,6 @@ const PAYLOADS = [
 
 let server = null;
 const failures = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Starts the built server, waits until it says it is serving, and notes it if it dies later. */
 async function startPodium(port) {

@@ -19,35 +19,21 @@
 // Runs the build (made here when missing, or with --build; a stale build is only reported).
 // PostgreSQL is taken at 127.0.0.1:5432 (user root, database test, trust auth); a fresh database
 // is created and dropped; without PostgreSQL that part is skipped.
-import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import http from "node:http";
-import { createServer } from "node:net";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { availableParallelism, loadavg } from "node:os";
 import { PGlite } from "@electric-sql/pglite";
-import autocannon from "autocannon";
 import pg from "pg";
+import * as support from "./support.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-process.chdir(ROOT);
+process.chdir(support.ROOT);
 
-const option = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-const DURATION_S = option("duration", 10);
-const WARMUP_S = option("warmup", 2);
-const CONNECTIONS = Math.floor(option("connections", 50));
+const DURATION_S = support.option("duration", 10);
+const WARMUP_S = support.option("warmup", 2);
+const CONNECTIONS = Math.floor(support.option("connections", 50));
 /** `--only postgres` (or pglite) measures hello-world and that one target. */
 const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
 
-const HOST = "127.0.0.1";
-const PG_ADMIN_URL = `postgres://root@${HOST}:5432/test`;
-const PG_DATABASE = `podium_bench_${randomBytes(6).toString("hex")}`;
+const PG_ADMIN_URL = `postgres://root@${support.HOST}:5432/test`;
 /** Signups hash a password with scrypt: a few at a time. */
 const SIGNUP_CONCURRENCY = 5;
 /** The goal of the issue, reported (never enforced): like throughput ≥ 10% of hello-world on PostgreSQL. */
@@ -55,216 +41,38 @@ const GOAL_RATIO = 0.1;
 
 // --- processes ------------------------------------------------------------------------------
 
-/** Every child process started here, so that all of them are stopped however the run ends. */
-const children = new Set();
-const cleanups = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Starts a child process and waits until it prints `ready` on stdout. */
-function startChild(name, args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  children.add(child);
-  let out = "";
-  let err = "";
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  exited.then(() => children.delete(child));
-  const started = new Promise((resolve, reject) => {
-    child.stdout.on("data", (chunk) => {
-      if (out.length < 100_000) out += chunk;
-      if (out.includes(ready)) resolve();
-    });
-    child.stderr.on("data", (chunk) => {
-      if (err.length < 100_000) err += chunk;
-    });
-    exited.then(({ code, signal }) =>
-      reject(new Error(`${name} exited (${signal ?? code}) before it was ready:\n${out}${err}`.trim())),
-    );
-  });
-  return {
-    started,
-    /** SIGTERM, then SIGKILL if it hasn't exited after a while; resolves once it has exited. */
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return exited;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-      const result = await exited;
-      clearTimeout(timer);
-      return result;
-    },
-    stderr: () => err,
-    pid: child.pid,
-  };
-}
-
-async function startPodium(port, database) {
-  const env = {
-    ...process.env,
-    PORT: String(port),
-    HOST,
-    PODIUM_LOG: "off",
+function startPodium(port, database) {
+  return support.startPodium(port, database, {
     PODIUM_SEED: "off",
-    PODIUM_RATE_LIMIT: "100000000",
     PODIUM_LIKE_RATE_LIMIT: "100000000",
     // All the people sign up from 127.0.0.1 (10 an hour per address by default).
     PODIUM_SIGNUP_RATE_LIMIT: "100000000",
-    PODIUM_PUBLIC_URL: `http://${HOST}:${port}`,
     // One process on PostgreSQL too (its default is one per core, issue 11): the figures and the CPU
     // per request (read from this process id) stay comparable with earlier runs.
     PODIUM_WORKERS: "1",
-  };
-  delete env.DATABASE_URL;
-  delete env.PODIUM_DATA_DIR;
-  if (database.url) env.DATABASE_URL = database.url;
-  else env.PODIUM_DATA_DIR = database.dataDir;
-  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server during the run.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const server = startChild("podium", [...nodeArgs, "dist/server/main.js"], env, "podium: serving");
-  await server.started;
-  return server;
+  });
 }
 
-const HELLO_WORLD = `
-import Fastify from "fastify";
-const app = Fastify({ logger: false });
-app.get("/", async () => ({ hello: "world" }));
-await app.listen({ port: Number(process.env.PORT), host: ${JSON.stringify(HOST)} });
-console.log("hello-world: serving");
-`;
-
-async function startHelloWorld(port) {
-  const server = startChild(
-    "hello-world",
-    ["--input-type=module", "-e", HELLO_WORLD],
-    { ...process.env, PORT: String(port) },
-    "hello-world: serving",
-  );
-  await server.started;
-  return server;
-}
-
-// --- CPU accounting (Linux /proc) -------------------------------------------------------------
-
-const CLOCK_TICKS_PER_S = 100;
-
-/** CPU seconds (user + system) used so far by one process, all of its threads; null without /proc. */
-function cpuSecondsOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds of every PostgreSQL server process on the machine (the backends serve the run). */
-function postgresCpuSeconds() {
-  let total = 0;
-  let found = false;
-  for (const entry of existsSync("/proc") ? readdirSync("/proc") : []) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (!stat.includes("(postgres)")) continue;
-      found = true;
-      total += cpuSecondsOf(entry) ?? 0;
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
-  return found ? total : null;
-}
+// --- CPU accounting ----------------------------------------------------------------------------
 
 /**
  * Where the machine's CPU goes during a measured run: the server, PostgreSQL, and this process
  * (the load generator), in CPU milliseconds per request. On 2 cores these three share the CPU,
  * so they say what a change saves, more steadily than req/s.
  */
-function cpuMeter(serverPid) {
-  const take = () => ({
-    server: serverPid ? cpuSecondsOf(serverPid) : null,
-    postgres: postgresCpuSeconds(),
-    loadGenerator: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+const cpuMeter = (serverPid) =>
+  support.cpuMeter({
+    server: () => (serverPid ? support.cpuSecondsOf(serverPid) : null),
+    postgres: support.postgresCpuSeconds,
+    loadGenerator: support.ownCpuSeconds,
   });
-  const before = take();
-  return (requests) => {
-    const after = take();
-    const perRequest = (key) =>
-      before[key] === null || after[key] === null || requests === 0
-        ? null
-        : Number((((after[key] - before[key]) * 1000) / requests).toFixed(3));
-    return {
-      server: perRequest("server"),
-      postgres: perRequest("postgres"),
-      loadGenerator: perRequest("loadGenerator"),
-    };
-  };
-}
 
 // --- HTTP setup (not measured) ------------------------------------------------------------
 
-/** One request, on a connection of its own. */
-function request(port, { method = "GET", path, headers = {}, body }) {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(body);
-    const req = http.request(
-      {
-        host: HOST,
-        port,
-        method,
-        path,
-        agent: false,
-        headers: payload ? { ...headers, "content-length": payload.length } : headers,
-      },
-      (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () =>
-          resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-class CookieJar {
-  cookies = new Map();
-  store(response) {
-    for (const line of response.headers["set-cookie"] ?? []) {
-      const pair = line.split(";")[0] ?? "";
-      const eq = pair.indexOf("=");
-      if (eq < 1) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      if (value === "" || /;\s*max-age=0\b/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  get(name) {
-    return this.cookies.get(name);
-  }
-  header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-}
-
 /** Signs up through the real form, as a browser would; keeps the session and XSRF cookies. */
 async function signUp(port, index, runId) {
-  const jar = new CookieJar();
-  const form = await request(port, { path: "/signup/" });
+  const jar = new support.CookieJar();
+  const form = await support.request(port, { path: "/signup/" });
   if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
   jar.store(form);
   const body = new URLSearchParams({
@@ -275,7 +83,7 @@ async function signUp(port, index, runId) {
     password: "correct horse battery staple",
     _csrf: jar.get("XSRF-TOKEN") ?? "",
   }).toString();
-  const response = await request(port, {
+  const response = await support.request(port, {
     method: "POST",
     path: "/signup/",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
@@ -323,7 +131,7 @@ async function importPresentation(port, owner) {
     { _csrf: owner.xsrf, privacy: "public", schemaVersion: "2", title: "Bench" },
     { name: "bench.md", content: "# Bench\n---\n# Two" },
   );
-  const response = await request(port, {
+  const response = await support.request(port, {
     method: "POST",
     path: "/dashboard/next/import",
     headers: { "content-type": contentType, cookie: owner.jar.header() },
@@ -345,7 +153,8 @@ async function checkLikeOnce(port, user, oid) {
     ["PUT", true, 1],
     ["DELETE", false, 0],
   ]) {
-    const response = await request(port, { method, path, headers: likeHeaders(user) });
+    const answer = await support.request(port, { method, path, headers: likeHeaders(user) });
+    const response = { ...answer, body: answer.body.toString() };
     const expected = JSON.stringify({ liked, likesCount });
     if (response.status !== 200 || JSON.stringify(JSON.parse(response.body)) !== expected) {
       throw new Error(
@@ -357,11 +166,7 @@ async function checkLikeOnce(port, user, oid) {
 
 // --- load -------------------------------------------------------------------------------------
 
-function cannon(options) {
-  return new Promise((resolve, reject) => {
-    autocannon({ connections: CONNECTIONS, ...options }, (error, result) => (error ? reject(error) : resolve(result)));
-  });
-}
+const cannon = (options) => support.cannon({ connections: CONNECTIONS, ...options });
 
 /**
  * Like calls: connection i is person i, alternating PUT and DELETE. Each answer is checked
@@ -390,7 +195,7 @@ async function loadLikes(port, users, oid, duration) {
     }
   };
   const result = await cannon({
-    url: `http://${HOST}:${port}`,
+    url: `http://${support.HOST}:${port}`,
     duration,
     setupClient(client) {
       const user = users[nextUser++ % users.length];
@@ -404,9 +209,7 @@ async function loadLikes(port, users, oid, duration) {
 }
 
 function figures(result, wrong = { count: 0, samples: [] }) {
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
-  );
+  const statusCodes = support.statusCodesOf(result);
   return {
     requestsPerSecond: Math.round(result.requests.average),
     requests: result.requests.total,
@@ -423,10 +226,10 @@ function figures(result, wrong = { count: 0, samples: [] }) {
 // --- targets ------------------------------------------------------------------------------------
 
 async function benchHelloWorld() {
-  const port = await freePort();
-  const server = await startHelloWorld(port);
+  const port = await support.freePort();
+  const server = await support.startInline("hello-world", support.HELLO_WORLD, port);
   try {
-    const url = `http://${HOST}:${port}/`;
+    const url = `http://${support.HOST}:${port}/`;
     if (WARMUP_S > 0) await cannon({ url, duration: WARMUP_S });
     const cpu = cpuMeter(server.pid);
     const result = await cannon({ url, duration: DURATION_S });
@@ -441,7 +244,7 @@ async function benchHelloWorld() {
  * stop the server (so every call in flight has finished), then count with `count(database)`.
  */
 async function benchLikes(name, database, count) {
-  const port = await freePort();
+  const port = await support.freePort();
   const server = await startPodium(port, database);
   let stopped = false;
   try {
@@ -482,8 +285,7 @@ const countRow = (rows) => {
 };
 
 async function benchPglite() {
-  const dataDir = mkdtempSync(join(tmpdir(), "podium-bench-pglite-"));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const dataDir = support.temporaryDirectory("podium-bench-pglite-");
   return benchLikes("PGlite", { dataDir }, async (oid) => {
     // The server has exited, so its data directory can be opened here.
     const db = new PGlite(dataDir);
@@ -508,20 +310,8 @@ async function postgresAvailable() {
   }
 }
 
-async function adminQuery(sql) {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 async function benchPostgres() {
-  await adminQuery(`create database ${PG_DATABASE}`);
-  cleanups.push(() => adminQuery(`drop database if exists ${PG_DATABASE} with (force)`));
-  const url = `postgres://root@${HOST}:5432/${PG_DATABASE}`;
+  const { url } = await support.temporaryDatabase(PG_ADMIN_URL);
   return benchLikes("PostgreSQL", { url }, async (oid) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -535,38 +325,10 @@ async function benchPostgres() {
 
 // --- report ---------------------------------------------------------------------------------
 
-/** Builds when the build is missing (or with --build); a stale build is only reported. */
-function ensureBuild() {
-  if (process.argv.includes("--build") || !existsSync("dist/server/main.js")) {
-    console.log("podium: building…");
-    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
-    return;
-  }
-  // The same check as `npm start` (scripts/start.mjs), but without rebuilding under someone's feet.
-  const stamp = execFileSync(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());',
-    ],
-    { cwd: ROOT, encoding: "utf8" },
-  );
-  const built = existsSync("dist/.source-stamp") ? readFileSync("dist/.source-stamp", "utf8") : null;
-  if (stamp !== built) {
-    console.warn("podium: the build is older than the sources; these figures are for the build (rerun with --build).");
-  }
-}
-
-const pad = (value, width, left = false) => (left ? String(value).padEnd(width) : String(value).padStart(width));
-const ms = (value) => (typeof value === "number" ? value.toFixed(1) : "–");
-
 function printTable(rows, hello) {
   const header = ["target", "req/s", "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "wrong", "vs hello"];
   const widths = [12, 8, 8, 8, 7, 9, 8, 6, 9];
-  const line = (cells) => cells.map((cell, i) => pad(cell, widths[i], i === 0)).join("  ");
-  console.log(line(header));
-  console.log(line(widths.map((w) => "-".repeat(w))));
+  const line = support.tableHeader(header, widths);
   for (const [name, row] of rows) {
     if (!row) {
       console.log(line([name, "skipped", "", "", "", "", "", "", ""]));
@@ -578,8 +340,8 @@ function printTable(rows, hello) {
       line([
         name,
         row.requestsPerSecond,
-        ms(row.latencyMs.p50),
-        ms(row.latencyMs.p99),
+        support.ms(row.latencyMs.p50),
+        support.ms(row.latencyMs.p99),
         row.errors,
         row.timeouts,
         row.non2xx,
@@ -591,10 +353,10 @@ function printTable(rows, hello) {
 }
 
 async function main() {
-  ensureBuild();
+  support.ensureBuild();
   console.log(
     `Like calls benchmark: ${CONNECTIONS} connections (one signed-in person each, alternating PUT/DELETE on one presentation), ` +
-      `${DURATION_S} s per target after a ${WARMUP_S} s warm-up, on ${HOST}`,
+      `${DURATION_S} s per target after a ${WARMUP_S} s warm-up, on ${support.HOST}`,
   );
   // Load, the benchmark itself and the servers share these CPUs: other work on the machine skews the figures.
   const machine = { cpus: availableParallelism(), loadAverage1m: Number(loadavg()[0].toFixed(2)) };
@@ -683,42 +445,4 @@ async function main() {
   }
 }
 
-async function cleanUp() {
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise((resolve) => {
-          if (child.exitCode !== null || child.signalCode !== null) return resolve();
-          child.once("exit", resolve);
-          child.kill("SIGTERM");
-          setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-        }),
-    ),
-  );
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      console.error(`cleanup failed: ${error.message}`);
-    }
-  }
-}
-
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n${signal}: stopping the servers and cleaning up…`);
-    cleanUp().finally(() => process.exit(130));
-  });
-}
-
-try {
-  await main();
-} catch (error) {
-  console.error(`bench/likes: ${error.stack ?? error.message}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await support.runBench("likes", main);

@@ -29,44 +29,28 @@
 // PGlite in a temporary data directory by default (the demo seed); `--database` takes a
 // PostgreSQL server where the user may create databases: a fresh one is created and dropped.
 // Builds when dist/ is missing (or with --build); a stale build is only reported.
-import { execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import http from "node:http";
-import { createServer } from "node:net";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { JSDOM } from "jsdom";
-import pg from "pg";
+import * as support from "./support.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
-process.chdir(ROOT);
+process.chdir(support.ROOT);
 
-const argument = (name) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at >= 0 ? process.argv[at + 1] : undefined;
-};
-const option = (name, fallback) => {
-  const value = Number(argument(name));
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
-const DURATION_S = option("duration", 10);
-const WARMUP_S = option("warmup", 3);
+const DURATION_S = support.option("duration", 10);
+const WARMUP_S = support.option("warmup", 3);
 /** Issue 11: anonymous pages are measured at 50 connections, the signed-in page at 20. */
-const CONNECTIONS = Math.floor(option("connections", 50));
-const SIGNED_IN_CONNECTIONS = Math.floor(option("signed-in-connections", 20));
+const CONNECTIONS = Math.floor(support.option("connections", 50));
+const SIGNED_IN_CONNECTIONS = Math.floor(support.option("signed-in-connections", 20));
 /** Podium's processes: one by default, comparable with the one-process baseline. */
-const WORKERS = Math.floor(option("workers", 1));
-const DATABASE_ADMIN_URL = argument("database") ?? null;
-const JSON_FILE = argument("json") ?? null;
+const WORKERS = Math.floor(support.option("workers", 1));
+const DATABASE_ADMIN_URL = support.argument("database") ?? null;
+const JSON_FILE = support.argument("json") ?? null;
 
 /** Issue 11's goals, reported as PASS/MISS and never enforced. */
 const GOAL_ANONYMOUS_RATIO = 0.8;
 const GOAL_SIGNED_IN_P99_MS = 50;
 
-const HOST = "127.0.0.1";
 /** A demo person of the seed (src/server/seed/content/catalogue.ts, DEMO_PASSWORD in seed.ts). */
 const DEMO_EMAIL = "ada@podium.test";
 const DEMO_PASSWORD = "podium-demo";
@@ -90,64 +74,6 @@ const BROWSER_HEADERS = {
 
 // --- processes ------------------------------------------------------------------------------
 
-/** Every child process started here, so that all of them are stopped however the run ends. */
-const children = new Set();
-const cleanups = [];
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
-
-/** Starts a child process and waits until it prints `ready` on stdout. */
-function startChild(name, args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  children.add(child);
-  let out = "";
-  let err = "";
-  const exited = new Promise((done) => child.on("exit", (code, signal) => done({ code, signal })));
-  exited.then(() => children.delete(child));
-  const started = new Promise((done, reject) => {
-    child.stdout.on("data", (chunk) => {
-      if (out.length < 100_000) out += chunk;
-      if (out.includes(ready)) done();
-    });
-    child.stderr.on("data", (chunk) => {
-      if (err.length < 100_000) err += chunk;
-    });
-    exited.then(({ code, signal }) =>
-      reject(new Error(`${name} exited (${signal ?? code}) before it was ready:\n${out}${err}`.trim())),
-    );
-  });
-  return {
-    started,
-    pid: child.pid,
-    /** SIGTERM, then SIGKILL if it hasn't exited after a while; resolves once it has exited. */
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return exited;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-      const result = await exited;
-      clearTimeout(timer);
-      return result;
-    },
-  };
-}
-
-const HELLO_WORLD = `
-import Fastify from "fastify";
-const app = Fastify({ logger: false });
-app.get("/", async () => ({ hello: "world" }));
-await app.listen({ port: Number(process.env.PORT), host: ${JSON.stringify(HOST)} });
-console.log("hello-world: serving");
-`;
-
 /** The baseline: one HTML page, brotli-compressed once at start, sent from memory. */
 const PRECOMPRESSED = `
 import { readFileSync } from "node:fs";
@@ -169,174 +95,47 @@ app.get("/", (_request, reply) => {
     .header("vary", "accept-encoding")
     .send(br);
 });
-await app.listen({ port: Number(process.env.PORT), host: ${JSON.stringify(HOST)} });
+await app.listen({ port: Number(process.env.PORT), host: ${JSON.stringify(support.HOST)} });
 console.log("precompressed: serving");
 `;
 
-async function startInline(name, source, port, env = {}) {
-  const server = startChild(
-    name,
-    ["--input-type=module", "-e", source],
-    { ...process.env, ...env, PORT: String(port) },
-    `${name}: serving`,
-  );
-  await server.started;
-  return server;
-}
-
-async function startPodium(port, database) {
-  const env = {
-    ...process.env,
+/** Podium on `database`, one process unless --workers says otherwise (comparable with the one-process baseline). */
+function startPodium(port, database) {
+  return support.startPodium(port, database, {
     NODE_ENV: "production",
-    PORT: String(port),
-    HOST,
-    PODIUM_LOG: "off",
-    PODIUM_RATE_LIMIT: "100000000",
-    // One process unless --workers says otherwise: comparable with the one-process baseline.
     PODIUM_WORKERS: String(WORKERS),
-    PODIUM_PUBLIC_URL: `http://${HOST}:${port}`,
-  };
-  delete env.DATABASE_URL;
-  delete env.PODIUM_DATA_DIR;
-  delete env.PODIUM_SEED;
-  if (database.url) env.DATABASE_URL = database.url;
-  else env.PODIUM_DATA_DIR = database.dataDir;
-  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server during the run.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const server = startChild("podium", [...nodeArgs, "dist/server/main.js"], env, "podium: serving");
-  await server.started;
-  return server;
+    PODIUM_SEED: undefined,
+  });
 }
 
 // --- databases ---------------------------------------------------------------------------------
 
-async function adminQuery(url, sql) {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end().catch(() => {});
-  }
-}
-
 /** PGlite in a temporary directory, or a fresh database on the PostgreSQL server of --database. */
 async function prepareDatabase() {
   if (!DATABASE_ADMIN_URL) {
-    const dataDir = mkdtempSync(join(tmpdir(), "podium-bench-pages-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = support.temporaryDirectory("podium-bench-pages-");
     return { dataDir, label: "PGlite (temporary data directory)" };
   }
-  const name = `podium_bench_${randomBytes(6).toString("hex")}`;
-  await adminQuery(DATABASE_ADMIN_URL, `create database ${name}`);
-  cleanups.push(() => adminQuery(DATABASE_ADMIN_URL, `drop database if exists ${name} with (force)`));
-  const url = new URL(DATABASE_ADMIN_URL);
-  url.pathname = `/${name}`;
+  const { url } = await support.temporaryDatabase(DATABASE_ADMIN_URL);
   const shown = new URL(url);
   if (shown.password) shown.password = "***";
-  return { url: url.toString(), label: `PostgreSQL, fresh database ${shown}` };
+  return { url, label: `PostgreSQL, fresh database ${shown}` };
 }
 
-// --- CPU accounting (Linux /proc) -------------------------------------------------------------
-
-const CLOCK_TICKS_PER_S = 100;
-
-/** CPU seconds (user + system) used so far by one process, all of its threads; null without /proc. */
-function cpuSecondsOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
-  } catch {
-    return null;
-  }
-}
-
-/** CPU seconds of a process and its child processes (a cluster's workers); null without /proc. */
-function treeCpuSeconds(pid) {
-  const own = cpuSecondsOf(pid);
-  if (own === null) return null;
-  let total = own;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid) total += cpuSecondsOf(entry) ?? 0;
-    } catch {
-      // the process ended between the listing and the read
-    }
-  }
-  return total;
-}
+// --- CPU accounting ----------------------------------------------------------------------------
 
 /** The server's (with its workers) and this process's (the load generator's) CPU milliseconds per request. */
-function cpuMeter(serverPid) {
-  const self = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
-  const before = { server: treeCpuSeconds(serverPid), loadGenerator: self() };
-  return (requests) => {
-    const after = { server: treeCpuSeconds(serverPid), loadGenerator: self() };
-    const perRequest = (key) =>
-      before[key] === null || after[key] === null || requests === 0
-        ? null
-        : Number((((after[key] - before[key]) * 1000) / requests).toFixed(3));
-    return { server: perRequest("server"), loadGenerator: perRequest("loadGenerator") };
-  };
-}
+const cpuMeter = (serverPid) =>
+  support.cpuMeter({ server: () => support.treeCpuSeconds(serverPid), loadGenerator: support.ownCpuSeconds });
 
 // --- HTTP setup (not measured) ------------------------------------------------------------
-
-/** One request, on a connection of its own; the body as sent (compressed when it was). */
-function request(port, { method = "GET", path, headers = {}, body }) {
-  return new Promise((done, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(body);
-    const req = http.request(
-      {
-        host: HOST,
-        port,
-        method,
-        path,
-        agent: false,
-        headers: payload ? { ...headers, "content-length": payload.length } : headers,
-      },
-      (res) => {
-        const chunks = [];
-        res.on("data", (chunk) => chunks.push(chunk));
-        res.on("end", () => done({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(payload);
-  });
-}
-
-class CookieJar {
-  cookies = new Map();
-  store(response) {
-    for (const line of response.headers["set-cookie"] ?? []) {
-      const pair = line.split(";")[0] ?? "";
-      const eq = pair.indexOf("=");
-      if (eq < 1) continue;
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1).trim();
-      if (value === "" || /;\s*max-age=0\b/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  get(name) {
-    return this.cookies.get(name);
-  }
-  header() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-}
 
 /**
  * The biggest demo deck's public view page: the longest HTML among the sitemap's /p/ pages,
  * fetched uncompressed as an anonymous visitor (that HTML is also the baseline's page).
  */
 async function biggestViewPage(port) {
-  const sitemap = await request(port, { path: "/sitemap.xml" });
+  const sitemap = await support.request(port, { path: "/sitemap.xml" });
   if (sitemap.status !== 200) throw new Error(`GET /sitemap.xml answered ${sitemap.status}`);
   const xml = new JSDOM(sitemap.body.toString(), { contentType: "application/xml" }).window.document;
   const paths = [
@@ -349,7 +148,7 @@ async function biggestViewPage(port) {
   if (paths.length === 0) throw new Error("the sitemap lists no view pages: is the demo seed on?");
   let best = null;
   for (const path of paths) {
-    const page = await request(port, {
+    const page = await support.request(port, {
       path,
       headers: { ...BROWSER_HEADERS, "accept-encoding": "identity" },
     });
@@ -363,19 +162,19 @@ async function biggestViewPage(port) {
 /** Logs a demo person in through the real form, as a browser does (the CSRF token of /login/'s cookie). */
 async function logIn(port) {
   // The person has answered the cookie banner, as anyone who signed in has.
-  const jar = new CookieJar();
+  const jar = new support.CookieJar();
   jar.cookies.set("podium_cookie_consent", "necessary");
-  const form = await request(port, { path: "/login/", headers: { ...BROWSER_HEADERS, cookie: jar.header() } });
+  const form = await support.request(port, { path: "/login/", headers: { ...BROWSER_HEADERS, cookie: jar.header() } });
   if (form.status !== 200) throw new Error(`GET /login/ answered ${form.status}`);
   jar.store(form);
   const csrf = jar.get("XSRF-TOKEN");
   if (!csrf) throw new Error("GET /login/ set no XSRF-TOKEN cookie");
-  const response = await request(port, {
+  const response = await support.request(port, {
     method: "POST",
     path: "/login/",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
-      origin: `http://${HOST}:${port}`,
+      origin: `http://${support.HOST}:${port}`,
       cookie: jar.header(),
     },
     body: new URLSearchParams({ email: DEMO_EMAIL, password: DEMO_PASSWORD, _csrf: csrf }).toString(),
@@ -394,7 +193,7 @@ async function logIn(port) {
  * Podium's pages, the anonymous answer is the shareable one and the signed-in one is private.
  */
 async function checkTarget(port, target) {
-  const response = await request(port, { path: target.path, headers: target.headers });
+  const response = await support.request(port, { path: target.path, headers: target.headers });
   const problems = [];
   if (response.status !== 200) problems.push(`answered ${response.status}`);
   const encoding = response.headers["content-encoding"] ?? "identity";
@@ -412,16 +211,8 @@ async function checkTarget(port, target) {
 
 // --- load -------------------------------------------------------------------------------------
 
-function cannon(options) {
-  return new Promise((done, reject) => {
-    autocannon(options, (error, result) => (error ? reject(error) : done(result)));
-  });
-}
-
 function figures(result) {
-  const statusCodes = Object.fromEntries(
-    Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
-  );
+  const statusCodes = support.statusCodesOf(result);
   return {
     requestsPerSecond: Math.round(result.requests.average),
     requests: result.requests.total,
@@ -438,13 +229,13 @@ function figures(result) {
 async function measure(port, target, serverPid) {
   const check = await checkTarget(port, target);
   const options = {
-    url: `http://${HOST}:${port}${target.path}`,
+    url: `http://${support.HOST}:${port}${target.path}`,
     connections: target.connections,
     headers: target.headers,
   };
-  if (WARMUP_S > 0) await cannon({ ...options, duration: WARMUP_S });
+  if (WARMUP_S > 0) await support.cannon({ ...options, duration: WARMUP_S });
   const cpu = cpuMeter(serverPid);
-  const result = await cannon({ ...options, duration: DURATION_S });
+  const result = await support.cannon({ ...options, duration: DURATION_S });
   const row = {
     name: target.name,
     path: target.path,
@@ -462,47 +253,20 @@ async function measure(port, target, serverPid) {
 
 // --- report ---------------------------------------------------------------------------------
 
-/** Builds when the build is missing (or with --build); a stale build is only reported. */
-function ensureBuild() {
-  if (process.argv.includes("--build") || !existsSync("dist/server/main.js")) {
-    console.log("podium: building…");
-    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
-    return;
-  }
-  // The same check as `npm start` (scripts/start.mjs), but without rebuilding under someone's feet.
-  const stamp = execFileSync(
-    process.execPath,
-    [
-      "--input-type=module",
-      "-e",
-      'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());',
-    ],
-    { cwd: ROOT, encoding: "utf8" },
-  );
-  const built = existsSync("dist/.source-stamp") ? readFileSync("dist/.source-stamp", "utf8") : null;
-  if (stamp !== built) {
-    console.warn("podium: the build is older than the sources; these figures are for the build (rerun with --build).");
-  }
-}
-
-const pad = (value, width, left = false) => (left ? String(value).padEnd(width) : String(value).padStart(width));
-const ms = (value) => (typeof value === "number" ? value.toFixed(1) : "–");
 const percent = (ratio) => `${(ratio * 100).toFixed(1)}%`;
 
 function printTable(rows, baseline) {
   const header = ["target", "conns", "req/s", "p50 ms", "p99 ms", "bytes/resp", "vs baseline", "CPU ms/req", "bad"];
   const widths = [37, 5, 8, 7, 7, 10, 11, 10, 5];
-  const line = (cells) => cells.map((cell, i) => pad(cell, widths[i], i === 0)).join("  ");
-  console.log(line(header));
-  console.log(line(widths.map((w) => "-".repeat(w))));
+  const line = support.tableHeader(header, widths);
   for (const row of rows) {
     console.log(
       line([
         row.name,
         row.connections,
         row.requestsPerSecond,
-        ms(row.latencyMs.p50),
-        ms(row.latencyMs.p99),
+        support.ms(row.latencyMs.p50),
+        support.ms(row.latencyMs.p99),
         row.bytesPerResponse ?? "–",
         percent(row.requestsPerSecond / baseline.requestsPerSecond),
         row.cpuMsPerRequest.server === null ? "–" : row.cpuMsPerRequest.server.toFixed(3),
@@ -516,17 +280,17 @@ const machineLoad = () => Number(loadavg()[0].toFixed(2));
 
 async function main() {
   if (WORKERS > 1 && !DATABASE_ADMIN_URL) throw new Error("--workers above 1 needs --database (PGlite is one process)");
-  ensureBuild();
+  support.ensureBuild();
   const machine = { cpus: availableParallelism(), loadAverage1mAtStart: machineLoad(), loadAverage1mAtEnd: null };
   console.log(
     `Pages benchmark (issue 11): ${DURATION_S} s per target after a ${WARMUP_S} s warm-up, browser headers, ` +
-      `${CONNECTIONS} connections (signed-in: ${SIGNED_IN_CONNECTIONS}), on ${HOST}`,
+      `${CONNECTIONS} connections (signed-in: ${SIGNED_IN_CONNECTIONS}), on ${support.HOST}`,
   );
   console.log(`  machine: ${machine.cpus} CPUs, load average ${machine.loadAverage1mAtStart} at the start`);
 
   // Podium first: the baseline serves Podium's own view page.
   const database = await prepareDatabase();
-  const podiumPort = await freePort();
+  const podiumPort = await support.freePort();
   const setupStart = performance.now();
   const podium = await startPodium(podiumPort, database);
   const page = await biggestViewPage(podiumPort);
@@ -536,8 +300,7 @@ async function main() {
       `the longest of ${page.candidates}), signed in as ${DEMO_EMAIL} in ${Math.round(performance.now() - setupStart)} ms`,
   );
 
-  const pageDir = mkdtempSync(join(tmpdir(), "podium-bench-page-"));
-  cleanups.push(() => rmSync(pageDir, { recursive: true, force: true }));
+  const pageDir = support.temporaryDirectory("podium-bench-page-");
   const pageFile = join(pageDir, "view-page.html");
   writeFileSync(pageFile, page.html);
 
@@ -564,8 +327,8 @@ async function main() {
   };
 
   // 1. Fastify's hello-world.
-  const helloPort = await freePort();
-  const hello = await startInline("hello-world", HELLO_WORLD, helloPort);
+  const helloPort = await support.freePort();
+  const hello = await support.startInline("hello-world", support.HELLO_WORLD, helloPort);
   try {
     collect(
       await measure(
@@ -579,8 +342,8 @@ async function main() {
   }
 
   // 2. The baseline: the same view page, precompressed, from memory.
-  const baselinePort = await freePort();
-  const precompressed = await startInline("precompressed", PRECOMPRESSED, baselinePort, {
+  const baselinePort = await support.freePort();
+  const precompressed = await support.startInline("precompressed", PRECOMPRESSED, baselinePort, {
     PAGE_FILE: pageFile,
     BROTLI_QUALITY: String(BASELINE_BROTLI_QUALITY),
   });
@@ -644,7 +407,7 @@ async function main() {
   if (signedIn) {
     goals.push({
       goal: `Podium view page (signed in) p99 ≤ ${GOAL_SIGNED_IN_P99_MS} ms at ${SIGNED_IN_CONNECTIONS} connections`,
-      value: `${ms(signedIn.latencyMs.p99)} ms`,
+      value: `${support.ms(signedIn.latencyMs.p99)} ms`,
       met: signedIn.latencyMs.p99 <= GOAL_SIGNED_IN_P99_MS,
     });
   }
@@ -697,42 +460,4 @@ async function main() {
   }
 }
 
-async function cleanUp() {
-  await Promise.all(
-    [...children].map(
-      (child) =>
-        new Promise((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) return done();
-          child.once("exit", done);
-          child.kill("SIGTERM");
-          setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-        }),
-    ),
-  );
-  for (const cleanup of cleanups.splice(0).reverse()) {
-    try {
-      await cleanup();
-    } catch (error) {
-      console.error(`cleanup failed: ${error.message}`);
-    }
-  }
-}
-
-let interrupted = false;
-for (const signal of ["SIGINT", "SIGTERM"]) {
-  process.on(signal, () => {
-    if (interrupted) return;
-    interrupted = true;
-    console.error(`\n${signal}: stopping the servers and cleaning up…`);
-    cleanUp().finally(() => process.exit(130));
-  });
-}
-
-try {
-  await main();
-} catch (error) {
-  console.error(`bench/pages: ${error.stack ?? error.message}`);
-  process.exitCode = 1;
-} finally {
-  await cleanUp();
-}
+await support.runBench("pages", main);

@@ -17,22 +17,14 @@ import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import { availableParallelism } from "node:os";
-import { fileURLToPath } from "node:url";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import { freePort, HOST, option, ROOT } from "./support.mjs";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
 process.chdir(ROOT);
 
-const option = (name, fallback) => {
-  const at = process.argv.indexOf(`--${name}`);
-  const value = at >= 0 ? Number(process.argv[at + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
 const RUNS = option("runs", 3);
 const PAGES = option("pages", 30);
-const HOST = "127.0.0.1";
 const GOAL_SECONDS = 10;
 
 async function textPdf(pages) {
@@ -58,17 +50,6 @@ async function textPdf(pages) {
 // --- the server -----------------------------------------------------------------------------
 
 let server = null;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.on("error", reject);
-    probe.listen(0, HOST, () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function startPodium(port) {
   const lifted = "100000000";

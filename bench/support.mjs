@@ -1,0 +1,392 @@
+// What the benchmarks that run servers share (issue 11): the servers as child processes (started,
+// waited for, stopped; all of them stopped however the run ends), temporary data directories and
+// databases dropped at the end, CPU time read from /proc, autocannon, a cookie jar, the build
+// check, the table formatters and the run's tail (main, SIGINT/SIGTERM, clean-up).
+import { execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import pg from "pg";
+
+/** The checkout's root (the benchmarks chdir here: dist/, scripts/). */
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Every server and every request of a benchmark stays on this machine. */
+export const HOST = "127.0.0.1";
+
+/** The value after `--name` on the command line, or undefined. */
+export const argument = (name) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+};
+
+/** A positive number after `--name`, or the fallback. */
+export const option = (name, fallback) => {
+  const value = Number(argument(name));
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+// --- processes ------------------------------------------------------------------------------
+
+/** Every child process started here, so that all of them are stopped however the run ends. */
+const children = new Set();
+const cleanups = [];
+
+/** Registers what to undo when the run ends (in reverse order, after the children have stopped). */
+export function onCleanUp(cleanup) {
+  cleanups.push(cleanup);
+}
+
+/** A TCP port free on HOST right now. */
+export function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.on("error", reject);
+    probe.listen(0, HOST, () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** Starts a Node child process and waits (through `started`) until it prints `ready` on stdout. */
+export function startChild(name, args, env, ready) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  children.add(child);
+  let out = "";
+  let err = "";
+  const exited = new Promise((done) => child.on("exit", (code, signal) => done({ code, signal })));
+  exited.then(() => children.delete(child));
+  const started = new Promise((done, reject) => {
+    child.stdout.on("data", (chunk) => {
+      if (out.length < 100_000) out += chunk;
+      if (out.includes(ready)) done();
+    });
+    child.stderr.on("data", (chunk) => {
+      if (err.length < 100_000) err += chunk;
+    });
+    exited.then(({ code, signal }) =>
+      reject(new Error(`${name} exited (${signal ?? code}) before it was ready:\n${out}${err}`.trim())),
+    );
+  });
+  return {
+    started,
+    pid: child.pid,
+    /** SIGTERM, then SIGKILL if it hasn't exited after a while; resolves once it has exited. */
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return exited;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const result = await exited;
+      clearTimeout(timer);
+      return result;
+    },
+    stderr: () => err,
+  };
+}
+
+/** Fastify's hello-world, the usual reference, as a module's source for startInline. */
+export const HELLO_WORLD = `
+import Fastify from "fastify";
+const app = Fastify({ logger: false });
+app.get("/", async () => ({ hello: "world" }));
+await app.listen({ port: Number(process.env.PORT), host: ${JSON.stringify(HOST)} });
+console.log("hello-world: serving");
+`;
+
+/** Runs a module's source (which prints `<name>: serving` once it listens on PORT) and waits for it. */
+export async function startInline(name, source, port, env = {}) {
+  const server = startChild(
+    name,
+    ["--input-type=module", "-e", source],
+    { ...process.env, ...env, PORT: String(port) },
+    `${name}: serving`,
+  );
+  await server.started;
+  return server;
+}
+
+/**
+ * Starts the build (dist/server/main.js) on `port` with request logging off and the rate limit
+ * lifted, on `database` ({ url } for PostgreSQL, { dataDir } for PGlite), and waits until it
+ * serves. `env` adds to or overrides the environment; a key set to undefined is removed.
+ */
+export async function startPodium(port, database, env = {}) {
+  const all = {
+    ...process.env,
+    PORT: String(port),
+    HOST,
+    PODIUM_LOG: "off",
+    PODIUM_RATE_LIMIT: "100000000",
+    PODIUM_PUBLIC_URL: `http://${HOST}:${port}`,
+    ...env,
+  };
+  for (const [key, value] of Object.entries(all)) if (value === undefined) delete all[key];
+  delete all.DATABASE_URL;
+  delete all.PODIUM_DATA_DIR;
+  if (database.url) all.DATABASE_URL = database.url;
+  else all.PODIUM_DATA_DIR = database.dataDir;
+  // BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server during the run.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const server = startChild("podium", [...nodeArgs, "dist/server/main.js"], all, "podium: serving");
+  await server.started;
+  return server;
+}
+
+// --- databases ---------------------------------------------------------------------------------
+
+/** A temporary directory (`prefix` + random), removed when the run ends. */
+export function temporaryDirectory(prefix) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  onCleanUp(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** One statement on PostgreSQL, on a connection of its own. */
+export async function adminQuery(url, sql) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** A fresh database on the PostgreSQL server of `adminUrl`, dropped when the run ends: { name, url }. */
+export async function temporaryDatabase(adminUrl) {
+  const name = `podium_bench_${randomBytes(6).toString("hex")}`;
+  await adminQuery(adminUrl, `create database ${name}`);
+  onCleanUp(() => adminQuery(adminUrl, `drop database if exists ${name} with (force)`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return { name, url: url.toString() };
+}
+
+// --- CPU accounting (Linux /proc) -------------------------------------------------------------
+
+const CLOCK_TICKS_PER_S = 100;
+
+/** The fields of /proc/<pid>/stat after the command's name (state first); throws without it. */
+const statFields = (pid) => {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return { stat, fields: stat.slice(stat.lastIndexOf(")") + 2).split(" ") };
+};
+
+/** Calls `visit(pid, stat, fields)` for every process of the machine that can still be read. */
+function eachProcess(visit) {
+  for (const entry of existsSync("/proc") ? readdirSync("/proc") : []) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const { stat, fields } = statFields(entry);
+      visit(entry, stat, fields);
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+}
+
+/** CPU seconds (user + system) used so far by one process, all of its threads; null without /proc. */
+export function cpuSecondsOf(pid) {
+  try {
+    const { fields } = statFields(pid);
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU seconds of a process and its child processes (a cluster's workers); null without /proc. */
+export function treeCpuSeconds(pid) {
+  const own = cpuSecondsOf(pid);
+  if (own === null) return null;
+  let total = own;
+  eachProcess((entry, _stat, fields) => {
+    if (Number(fields[1]) === pid) total += cpuSecondsOf(entry) ?? 0;
+  });
+  return total;
+}
+
+/** CPU seconds of every PostgreSQL server process on the machine (the backends serve the run); null if none. */
+export function postgresCpuSeconds() {
+  let total = 0;
+  let found = false;
+  eachProcess((entry, stat) => {
+    if (!stat.includes("(postgres)")) return;
+    found = true;
+    total += cpuSecondsOf(entry) ?? 0;
+  });
+  return found ? total : null;
+}
+
+/** CPU seconds used so far by this process (the load generator). */
+export const ownCpuSeconds = () => (process.cpuUsage().user + process.cpuUsage().system) / 1e6;
+
+/**
+ * Reads `sources` ({ key: () => CPU seconds or null }) now; the function returned reads them
+ * again and gives each key's CPU milliseconds per request over `requests` (null when unknown).
+ */
+export function cpuMeter(sources) {
+  const take = () => Object.fromEntries(Object.entries(sources).map(([key, read]) => [key, read()]));
+  const before = take();
+  return (requests) => {
+    const after = take();
+    const perRequest = (key) =>
+      before[key] === null || after[key] === null || requests === 0
+        ? null
+        : Number((((after[key] - before[key]) * 1000) / requests).toFixed(3));
+    return Object.fromEntries(Object.keys(sources).map((key) => [key, perRequest(key)]));
+  };
+}
+
+// --- HTTP -------------------------------------------------------------------------------------
+
+/** One request to HOST:port, on a connection of its own; the body as sent (a Buffer, compressed when it was). */
+export function request(port, { method = "GET", path, headers = {}, body }) {
+  return new Promise((done, reject) => {
+    const payload = body === undefined ? undefined : Buffer.from(body);
+    const req = http.request(
+      {
+        host: HOST,
+        port,
+        method,
+        path,
+        agent: false,
+        headers: payload ? { ...headers, "content-length": payload.length } : headers,
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (chunk) => chunks.push(chunk));
+        res.on("end", () => done({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** Cookies as a browser keeps them: stored from Set-Cookie, sent back as one Cookie header. */
+export class CookieJar {
+  cookies = new Map();
+  store(response) {
+    for (const line of response.headers["set-cookie"] ?? []) {
+      const pair = line.split(";")[0] ?? "";
+      const eq = pair.indexOf("=");
+      if (eq < 1) continue;
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value === "" || /;\s*max-age=0\b/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  get(name) {
+    return this.cookies.get(name);
+  }
+  header() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+}
+
+/** autocannon's programmatic API as a promise of its result. */
+export function cannon(options) {
+  return new Promise((done, reject) => {
+    autocannon(options, (error, result) => (error ? reject(error) : done(result)));
+  });
+}
+
+/** autocannon's answers by status code: { "200": count, … }. */
+export const statusCodesOf = (result) =>
+  Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+
+// --- build and report ---------------------------------------------------------------------------
+
+/** Builds when the build is missing (or with --build); a stale build is only reported. */
+export function ensureBuild() {
+  if (process.argv.includes("--build") || !existsSync("dist/server/main.js")) {
+    console.log("podium: building…");
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
+    return;
+  }
+  // The same check as `npm start` (scripts/start.mjs), but without rebuilding under someone's feet.
+  const stamp = execFileSync(
+    process.execPath,
+    [
+      "--input-type=module",
+      "-e",
+      'import { sourceStamp } from "./scripts/source-stamp.mjs"; process.stdout.write(sourceStamp());',
+    ],
+    { cwd: ROOT, encoding: "utf8" },
+  );
+  const built = existsSync("dist/.source-stamp") ? readFileSync("dist/.source-stamp", "utf8") : null;
+  if (stamp !== built) {
+    console.warn("podium: the build is older than the sources; these figures are for the build (rerun with --build).");
+  }
+}
+
+/** A table cell: padded to `width`, on the left for the first column. */
+const pad = (value, width, left = false) => (left ? String(value).padEnd(width) : String(value).padStart(width));
+
+/** Prints a table's header and the rule under it; returns the function that formats one row of cells. */
+export function tableHeader(header, widths) {
+  const line = (cells) => cells.map((cell, i) => pad(cell, widths[i], i === 0)).join("  ");
+  console.log(line(header));
+  console.log(line(widths.map((w) => "-".repeat(w))));
+  return line;
+}
+
+/** Milliseconds with one decimal, or – when unknown. */
+export const ms = (value) => (typeof value === "number" ? value.toFixed(1) : "–");
+
+// --- the run ----------------------------------------------------------------------------------
+
+/** Stops every child still running (SIGTERM, SIGKILL after 5 s), then runs the clean-ups. */
+async function cleanUp() {
+  await Promise.all(
+    [...children].map(
+      (child) =>
+        new Promise((done) => {
+          if (child.exitCode !== null || child.signalCode !== null) return done();
+          child.once("exit", done);
+          child.kill("SIGTERM");
+          setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+        }),
+    ),
+  );
+  for (const cleanup of cleanups.splice(0).reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      console.error(`cleanup failed: ${error.message}`);
+    }
+  }
+}
+
+/**
+ * Runs a benchmark's `main`: on SIGINT/SIGTERM stops the servers, cleans up and exits 130; an
+ * error is printed as `bench/<name>: …` with exit code 1; the clean-up runs however it ends.
+ */
+export async function runBench(name, main) {
+  let interrupted = false;
+  for (const signal of ["SIGINT", "SIGTERM"]) {
+    process.on(signal, () => {
+      if (interrupted) return;
+      interrupted = true;
+      console.error(`\n${signal}: stopping the servers and cleaning up…`);
+      cleanUp().finally(() => process.exit(130));
+    });
+  }
+  try {
+    await main();
+  } catch (error) {
+    console.error(`bench/${name}: ${error.stack ?? error.message}`);
+    process.exitCode = 1;
+  } finally {
+    await cleanUp();
+  }
+}
