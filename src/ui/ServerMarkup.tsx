@@ -10,12 +10,25 @@ import { type ReactNode, useId, useState } from "react";
  * and React never looks inside it. The id comes from `useId`, equal on the server and in the
  * browser because the trees match.
  */
-export function ServerMarkup({ className, children }: { className?: string; children: ReactNode | null }) {
+export function ServerMarkup({
+  className,
+  children = null,
+  html,
+}: {
+  className?: string;
+  children?: ReactNode | null;
+  /** The content as HTML the server already made (a kept drawing): the same element, filled with it. */
+  html?: string;
+}) {
   const id = useId();
   // Read once, while hydrating, before React commits anything to this part of the page.
   const [serverHtml] = useState(() =>
     children === null && typeof document !== "undefined" ? (document.getElementById(id)?.innerHTML ?? "") : "",
   );
+  if (html !== undefined) {
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: markup React rendered on this server, kept for reuse
+    return <div id={id} className={className} dangerouslySetInnerHTML={{ __html: html }} />;
+  }
   if (children !== null) {
     return (
       <div id={id} className={className}>

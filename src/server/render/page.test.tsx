@@ -2,6 +2,7 @@ import { JSDOM } from "jsdom";
 import { FormattedMessage } from "react-intl";
 import { describe, expect, it } from "vitest";
 import { BOOT_DATA_ID } from "../../client/entries";
+import { Transcript } from "../../features/presentation/components/Transcript";
 import type { PresentationPageData } from "../../features/presentation/page-data";
 import { messagesFor } from "../../i18n/catalogues";
 import type { Locale } from "../../i18n/locales";
@@ -104,5 +105,48 @@ describe("issue 11: what the boot data leaves to the markup", () => {
   it("other pages send their data as it is", () => {
     expect(bootDataOf("home", data)).toBe(data);
     expect(bootDataOf("presenter", data)).toBe(data);
+  });
+});
+
+describe("issue 11: a transcript is drawn once per deck and language", () => {
+  const transcript = {
+    topics: [
+      {
+        id: "t1",
+        texts: [
+          {
+            id: "x1",
+            styleClasses: ["title"],
+            paragraphs: [{ text: "Kept transcript", listType: "NONE", biggestFontSize: 96 }],
+          },
+        ],
+        topics: [],
+        notes: "Say hello",
+      },
+    ],
+  };
+  const pageOf = (locale: Locale) => {
+    const html = renderPage(NOT_BUILT, {
+      entry: "presentation",
+      data: { transcriptData: transcript },
+      render: (data) => (
+        <Transcript transcript={data.transcriptData as never} onPagedShown={() => {}} onOpened={() => {}} />
+      ),
+      head: { title: "Deck" },
+      locale,
+      session: ANONYMOUS_SESSION,
+    });
+    return new JSDOM(html).window.document.querySelector(".transcript__topics")?.innerHTML ?? "";
+  };
+
+  it("draws the same markup as the transcript's own renderer, in the page's language, on every render", () => {
+    const english = pageOf("en");
+    expect(english).toContain("Kept transcript");
+    expect(english).toContain(messagesFor("en")["transcript.speakerNotes"]);
+    expect(pageOf("en")).toBe(english);
+    const german = pageOf("de");
+    expect(german).toContain(messagesFor("de")["transcript.speakerNotes"]);
+    expect(german).not.toBe(english);
+    expect(pageOf("de")).toBe(german);
   });
 });

@@ -1,9 +1,12 @@
-import { renderToString } from "react-dom/server";
+import { renderToStaticMarkup, renderToString } from "react-dom/server";
+import type { IntlShape } from "react-intl";
+import { RawIntlProvider } from "react-intl";
 import { BOOT_DATA_ID, ROOT_ID } from "../../client/entries";
 import type { BootData } from "../../client/hydrate";
 import type { HeadText, PageSpec } from "../../features/http";
 import { drawTranscript } from "../../features/presentation/components/TranscriptText";
 import { TranscriptMarkup } from "../../features/presentation/components/transcript-markup";
+import type { Transcript } from "../../features/presentation/document/transcript";
 import { messagesFor } from "../../i18n/catalogues";
 import { createPodiumIntl, type Locale, serverIntlCache } from "../../i18n/locales";
 import { escapeHtml, jsonForScript } from "../../lib/html";
@@ -23,13 +26,49 @@ export interface PageRender<Data> extends PageSpec<Data> {
  * carries no messages (issue 11): it links its language's catalogue, a file the browser caches
  * across pages, preloaded so that it arrives beside the entry script.
  */
+/**
+ * Issue 11 (a cheap miss): a transcript's HTML, drawn once per transcript and language. The view
+ * page keeps a presentation's transcript (the same object until the deck changes), and the
+ * browser never hydrates inside it (ServerMarkup), so static markup is all it needs.
+ */
+const transcriptDrawings = new WeakMap<Transcript, Map<Locale, string>>();
+function drawTranscriptOnce(transcript: Transcript, locale: Locale, intl: IntlShape): void {
+  let byLocale = transcriptDrawings.get(transcript);
+  if (!byLocale) {
+    byLocale = new Map();
+    transcriptDrawings.set(transcript, byLocale);
+  }
+  let html = byLocale.get(locale);
+  if (html === undefined) {
+    html = renderToStaticMarkup(<RawIntlProvider value={intl}>{drawTranscript(transcript)}</RawIntlProvider>);
+    byLocale.set(locale, html);
+  }
+}
+
+/** The transcript a page about a presentation shows (its page data's `transcriptData`, spec §3), if any. */
+function transcriptIn(data: unknown): Transcript | null {
+  if (typeof data !== "object" || data === null || !("transcriptData" in data)) return null;
+  const transcript = (data as { transcriptData: unknown }).transcriptData;
+  return typeof transcript === "object" && transcript !== null ? (transcript as Transcript) : null;
+}
+
 export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): string {
   const messages = messagesFor(page.locale);
   const intl = createPodiumIntl(page.locale, messages, serverIntlCache(page.locale));
+  // Drawn before the page (React can't render inside a render): the page then reuses it.
+  const transcript = transcriptIn(page.data);
+  if (transcript) drawTranscriptOnce(transcript, page.locale, intl);
   const body = renderToString(
     <PodiumApp intl={intl} session={page.session}>
       {/* Drawn here only: the browser keeps this markup (issue 11). */}
-      <TranscriptMarkup.Provider value={drawTranscript}>{page.render(page.data)}</TranscriptMarkup.Provider>
+      <TranscriptMarkup.Provider
+        value={(transcript) => {
+          const html = transcriptDrawings.get(transcript)?.get(page.locale);
+          return html === undefined ? drawTranscript(transcript) : { html };
+        }}
+      >
+        {page.render(page.data)}
+      </TranscriptMarkup.Provider>
     </PodiumApp>,
   );
   const entry = assets.entry(page.entry);

@@ -2,7 +2,7 @@ import { useCallback, useContext, useEffect, useRef, useState } from "react";
 import { FormattedMessage } from "react-intl";
 import { ServerMarkup } from "../../../ui/ServerMarkup";
 import type { Transcript as TranscriptData } from "../document/transcript";
-import { TranscriptMarkup } from "./transcript-markup";
+import { isDrawnHtml, TranscriptMarkup } from "./transcript-markup";
 
 /** Spec §9 transcript constants. */
 export const TRANSCRIPT_COLLAPSED_PX = 500;
@@ -29,6 +29,7 @@ export function Transcript({
   onOpened: () => void;
 }) {
   const draw = useContext(TranscriptMarkup);
+  const drawing = transcript && draw ? draw(transcript) : null;
   const contentRef = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<TranscriptState>("unmeasured");
   const [contentHeight, setContentHeight] = useState(0);
@@ -74,7 +75,11 @@ export function Transcript({
   return (
     <div className={`transcript__frame transcript__frame--${state}`} data-state={state}>
       <div id="transcript-content" ref={contentRef} className="transcript__content" style={{ maxHeight }}>
-        <ServerMarkup className="transcript__topics">{transcript && draw ? draw(transcript) : null}</ServerMarkup>
+        {drawing !== null && isDrawnHtml(drawing) ? (
+          <ServerMarkup className="transcript__topics" html={drawing.html} />
+        ) : (
+          <ServerMarkup className="transcript__topics">{drawing}</ServerMarkup>
+        )}
       </div>
       {state === "collapsed" || state === "expanded" ? (
         <button

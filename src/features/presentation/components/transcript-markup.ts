@@ -7,4 +7,11 @@ import type { Transcript } from "../document/transcript";
  * ServerMarkup), so neither TranscriptText nor the rich-text renderer is among the scripts a
  * visitor loads before pressing Present. Import nothing here that draws.
  */
-export const TranscriptMarkup = createContext<((transcript: Transcript) => ReactNode) | null>(null);
+export const TranscriptMarkup = createContext<((transcript: Transcript) => TranscriptDrawing) | null>(null);
+
+/** A drawing: React nodes, or HTML the server already made for this transcript (kept per deck and language). */
+export type TranscriptDrawing = ReactNode | { html: string };
+
+export function isDrawnHtml(drawing: TranscriptDrawing): drawing is { html: string } {
+  return typeof drawing === "object" && drawing !== null && "html" in drawing && typeof drawing.html === "string";
+}
