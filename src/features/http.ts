@@ -91,6 +91,29 @@ export interface PageSpec<Data> {
   forms?: boolean;
   /** The page never sets a cookie of its own (the presenter view): cookies "off", no cookie banner. */
   cookieFree?: boolean;
+  /**
+   * For a signed-in visitor, the page may be kept as a template and filled in for each person
+   * (server/page-cache/personal.ts, issue 11). `mask` returns the data with `person`'s strings
+   * where the viewer's are; the template's key is the masked data without the `shared` fields,
+   * which `tags` cover (so a field that depends on the viewer and isn't masked only makes the key
+   * differ per person).
+   */
+  personal?: {
+    tags: readonly string[];
+    shared: readonly (keyof Data & string)[];
+    mask: (data: Data, person: PagePerson) => Data;
+  };
+}
+
+/** The strings of a signed-in person a page may show (the header's name, the page data's email and id). */
+export interface PagePerson {
+  /** The name shown in the header (the display name, or the email without one). */
+  label: string;
+  /** The display name alone (empty without one). */
+  displayName: string;
+  email: string;
+  oid: string;
+  csrfToken: string;
 }
 
 /** Spec §2, §9: mobile is a phone or tablet user agent (the layout itself follows the 768 px breakpoint). */

@@ -20,21 +20,29 @@ import { registerEmbedRoutes } from "../features/embed/routes";
 import { registerEventRoutes } from "../features/events/routes";
 import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
-import type { FeatureContext, PageSpec } from "../features/http";
+import type { FeatureContext, PagePerson, PageSpec } from "../features/http";
 import { registerLikeRoutes } from "../features/likes/routes";
 import { registerModerationRoutes } from "../features/moderation/routes";
 import { registerPdfImportRoutes } from "../features/pdf-import/routes";
 import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { registerViewPageRoutes } from "../features/view-page/routes";
-import { LANGUAGE_COOKIE, resolveLocale } from "../i18n/locales";
+import type { Viewer } from "../features/viewer";
+import { LANGUAGE_COOKIE, type Locale, resolveLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
 import { COOKIE_CONSENT_COOKIE, type CookieChoice } from "../lib/usage-session";
 import { ErrorPage, type ErrorReason } from "../ui/ErrorPage";
 import type { SessionInfo } from "../ui/session";
 import type { Config } from "./config";
 import { ChangeFeed } from "./page-cache/change-feed";
-import { type PageCache, registerPageCache } from "./page-cache/plugin";
+import {
+  fillTemplate,
+  gzipFilledTemplate,
+  makeTemplate,
+  PersonalPages,
+  PLACEHOLDER_PERSON,
+} from "./page-cache/personal";
+import { acceptsGzip, type PageCache, registerPageCache } from "./page-cache/plugin";
 import { RequestInputError, registerRequestInput } from "./plugins/request-input";
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
@@ -104,6 +112,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       : null;
   app.decorate("pageCache", pageCache);
   rawHits = pageCache;
+  // Signed-in page templates (issue 11): a quarter of the page cache's bytes.
+  const personalPages =
+    config.pageCacheMaxBytes > 0 ? new PersonalPages({ maxBytes: config.pageCacheMaxBytes / 4, feed: changes }) : null;
   app.decorate("changes", changes);
 
   await app.register(helmet, {
@@ -189,7 +200,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     const vary = reply.getHeader("vary");
     if (!vary) reply.header("vary", "Cookie");
     else if (!/\bcookie\b/i.test(String(vary))) reply.header("vary", `${String(vary)}, Cookie`);
-    const html = renderPage(assets, { ...page, locale, session });
+    const person = viewer && csrfToken ? personOf(viewer, session, csrfToken) : null;
+    const html =
+      personalPages && page.personal && person
+        ? templatedPage(reply, page, { locale, session, person })
+        : renderPage(assets, { ...page, locale, session });
     reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
     if (page.frameable) reply.header("cross-origin-resource-policy", "cross-origin");
     else reply.header("x-frame-options", "DENY");
@@ -197,6 +212,71 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       .status(page.status ?? 200)
       .type("text/html; charset=utf-8")
       .send(html);
+  };
+
+  /**
+   * A signed-in page from its template (issue 11; server/page-cache/personal.ts): rendered once per
+   * key with the placeholder person, then filled in for each. `podium-template` says which it was.
+   */
+  const templatedPage = <Data>(
+    reply: FastifyReply,
+    page: PageSpec<Data>,
+    { locale, session, person }: { locale: Locale; session: SessionInfo; person: PagePerson },
+  ): string | Buffer => {
+    const { personal } = page;
+    if (!personalPages || !personal) return renderPage(assets, { ...page, locale, session });
+    const data = personal.mask(page.data, PLACEHOLDER_PERSON);
+    const maskedSession: SessionInfo = {
+      ...session,
+      viewerName: PLACEHOLDER_PERSON.label,
+      viewerOid: PLACEHOLDER_PERSON.oid,
+      csrfToken: PLACEHOLDER_PERSON.csrfToken,
+    };
+    const shared = new Set<string>(personal.shared);
+    const key = createHash("sha256")
+      .update(reply.request.url)
+      .update(
+        JSON.stringify([
+          page.entry,
+          page.status,
+          page.frameable,
+          page.forms,
+          page.cookieFree,
+          page.head,
+          locale,
+          maskedSession,
+        ]),
+      )
+      // The data without its shared parts (covered by the tags), whatever else it holds.
+      .update(
+        JSON.stringify(data, function (this: unknown, name: string, value: unknown) {
+          return this === data && shared.has(name) ? undefined : value;
+        }),
+      )
+      .digest("base64url");
+    let template = personalPages.get(key);
+    let how = "hit";
+    if (!template) {
+      const startedAt = personalPages.sequence;
+      template = makeTemplate(
+        renderPage(assets, { ...page, data, locale, session: maskedSession }),
+        person,
+        personal.tags,
+      );
+      if (!template) {
+        reply.header("podium-template", "refused");
+        return renderPage(assets, { ...page, locale, session });
+      }
+      personalPages.set(key, template, startedAt);
+      how = "miss";
+    }
+    reply.header("podium-template", how);
+    if (!acceptsGzip(reply.request.headers["accept-encoding"])) return fillTemplate(template, person);
+    // Gzipped without compressing (the template's parts are): @fastify/compress leaves it be.
+    reply
+      .header("content-encoding", "gzip")
+      .header("vary", `${String(reply.getHeader("vary") ?? "Cookie")}, Accept-Encoding`);
+    return gzipFilledTemplate(template, person);
   };
 
   const sendErrorPage = (
@@ -351,4 +431,15 @@ function wantsJson(request: FastifyRequest): boolean {
   if (request.url.startsWith("/api/")) return true;
   const accept = request.headers.accept ?? "";
   return accept.includes("application/json") && !accept.includes("text/html");
+}
+
+/** The signed-in person's strings a page may show (issue 11, page templates). */
+function personOf(viewer: NonNullable<Viewer>, session: SessionInfo, csrfToken: string): PagePerson {
+  return {
+    label: session.viewerName ?? "",
+    displayName: ownerDisplayName(viewer),
+    email: viewer.email,
+    oid: viewer.oid,
+    csrfToken,
+  };
 }

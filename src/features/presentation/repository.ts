@@ -76,6 +76,36 @@ export async function findPresentationCounts(
   return rows[0] ?? null;
 }
 
+/**
+ * The counts and, for a signed-in viewer, their collaborator right and whether they liked it:
+ * what the view page reads fresh on every request, in one round trip (issue 11).
+ */
+export async function findPresentationFacts(
+  db: Queryable,
+  id: string,
+  userId: string | null,
+): Promise<{
+  likesCount: number;
+  viewCount: number;
+  collaboratorRight: "edit" | "comment" | null;
+  liked: boolean;
+} | null> {
+  const rows = await db.query<{
+    likesCount: number;
+    viewCount: number;
+    collaboratorRight: "edit" | "comment" | null;
+    liked: boolean;
+  }>(
+    `select p.view_count as "viewCount",
+            (select coalesce(sum(c.count), 0)::int from like_counters c where c.presentation_id = p.id) as "likesCount",
+            (select k.access_right from collaborators k where k.presentation_id = p.id and k.user_id = $2) as "collaboratorRight",
+            exists (select 1 from likes l where l.presentation_id = p.id and l.user_id = $2) as "liked"
+       from presentations p where p.id = $1`,
+    [id, userId],
+  );
+  return rows[0] ?? null;
+}
+
 export async function listListedPresentations(
   db: Queryable,
   options: { limit: number; offset?: number },

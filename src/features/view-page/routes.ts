@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { isOid } from "../../lib/ids";
 import { presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
-import { type FeatureContext, isMobileUserAgent, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
+import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import { PrivateViewPage } from "../presentation/components/PrivateViewPage";
 import { transcriptPlainText } from "../presentation/document/transcript";
@@ -54,10 +54,14 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     reply.header("vary", "Cookie, User-Agent");
     // What the page shows, for the page cache: the deck, its owner's name, the staff picks and sidebar.
-    context.cacheTags(reply, [presentationTag(data.oid), userTag(data.owner.oid), SHOWCASE_TAG]);
+    const tags = [presentationTag(data.oid), userTag(data.owner.oid), SHOWCASE_TAG];
+    context.cacheTags(reply, tags);
     return context.sendPage(request, reply, {
       entry: "presentation",
       data,
+      // Signed in, a template per situation (issue 11): the transcript, sidebar and picks are the
+      // tags' business, and the view count may lag like the anonymous page's.
+      personal: { tags, shared: ["transcriptData", "sidebar", "topPicks", "viewCount"], mask: withPerson },
       render: (pageData) => createElement(PresentationPage, { data: pageData }),
       head: {
         title: data.title,
@@ -109,6 +113,16 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       head: { title: data.title, noindex: true },
     });
   });
+}
+
+/** The page data with `person`'s strings where the viewer's are (the header's name, the email). */
+export function withPerson(data: PresentationPageData, person: PagePerson): PresentationPageData {
+  return {
+    ...data,
+    viewerName: person.displayName,
+    viewerEmail: person.email,
+    appData: data.appData && { ...data.appData, viewerName: person.label, viewerEmail: person.email },
+  };
 }
 
 function truncate(text: string, max: number): string {

@@ -7,10 +7,10 @@ import { type ContentChanges, presentationTag, SHOWCASE_TAG, userTag } from "../
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { deriveTranscript } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
-import type { PresentationAccess } from "../presentation/policy";
+import { accessOf, type PresentationAccess } from "../presentation/policy";
 import {
   findPresentationByOid,
-  findPresentationCounts,
+  findPresentationFacts,
   hasLiked,
   listStaffPicks,
   type PresentationRow,
@@ -57,7 +57,7 @@ export interface ViewPageSources {
   staffPicks(): Promise<readonly StaffPick[]>;
   /**
    * A presentation's row with its document, kept until it or its owner's names change; its counts
-   * are read fresh on every render (findPresentationCounts).
+   * are read fresh on every render (findPresentationFacts).
    */
   presentation(oid: string): Promise<PresentationRow | null>;
 }
@@ -129,10 +129,12 @@ async function buildPageData(
   row: PresentationRow,
   request: ViewRequest,
   variant: PageVariant,
+  /** Whether the viewer liked it, when already read. */
+  known: { liked?: boolean } = {},
 ): Promise<PresentationPageData> {
   const [surroundings, liked] = await Promise.all([
     variant.surroundings ? surroundingsOf(variant.surroundings, row, request) : null,
-    request.viewer ? hasLiked(db, request.viewer.userId, row.id) : false,
+    known.liked ?? (request.viewer ? hasLiked(db, request.viewer.userId, row.id) : false),
   ]);
   const reusable = row.privacy === "reusable" || variant.access.manage;
   return {
@@ -185,19 +187,29 @@ export async function getPublicViewPage(
   request: ViewRequest & { oid: string },
 ): Promise<PresentationPageData | null> {
   const kept = await sources.presentation(request.oid);
-  const counts = kept ? await findPresentationCounts(db, kept.id) : null;
-  if (!kept || !counts) return null;
-  const row = { ...kept, ...counts };
-  const access = await accessTo(db, row, request.viewer);
+  // What changes between requests, and the viewer's right and like, in one round trip.
+  const facts = kept ? await findPresentationFacts(db, kept.id, request.viewer?.userId ?? null) : null;
+  if (!kept || !facts) return null;
+  const row = { ...kept, viewCount: facts.viewCount, likesCount: facts.likesCount };
+  const access = accessOf(
+    { ownerId: row.ownerId, privacy: row.privacy, hidden: row.hidden, collaboratorRight: facts.collaboratorRight },
+    request.viewer,
+  );
   if (!access.view) return null;
-  return buildPageData(db, row, request, {
-    access,
-    surroundings: sources,
-    embedMode: false,
-    viewLink: null,
-    basePath: `/p/${row.oid}/`,
-    shouldAutoplay: false,
-  });
+  return buildPageData(
+    db,
+    row,
+    request,
+    {
+      access,
+      surroundings: sources,
+      embedMode: false,
+      viewLink: null,
+      basePath: `/p/${row.oid}/`,
+      shouldAutoplay: false,
+    },
+    { liked: facts.liked },
+  );
 }
 
 /** The embed page's data: the same presentation, in embed mode. */

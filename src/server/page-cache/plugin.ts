@@ -318,8 +318,16 @@ async function cachedPageOf(reply: FastifyReply, identity: Buffer, tags: readonl
 
 /** The best encoding the request accepts: brotli, then gzip, else none (q=0 refuses one). */
 export function encodingFor(header: string | undefined): "br" | "gzip" | "identity" {
-  if (!header) return "identity";
-  let gzipOk = false;
+  const accepted = acceptedCodings(header);
+  return accepted.has("br") ? "br" : accepted.has("gzip") ? "gzip" : "identity";
+}
+
+/** The request takes gzip (the signed-in page templates' encoding). */
+export const acceptsGzip = (header: string | undefined): boolean => acceptedCodings(header).has("gzip");
+
+function acceptedCodings(header: string | undefined): Set<"br" | "gzip"> {
+  const accepted = new Set<"br" | "gzip">();
+  if (!header) return accepted;
   for (const part of header.split(",")) {
     const [name = "", ...params] = part.trim().toLowerCase().split(";");
     const refused = params.some((param) => {
@@ -327,10 +335,10 @@ export function encodingFor(header: string | undefined): "br" | "gzip" | "identi
       return attribute === "q" && Number(value) === 0;
     });
     if (refused) continue;
-    if (name === "br") return "br";
-    if (name === "gzip" || name === "*") gzipOk = true;
+    if (name === "br") accepted.add("br");
+    if (name === "gzip" || name === "*") accepted.add("gzip");
   }
-  return gzipOk ? "gzip" : "identity";
+  return accepted;
 }
 
 /** If-None-Match with weak comparison (RFC 9110 §13.1.2): any listed tag, or `*`. */

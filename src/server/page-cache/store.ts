@@ -26,7 +26,13 @@ export interface PageStoreOptions {
   now?: () => number;
 }
 
-export type Lookup = { page: CachedPage; state: "fresh" | "stale" } | null;
+/** What a tagged store holds: anything with the tags it shows and the time it was stored. */
+export interface Stored {
+  readonly tags: readonly string[];
+  readonly storedAt: number;
+}
+
+export type Lookup<V extends Stored = CachedPage> = { page: V; state: "fresh" | "stale" } | null;
 
 /** A fixed allowance per entry for the Map slots, the object and the tag index. */
 const ENTRY_OVERHEAD_BYTES = 512;
@@ -36,10 +42,11 @@ const MAX_REMEMBERED_TAGS = 10_000;
 /**
  * The page cache's memory (issue 11): a least-recently-used map bounded by bytes, with a time to
  * live and a stale window, a tag index for invalidation, and a guard against storing a render that
- * started before an invalidation of one of its tags (it would bring the old page back).
+ * started before an invalidation of one of its tags (it would bring the old page back). Holds
+ * anonymous pages (PageStore) and signed-in page templates (personal.ts).
  */
-export class PageStore {
-  readonly #entries = new Map<string, { page: CachedPage; bytes: number }>();
+export class TaggedStore<V extends Stored> {
+  readonly #entries = new Map<string, { page: V; bytes: number }>();
   readonly #byTag = new Map<string, Set<string>>();
   /** Invalidation sequence: each invalidation moves it; a render remembers where it started. */
   #sequence = 0;
@@ -48,9 +55,11 @@ export class PageStore {
   readonly #invalidatedAt = new Map<string, number>();
   #bytes = 0;
   readonly #options: Required<PageStoreOptions>;
+  readonly #sizeOf: (key: string, value: V) => number;
 
-  constructor(options: PageStoreOptions) {
+  constructor(options: PageStoreOptions, sizeOf: (key: string, value: V) => number) {
     this.#options = { now: () => Date.now(), ...options };
+    this.#sizeOf = sizeOf;
   }
 
   get bytes(): number {
@@ -71,7 +80,7 @@ export class PageStore {
     return Math.floor(this.#options.maxBytes / 8);
   }
 
-  get(key: string): Lookup {
+  get(key: string): Lookup<V> {
     const entry = this.#entries.get(key);
     if (!entry) return null;
     const age = this.#options.now() - entry.page.storedAt;
@@ -89,12 +98,12 @@ export class PageStore {
    * Stores a page rendered from a start at `startedAt` (this.sequence then). Refused (false) when
    * one of its tags was invalidated since, when it is too big, or when the cache holds nothing.
    */
-  set(key: string, page: CachedPage, startedAt: number): boolean {
+  set(key: string, page: V, startedAt: number): boolean {
     if (startedAt < this.#floor) return false;
     for (const tag of page.tags) {
       if ((this.#invalidatedAt.get(tag) ?? -1) > startedAt) return false;
     }
-    const bytes = sizeOf(key, page);
+    const bytes = ENTRY_OVERHEAD_BYTES + key.length * 2 + this.#sizeOf(key, page);
     if (bytes > this.maxEntryBytes) return false;
     this.#delete(key);
     this.#entries.set(key, { page, bytes });
@@ -152,9 +161,16 @@ export class PageStore {
   }
 }
 
-function sizeOf(key: string, page: CachedPage): number {
+/** The anonymous page cache's store: whole responses in every encoding. */
+export class PageStore extends TaggedStore<CachedPage> {
+  constructor(options: PageStoreOptions) {
+    super(options, pageBytes);
+  }
+}
+
+function pageBytes(_key: string, page: CachedPage): number {
   let headers = 0;
   for (const [name, value] of Object.entries(page.headers)) headers += name.length + value.length;
   // The headers are held four times: as replayed, and ready for each encoding.
-  return ENTRY_OVERHEAD_BYTES + key.length * 2 + headers * 8 + page.identity.length + page.br.length + page.gzip.length;
+  return headers * 8 + page.identity.length + page.br.length + page.gzip.length;
 }
