@@ -174,7 +174,7 @@ describe("issue 12 HTML validity", () => {
       adaUserOid: ada.oid,
       viewLink: DEMO_VIEW_LINKS[0].linkId,
     };
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await harness.close();
