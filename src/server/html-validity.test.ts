@@ -7,6 +7,7 @@ import { findUserByEmail } from "../features/accounts/repository";
 import { insertReport } from "../features/moderation/repository";
 import { documentFromPages } from "../features/pdf-import/document";
 import { insertPresentationIfAbsent } from "../features/presentation/repository";
+import type { Locale } from "../i18n/locales";
 import { stableOid } from "../lib/ids";
 import { HTML_VALIDATE_CONFIG } from "./html-validate-config";
 import { DEMO_PASSWORD, DEMO_VIEW_LINKS, seedDemoContent } from "./seed/seed";
@@ -38,6 +39,8 @@ interface PageKind {
   path: (fixture: Fixture) => string;
   /** The status the page is answered with (200 unless told). */
   status?: number;
+  /** The language cookie the visitor has (none: English). */
+  language?: Locale;
 }
 
 const PDF_DECK = stableOid("issue12:pdf-deck");
@@ -58,6 +61,13 @@ const PAGE_KINDS: PageKind[] = [
   { page: "view page (PDF-imported)", who: "anonymous", path: (f) => `/p/${f.pdfDeck}/` },
   { page: "view page (signed in)", who: "tim", path: (f) => `/p/${f.deck("sourdough-basics")}/` },
   { page: "view page (owner, admin and curator)", who: "ada", path: (f) => `/p/${f.adaDeck}/` },
+  {
+    page: "view page (German)",
+    who: "anonymous",
+    language: "de",
+    path: (f) => `/p/${f.deck("sourdough-basics")}/`,
+  },
+  { page: "view page (Japanese, signed in)", who: "tim", language: "ja", path: (f) => `/p/${f.pdfDeck}/` },
   { page: "embed page", who: "anonymous", path: (f) => `/p/embed/${f.deck("sourdough-basics")}/` },
   { page: "embed page (PDF-imported)", who: "anonymous", path: (f) => `/p/embed/${f.pdfDeck}/` },
   { page: "view-link page", who: "anonymous", path: (f) => `/view/${f.viewLink}/` },
@@ -76,6 +86,7 @@ const PAGE_KINDS: PageKind[] = [
   { page: "profile (signed in)", who: "tim", path: (f) => `/user/${f.adaUserOid}/` },
   { page: "login", who: "anonymous", path: () => "/login/" },
   { page: "signup", who: "anonymous", path: () => "/signup/" },
+  { page: "signup (Korean)", who: "anonymous", language: "ko", path: () => "/signup/" },
   { page: "settings", who: "tim", path: () => "/settings/" },
   { page: "settings (saved)", who: "tim", path: () => "/settings/?saved=profile" },
   { page: "dashboard", who: "ada", path: () => "/dashboard/next/" },
@@ -106,13 +117,15 @@ describe("issue 12 HTML validity", () => {
   let harness: Awaited<ReturnType<typeof createTestApp>>;
   let db: Database;
   let fixture: Fixture;
-  const agents = new Map<Who, TestAgent>();
+  const agents = new Map<string, TestAgent>();
   const validator = new HtmlValidate(HTML_VALIDATE_CONFIG);
 
-  async function agentFor(who: Who): Promise<TestAgent> {
-    const known = agents.get(who);
+  async function agentFor(who: Who, language: Locale | undefined): Promise<TestAgent> {
+    const key = `${who} ${language ?? ""}`;
+    const known = agents.get(key);
     if (known) return known;
     const agent = new TestAgent(harness.app);
+    if (language) agent.cookies.set("language", language);
     if (who !== "anonymous") {
       await agent.get("/login/");
       const response = await agent.postForm("/login/", {
@@ -122,7 +135,7 @@ describe("issue 12 HTML validity", () => {
       });
       expect(response.statusCode).toBe(303);
     }
-    agents.set(who, agent);
+    agents.set(key, agent);
     return agent;
   }
 
@@ -180,9 +193,9 @@ describe("issue 12 HTML validity", () => {
     await harness.close();
   });
 
-  for (const { page, who, path, status } of PAGE_KINDS)
+  for (const { page, who, path, status, language } of PAGE_KINDS)
     it(`issue 12 HTML validity: ${page} has 0 errors`, async () => {
-      const agent = await agentFor(who);
+      const agent = await agentFor(who, language);
       const url = path(fixture);
       let response: LightMyRequestResponse = await agent.get(url);
       // Follow the page's own redirects (an editor of the other style), as a browser would.
@@ -191,6 +204,7 @@ describe("issue 12 HTML validity", () => {
       }
       expect(response.statusCode, `${url}: ${response.body.slice(0, 200)}`).toBe(status ?? 200);
       expect(String(response.headers["content-type"])).toMatch(/^text\/html/);
+      expect(response.body).toContain(`<html lang="${language ?? "en"}"`);
       const report = await validator.validateString(response.body, url);
       const errors = report.results.flatMap((result) => result.messages);
       expect(describeMessages(errors), url).toEqual([]);
