@@ -112,7 +112,7 @@ export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): 
   ]
     .filter(Boolean)
     .join("\n");
-  return `<!doctype html>
+  return `<!DOCTYPE html>
 <html lang="${escapeHtml(page.locale)}" data-env="${escapeHtml(page.session.environment)}" data-cookies="${escapeHtml(page.session.cookies)}">
 <head>
 ${meta}

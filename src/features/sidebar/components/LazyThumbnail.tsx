@@ -10,7 +10,12 @@ export function lazyOffsetFor(windowWidth: number): number {
   return windowWidth > BREAKPOINTS.small ? LAZY_OFFSET_PX.wide : LAZY_OFFSET_PX.narrow;
 }
 
-/** An image that loads only when it comes near the viewport (and as a plain image without JavaScript). */
+/**
+ * An image that loads only when it comes near the viewport (and as a plain image without JavaScript).
+ * Until then it is an empty box of the image's size carrying the image's addresses (issue 12: an
+ * <img> without a src is invalid HTML, and native loading="lazy" can't keep the spec's offsets).
+ * The width and height attributes are whole pixels, as HTML asks; the CSS gives the exact size.
+ */
 export function LazyThumbnail({
   src,
   width,
@@ -25,13 +30,13 @@ export function LazyThumbnail({
   /** Spec §3 previewAnimation: shown while hovered or focused. */
   hoverSrc?: string | null;
 }) {
-  const ref = useRef<HTMLImageElement>(null);
+  const ref = useRef<HTMLElement>(null);
   const [visible, setVisible] = useState(false);
   const [hovered, setHovered] = useState(false);
 
   useEffect(() => {
-    const image = ref.current;
-    if (!image) return;
+    const box = ref.current;
+    if (!box || visible) return;
     let observer: IntersectionObserver | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
     const watch = () => {
@@ -45,7 +50,7 @@ export function LazyThumbnail({
         },
         { rootMargin: `${lazyOffsetFor(window.innerWidth)}px` },
       );
-      observer.observe(image);
+      observer.observe(box);
     };
     watch();
     // The offset depends on the window's width: re-watch after resizing settles (debounced).
@@ -59,7 +64,7 @@ export function LazyThumbnail({
       if (timer) clearTimeout(timer);
       window.removeEventListener("resize", onResize);
     };
-  }, []);
+  }, [visible]);
 
   useEffect(() => {
     const card = ref.current?.closest("a");
@@ -79,22 +84,37 @@ export function LazyThumbnail({
   }, [hoverSrc]);
 
   const shown = hovered && hoverSrc ? hoverSrc : src;
+  // The page's markup carries every field of its card (issue 11: Sidebar's sidebarFromMarkup).
+  const fields = { "data-src": src, "data-hover-src": hoverSrc ?? undefined };
+  const attributeWidth = Math.round(width);
+  const attributeHeight = Math.round(height);
   return (
     <>
-      <img
-        ref={ref}
-        className={className}
-        src={visible ? shown : undefined}
-        data-src={src}
-        // The page's markup carries every field of its card (issue 11: Sidebar's sidebarFromMarkup).
-        data-hover-src={hoverSrc ?? undefined}
-        alt=""
-        width={width}
-        height={height}
-        data-loaded={visible ? "true" : "false"}
-      />
+      {visible ? (
+        <img
+          ref={(image) => {
+            ref.current = image;
+          }}
+          className={className}
+          src={shown}
+          {...fields}
+          alt=""
+          width={attributeWidth}
+          height={attributeHeight}
+          data-loaded="true"
+        />
+      ) : (
+        <span
+          ref={(box) => {
+            ref.current = box;
+          }}
+          className={className}
+          {...fields}
+          data-loaded="false"
+        />
+      )}
       <noscript>
-        <img className={className} src={src} alt="" width={width} height={height} />
+        <img className={className} src={src} alt="" width={attributeWidth} height={attributeHeight} />
       </noscript>
     </>
   );

@@ -7,6 +7,9 @@ import { LazyThumbnail } from "./LazyThumbnail";
 import { COLUMN } from "./sidebar-markup";
 import "./sidebar.css";
 
+/** Spec §9 (R9.10): a sidebar thumbnail is 170×95.63 px (sidebar.css draws it at this size). */
+export const SIDEBAR_THUMBNAIL = { width: 170, height: 95.63 } as const;
+
 /** Spec §4: the page logs a card's opening (presentation card opened) before following it. */
 export type CardClickHandler = (card: Card, event: MouseEvent<HTMLAnchorElement>) => void;
 
@@ -20,15 +23,16 @@ export function Sidebar({
   topPicks: Card[];
   onCardClick?: CardClickHandler;
 }) {
+  const intl = useIntl();
   return (
-    <aside className="sidebar">
+    <aside className="sidebar" aria-label={intl.formatMessage({ id: "sidebar.label" })}>
       <SidebarColumn
         id={COLUMN.videos}
         titleId="sidebar.videos"
         moreId="sidebar.moreVideos"
         moreHref="/video/explore/"
         cards={data.videos}
-        thumbnail={{ width: 170, height: 95.63 }}
+        thumbnail={SIDEBAR_THUMBNAIL}
         onCardClick={onCardClick}
       />
       <SidebarColumn
@@ -37,7 +41,7 @@ export function Sidebar({
         moreId="sidebar.moreTemplates"
         moreHref="/presentation-template/"
         cards={data.templates}
-        thumbnail={{ width: 170, height: 95.63 }}
+        thumbnail={SIDEBAR_THUMBNAIL}
         onCardClick={onCardClick}
       />
       {topPicks.length > 0 ? (
@@ -47,7 +51,7 @@ export function Sidebar({
           moreId="sidebar.morePicks"
           moreHref="/gallery/"
           cards={topPicks}
-          thumbnail={{ width: 170, height: 95.63 }}
+          thumbnail={SIDEBAR_THUMBNAIL}
           onCardClick={onCardClick}
         />
       ) : null}

@@ -25,7 +25,7 @@ export function sidebarFromMarkup(root: ParentNode): { sidebar: SidebarData | nu
 }
 
 function cardFromMarkup(link: HTMLAnchorElement): Card {
-  const thumbnail = link.querySelector<HTMLImageElement>("img[data-src]");
+  const thumbnail = link.querySelector<HTMLElement>("[data-src]");
   const title = link.querySelector<HTMLElement>(".sidebar-card__title");
   const subTitle = link.querySelector<HTMLElement>(".sidebar-card__subtitle");
   const type = CARD_TYPES.find((known) => known === link.dataset.cardType);
