@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
+import pg from "pg";
 
 /**
  * The built server as a person runs it (`node dist/server/main.js`, what `npm start` runs):
@@ -113,5 +114,63 @@ test.describe("the server process", () => {
     expect(await run.exited).toBe(1);
     expect(run.output()).toContain(`port ${port} is already in use`);
     server.close();
+  });
+
+  test("issue 11 two processes on one PostgreSQL: an edit and a privacy change reach the other's page cache within 1 s", async () => {
+    const adminUrl = process.env.TEST_DATABASE_URL;
+    test.skip(!adminUrl, "needs TEST_DATABASE_URL (a PostgreSQL server; CI sets it)");
+    const name = `podium_e2e_${Math.random().toString(36).slice(2, 10)}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const url = new URL(String(adminUrl));
+    url.pathname = `/${name}`;
+    const database = new pg.Client({ connectionString: url.toString() });
+    const runs: Run[] = [];
+    try {
+      const serve = async () => {
+        const port = await freePort();
+        const run = start({ PORT: String(port), DATABASE_URL: url.toString(), PODIUM_WORKERS: "1" });
+        runs.push(run);
+        await expect.poll(run.output, { timeout: 60_000 }).toContain("podium: serving");
+        return port;
+      };
+      // One after the other: the first migrates and seeds.
+      const writer = await serve();
+      const reader = await serve();
+      await database.connect();
+      const [deck] = (
+        await database.query<{ oid: string; title: string }>(
+          "select oid, title from presentations where privacy = 'public' and not hidden order by oid limit 1",
+        )
+      ).rows;
+      if (!deck) throw new Error("the demo seed has no public deck");
+      const page = (port: number) => fetch(`http://127.0.0.1:${port}/p/${deck.oid}/`);
+      // Both processes have the anonymous page in their cache.
+      for (const port of [writer, reader]) {
+        await page(port);
+        const again = await page(port);
+        expect(again.headers.get("podium-cache")).toBe("hit");
+      }
+      const retitled = `${deck.title} (revised ${Date.now()})`;
+      await database.query("update presentations set title = $1 where oid = $2", [retitled, deck.oid]);
+      const edited = Date.now();
+      await expect
+        .poll(async () => (await page(reader)).text(), { timeout: 1_000, intervals: [20] })
+        .toContain(retitled);
+      const seenAfter = Date.now() - edited;
+      expect(await (await page(writer)).text()).toContain(retitled);
+      await database.query("update presentations set privacy = 'private' where oid = $1", [deck.oid]);
+      await expect.poll(async () => (await page(reader)).status, { timeout: 1_000, intervals: [20] }).toBe(404);
+      test.info().annotations.push({ type: "edit seen by the other process after", description: `${seenAfter} ms` });
+    } finally {
+      await database.end().catch(() => {});
+      for (const run of runs) {
+        run.child.kill("SIGTERM");
+        await run.exited;
+      }
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
   });
 });
