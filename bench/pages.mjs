@@ -206,7 +206,12 @@ async function checkTarget(port, target) {
     problems.push(`is private for an anonymous visitor (cache-control "${cacheControl}")`);
   }
   if (problems.length > 0) throw new Error(`${target.name} (${target.path}) ${problems.join(", ")}`);
-  return { encoding, bodyBytes: response.body.length, cacheControl };
+  // Signed-in pages come from a template once one is kept (issue 11): `hit` after the first request.
+  const again = target.signedIn
+    ? await support.request(port, { path: target.path, headers: target.headers })
+    : response;
+  const template = again.headers["podium-template"] ?? null;
+  return { encoding, bodyBytes: response.body.length, cacheControl, template };
 }
 
 // --- load -------------------------------------------------------------------------------------
@@ -243,6 +248,7 @@ async function measure(port, target, serverPid) {
     ...figures(result),
     encoding: check.encoding,
     bodyBytes: check.bodyBytes,
+    template: check.template,
     cpuMsPerRequest: cpu(result.requests.total),
   };
   console.log(
@@ -385,7 +391,7 @@ async function main() {
   console.log("");
   for (const row of rows) {
     console.log(
-      `${row.name}: ${row.requests} requests; body ${row.bodyBytes} bytes (${row.encoding}); CPU ms/request: server ${row.cpuMsPerRequest.server ?? "–"}, load generator ${row.cpuMsPerRequest.loadGenerator ?? "–"}`,
+      `${row.name}: ${row.requests} requests; body ${row.bodyBytes} bytes (${row.encoding}${row.template ? `, template ${row.template}` : ""}); CPU ms/request: server ${row.cpuMsPerRequest.server ?? "–"}, load generator ${row.cpuMsPerRequest.loadGenerator ?? "–"}`,
     );
   }
   console.log(
