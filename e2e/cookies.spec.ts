@@ -43,7 +43,7 @@ test.describe("cookie choices and the usage-session cookie", () => {
     expect(await cookie(context, USAGE_COOKIE)).toBeNull();
 
     // By keyboard.
-    const allow = banner.getByRole("button", { name: "Allow performance cookie" });
+    const allow = banner.getByRole("button", { name: "Allow" });
     await allow.focus();
     await page.keyboard.press("Enter");
     await expect(banner).toBeHidden();
@@ -74,7 +74,7 @@ test.describe("cookie choices and the usage-session cookie", () => {
     await page.getByRole("button", { name: "Cookie settings" }).click();
     await expect(banner).toBeVisible();
     await expect(banner).toBeFocused();
-    await banner.getByRole("button", { name: "Only necessary cookies" }).click();
+    await banner.getByRole("button", { name: "Necessary only" }).click();
     await expect(banner).toBeHidden();
     expect((await cookie(context, CONSENT_COOKIE))?.value).toBe("necessary");
     expect(await cookie(context, USAGE_COOKIE)).toBeNull();

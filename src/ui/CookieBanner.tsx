@@ -12,14 +12,18 @@ import {
 import { useSession } from "./session";
 import "./styles/cookies.css";
 
+/** The bar's height while it shows (CSS custom property on <html>; the page's bottom padding reads it). */
+export const COOKIE_BAR_HEIGHT_PROPERTY = "--cookie-bar-height";
+
 /** The footer's "Cookie settings" button opens the banner again with this window event. */
 export const OPEN_COOKIE_SETTINGS_EVENT = "podium:open-cookie-settings";
 
 /**
  * Spec §4 usage-session cookie, where consent is needed: asks once whether performance
  * cookies may be used, remembers the answer for a year, and tells the page with the
- * consent-change event (lib/usage-session.ts sets or removes the cookie). Not a modal: the
- * page stays usable, and the banner shows only once scripts run (nothing to choose without them).
+ * consent-change event (lib/usage-session.ts sets or removes the cookie). Not a modal: a slim
+ * bar along the bottom, beneath which the page ends (issue 12: it never covers the main action),
+ * shown only once scripts run (nothing to choose without them).
  */
 export function CookieBanner() {
   const session = useSession();
@@ -41,6 +45,22 @@ export function CookieBanner() {
   useEffect(() => {
     if (open && openedFrom) region.current?.focus();
   }, [open, openedFrom]);
+
+  // Issue 12: while the bar shows, the page ends above it (bottom padding of its height), so it
+  // never covers the page's last lines or a full-height player's Present button.
+  useEffect(() => {
+    const bar = region.current;
+    if (!open || !bar) return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() =>
+      root.style.setProperty(COOKIE_BAR_HEIGHT_PROPERTY, `${Math.ceil(bar.getBoundingClientRect().height)}px`),
+    );
+    observer.observe(bar);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty(COOKIE_BAR_HEIGHT_PROPERTY);
+    };
+  }, [open]);
 
   if (session.cookies !== "consent" || !open) return null;
 

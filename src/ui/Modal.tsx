@@ -11,6 +11,7 @@ export function Modal({
   title,
   children,
   maxWidth,
+  minHeight,
   className,
 }: {
   open: boolean;
@@ -18,6 +19,8 @@ export function Modal({
   title: string;
   children: ReactNode;
   maxWidth?: number;
+  /** The dialog's least height (its box, padding included); it grows with its content. */
+  minHeight?: number;
   className?: string;
 }) {
   const intl = useIntl();
@@ -34,7 +37,7 @@ export function Modal({
       ref={ref}
       className={`modal${className ? ` ${className}` : ""}`}
       aria-labelledby="modal-title"
-      style={maxWidth ? { maxWidth } : undefined}
+      style={maxWidth || minHeight ? { maxWidth, minHeight } : undefined}
       onClose={onClose}
       onCancel={(event) => {
         event.preventDefault();

@@ -72,7 +72,7 @@ describe("embed dimensions", () => {
       'Say "hi" <now>',
     );
     expect(snippet).toBe(
-      '<iframe src="https://podium.example/p/embed/abcdefghijkl/" width="560" height="315" title="Say &quot;hi&quot; &lt;now&gt;" frameborder="0" allow="autoplay; fullscreen" allowfullscreen></iframe>',
+      '<iframe src="https://podium.example/p/embed/abcdefghijkl/" width="560" height="315" title="Say &quot;hi&quot; &lt;now&gt;" frameborder="0" allow="autoplay; fullscreen"></iframe>',
     );
   });
   it("R3.11 the embed-copy log's product type: CLASSIC for '0', else NEXT", () => {

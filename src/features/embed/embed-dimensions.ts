@@ -45,13 +45,15 @@ export function fromHeight(input: string): EmbedSettings {
 /**
  * Spec §2: the iframe snippet for /p/embed/{id}/ with height, width, fullscreen and autoplay
  * allowed. Sized by the embed settings (digit strings, §3), or filling its container when only
- * responsive dimensions are allowed (§5).
+ * responsive dimensions are allowed (§5). Full screen is allowed by the permissions policy
+ * (`allow="… fullscreen"`) alone: with the legacy `allowfullscreen` beside it, Chromium warns in
+ * the host page's console that one overrides the other (issue 12).
  */
 export function embedSnippet(origin: string, oid: string, size: EmbedSettings | "responsive", title: string): string {
   const escapeAttribute = (value: string) =>
     value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
   const { width, height } = size === "responsive" ? { width: "100%", height: "100%" } : size;
-  return `<iframe src="${origin}/p/embed/${oid}/" width="${width}" height="${height}" title="${escapeAttribute(title)}" frameborder="0" allow="autoplay; fullscreen" allowfullscreen></iframe>`;
+  return `<iframe src="${origin}/p/embed/${oid}/" width="${width}" height="${height}" title="${escapeAttribute(title)}" frameborder="0" allow="autoplay; fullscreen"></iframe>`;
 }
 
 /** Spec §3: the embed-copy log's product_type: CLASSIC for schema '0', else NEXT. */

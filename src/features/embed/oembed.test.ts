@@ -85,7 +85,7 @@ describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
       author_url: `${ORIGIN}/user/${stableOid("oembed:owner")}/`,
       provider_name: "Podium",
       provider_url: `${ORIGIN}/`,
-      html: `<iframe src="${ORIGIN}/p/embed/${oids.public}/" width="400" height="225" title="The public &quot;deck&quot;" frameborder="0" allow="autoplay; fullscreen" allowfullscreen></iframe>`,
+      html: `<iframe src="${ORIGIN}/p/embed/${oids.public}/" width="400" height="225" title="The public &quot;deck&quot;" frameborder="0" allow="autoplay; fullscreen"></iframe>`,
       width: 400,
       height: 225,
       thumbnail_url: `${ORIGIN}/p/${oids.public}/thumbnail.svg`,

@@ -1,13 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { withChunkTimeout } from "./components/player/load-viewer";
 import { commandForKey } from "./components/player/present-viewer";
-import { cameraTransform, topicRects } from "./document/camera";
+import { cameraTransform, topicClipPath, topicRects } from "./document/camera";
 import { importMarkdown } from "./document/markdown";
 import { commentUrl, editorUrl, privateHeaderAction, privateHeaderVisible } from "./editor-links";
 import {
+  CAMERA_PADDING,
   CHUNK_LOAD_TIMEOUT_MS,
   ChunkLoadError,
   clampProgress,
+  isCompactStage,
   METADATA_MARGIN,
   OVERLAY_TRANSITION_MS,
   overlayModeFor,
@@ -124,6 +126,32 @@ describe("camera", () => {
       0,
     );
     expect(transform).toBe("translate(400px, 225px) scale(0.5) rotate(0deg) translate(-2900px, -750px)");
+  });
+});
+
+describe("issue 12: a phone's player shows one slide", () => {
+  it("a stage narrower than 768 px (spec §9 mobile) or taller than wide is compact", () => {
+    expect(isCompactStage(375, 211)).toBe(true);
+    expect(isCompactStage(767, 431)).toBe(true);
+    expect(isCompactStage(768, 432)).toBe(false);
+    expect(isCompactStage(1180, 664)).toBe(false);
+    expect(isCompactStage(820, 1124)).toBe(true);
+  });
+  it("a compact stage's camera fills the width with the slide", () => {
+    const rect = { x: 0, y: 0, width: 1600, height: 900, rotation: 0 };
+    const transform = cameraTransform(rect, { width: 375, height: 210.9375 }, CAMERA_PADDING.compact);
+    const scale = Number(/scale\(([\d.]+)\)/.exec(transform)?.[1]);
+    expect((1600 * scale) / 375).toBeGreaterThanOrEqual(0.98);
+    expect(CAMERA_PADDING.wide).toBe(0.04);
+  });
+  it("clips the canvas to the step's topic, turned as the topic is", () => {
+    expect(topicClipPath({ x: 100, y: 50, width: 1600, height: 900, rotation: 0 })).toBe(
+      "polygon(100px 50px, 1700px 50px, 1700px 950px, 100px 950px)",
+    );
+    // A quarter turn about the centre (900, 500): the corners swap sides.
+    expect(topicClipPath({ x: 100, y: 50, width: 1600, height: 900, rotation: 90 })).toBe(
+      "polygon(1350px -300px, 1350px 1300px, 450px 1300px, 450px -300px)",
+    );
   });
 });
 

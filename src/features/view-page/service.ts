@@ -151,9 +151,10 @@ async function buildPageData(
     likesCount: row.likesCount,
     hasLikedPrezi: liked,
     viewLink: variant.viewLink,
-    // Spec §2, §6: the copy action's address comes from page data; desktop only, when offered.
+    // Spec §2, §6: the copy action's address comes from page data, offered to a signed-in viewer of
+    // a reusable deck; desktop only, decided by the viewport (issue 12: CSS below 768 px hides it).
     makeACopyRedirectUrl: `/p/${row.oid}/copy/`,
-    showMakeACopyButton: request.viewer !== null && reusable && !request.isMobile,
+    showMakeACopyButton: request.viewer !== null && reusable,
     tags: row.tags.join(","),
     schemaVersion: row.schemaVersion,
     embedMode: variant.embedMode,

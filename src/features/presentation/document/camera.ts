@@ -36,6 +36,28 @@ export function cameraTransform(rect: CanvasRect, viewport: { width: number; hei
   return `translate(${safe(viewport.width / 2)}px, ${safe(viewport.height / 2)}px) scale(${safe(scale)}) rotate(${safe(-rect.rotation)}deg) translate(${safe(-centreX)}px, ${safe(-centreY)}px)`;
 }
 
+/**
+ * The topic's outline on the canvas as a CSS `clip-path` polygon in canvas units (the canvas's
+ * own coordinates, so it moves and scales with the camera): its rectangle turned by its rotation
+ * about its centre, as the topic itself is drawn. Issue 12: a phone's player clips the canvas to
+ * the step's topic, so neighbouring slides never show around it.
+ */
+export function topicClipPath(rect: CanvasRect): string {
+  const centreX = rect.x + rect.width / 2;
+  const centreY = rect.y + rect.height / 2;
+  const angle = (rect.rotation * Math.PI) / 180;
+  const cos = Math.cos(angle);
+  const sin = Math.sin(angle);
+  const safe = (n: number) => Number(n.toFixed(2));
+  const corners = [
+    [-rect.width / 2, -rect.height / 2],
+    [rect.width / 2, -rect.height / 2],
+    [rect.width / 2, rect.height / 2],
+    [-rect.width / 2, rect.height / 2],
+  ].map(([dx = 0, dy = 0]) => `${safe(centreX + dx * cos - dy * sin)}px ${safe(centreY + dx * sin + dy * cos)}px`);
+  return `polygon(${corners.join(", ")})`;
+}
+
 /** Same-origin image URLs the document needs (the loading phase fetches them all). */
 export function documentImageUrls(document: PresentationDocument): string[] {
   const urls = new Set<string>();

@@ -70,6 +70,7 @@ export function ShareModal({
       onClose={onClose}
       title={intl.formatMessage({ id: "share.title" })}
       maxWidth={SHARE_MODAL_SIZE.width}
+      minHeight={SHARE_MODAL_SIZE.height}
       className="share-modal"
     >
       <ul className="share-networks">

@@ -7,6 +7,7 @@ import { followAfterLog, redirectAfter } from "../../../lib/redirect";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
+import { isMobileViewport } from "../../../ui/viewport";
 import { EmbedModal } from "../../embed/components/EmbedModal";
 import { embedProductType } from "../../embed/embed-dimensions";
 import { trackEvent } from "../../events/client";
@@ -22,6 +23,7 @@ import { Transcript } from "../../presentation/components/Transcript";
 import type { PresentationPageData } from "../../presentation/page-data";
 import { ShareModal } from "../../share/components/ShareModal";
 import { Sidebar } from "../../sidebar/components/Sidebar";
+import { ToolbarActionLabel } from "./ToolbarIcons";
 import "../../presentation/components/presentation.css";
 
 /** Spec §5: views show only when > 0 and the presentation is public or reusable. */
@@ -73,8 +75,9 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
     void trackEvent(VIEWER_EVENTS.closeModal, { oid: data.oid, modal: "embed" });
   };
   const openShare = async () => {
-    // Spec §7: on mobile with native share, share natively with title and URL.
-    if (data.isMobile && typeof navigator.share === "function") {
+    // Spec §7: on mobile (issue 12: a viewport narrower than 768 px) with native share, share
+    // natively with title and URL.
+    if (isMobileViewport(data.isMobile) && typeof navigator.share === "function") {
       try {
         await navigator.share({ title: data.title, url: viewUrl });
         void trackEvent(NATIVE_LOG_EVENTS.sharePresentation, { oid: data.oid, type: "MOBILE" });
@@ -191,52 +194,89 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                   sendLike={like}
                 />
               </div>
-              <div className="toolbar__group toolbar__group--right">
-                {data.isMobile && !data.isAuthenticated ? (
-                  // Spec §2: mobile logged-out visitors see one call to action on the right.
-                  <a className="button button--primary" href="/signup/">
+              {/* Issue 12: what shows follows the viewport (CSS at 768 px, spec §9), never the user
+                  agent: a phone logged out sees one call to action (spec §2), every action is
+                  an icon with its name on a phone, and Make a copy is desktop only (§6). */}
+              <div
+                className={`toolbar__group toolbar__group--right${data.isAuthenticated ? "" : " toolbar__group--guest"}`}
+              >
+                {data.isAuthenticated ? null : (
+                  <a className="button button--primary toolbar__phone-cta" href="/signup/">
                     <FormattedMessage id="nav.getStarted" />
                   </a>
-                ) : (
-                  <>
-                    <button type="button" className="button" onClick={openEmbed}>
-                      <FormattedMessage id="toolbar.embed" />
-                    </button>
-                    <button type="button" className="button" onClick={() => void openShare()}>
-                      <FormattedMessage id="toolbar.share" />
-                    </button>
-                    {data.showMakeACopyButton && data.makeACopyRedirectUrl ? (
-                      <form
-                        method="post"
-                        action={data.makeACopyRedirectUrl}
-                        className="inline-form"
-                        onSubmit={makeCopy}
-                      >
-                        <input type="hidden" name="_csrf" value={session.csrfToken ?? ""} />
-                        <button type="submit" className="button">
-                          <FormattedMessage id="toolbar.makeCopy" />
-                        </button>
-                      </form>
-                    ) : null}
-                    <a className="button" href={`/contact/abuse/${data.oid}/`} target="_blank" rel="noopener">
-                      <FormattedMessage id="toolbar.report" />
-                      <span className="visually-hidden">
-                        {" "}
-                        <FormattedMessage id="toolbar.newTab" />
-                      </span>
-                    </a>
-                    {data.canCurate ? (
-                      <a className="button" href={`/curation/${data.oid}/`}>
-                        <FormattedMessage id="toolbar.curate" />
-                      </a>
-                    ) : null}
-                    {data.isAuthenticated ? (
-                      <a className="button button--primary" href="/dashboard/next/">
-                        <FormattedMessage id="toolbar.createYourOwn" />
-                      </a>
-                    ) : null}
-                  </>
                 )}
+                <button
+                  type="button"
+                  className="button toolbar__action"
+                  onClick={openEmbed}
+                  title={intl.formatMessage({ id: "toolbar.embed" })}
+                >
+                  <ToolbarActionLabel icon="embed">
+                    <FormattedMessage id="toolbar.embed" />
+                  </ToolbarActionLabel>
+                </button>
+                <button
+                  type="button"
+                  className="button toolbar__action"
+                  onClick={() => void openShare()}
+                  title={intl.formatMessage({ id: "toolbar.share" })}
+                >
+                  <ToolbarActionLabel icon="share">
+                    <FormattedMessage id="toolbar.share" />
+                  </ToolbarActionLabel>
+                </button>
+                {data.showMakeACopyButton && data.makeACopyRedirectUrl ? (
+                  <form
+                    method="post"
+                    action={data.makeACopyRedirectUrl}
+                    className="inline-form toolbar__desktop-only"
+                    onSubmit={makeCopy}
+                  >
+                    <input type="hidden" name="_csrf" value={session.csrfToken ?? ""} />
+                    <button type="submit" className="button toolbar__action">
+                      <ToolbarActionLabel icon="copy">
+                        <FormattedMessage id="toolbar.makeCopy" />
+                      </ToolbarActionLabel>
+                    </button>
+                  </form>
+                ) : null}
+                <a
+                  className="button toolbar__action"
+                  href={`/contact/abuse/${data.oid}/`}
+                  target="_blank"
+                  rel="noopener"
+                  title={intl.formatMessage({ id: "toolbar.report" })}
+                >
+                  <ToolbarActionLabel icon="report">
+                    <FormattedMessage id="toolbar.report" />
+                    <span className="visually-hidden">
+                      {" "}
+                      <FormattedMessage id="toolbar.newTab" />
+                    </span>
+                  </ToolbarActionLabel>
+                </a>
+                {data.canCurate ? (
+                  <a
+                    className="button toolbar__action"
+                    href={`/curation/${data.oid}/`}
+                    title={intl.formatMessage({ id: "toolbar.curate" })}
+                  >
+                    <ToolbarActionLabel icon="curate">
+                      <FormattedMessage id="toolbar.curate" />
+                    </ToolbarActionLabel>
+                  </a>
+                ) : null}
+                {data.isAuthenticated ? (
+                  <a
+                    className="button button--primary toolbar__action"
+                    href="/dashboard/next/"
+                    title={intl.formatMessage({ id: "toolbar.createYourOwn" })}
+                  >
+                    <ToolbarActionLabel icon="create">
+                      <FormattedMessage id="toolbar.createYourOwn" />
+                    </ToolbarActionLabel>
+                  </a>
+                ) : null}
               </div>
             </div>
           </section>

@@ -260,17 +260,33 @@ describe("public view page logging", () => {
     expect(logged().map(([name]) => name)).not.toContain("like");
   });
 
-  it("R7.7 a share from the phone's share sheet logs share presentation with type MOBILE", async () => {
+  it("R7.7 R7.10 a share from the phone's share sheet logs share presentation with type MOBILE", async () => {
     const share = vi.fn(async () => {});
     Object.defineProperty(navigator, "share", { value: share, configurable: true });
+    // Issue 12: mobile is the viewport (narrower than 768 px), whatever the user agent guessed.
+    vi.stubGlobal("matchMedia", (query: string) => ({ matches: query === "(max-width: 767px)", media: query }));
     try {
-      renderPage(pageData({ isMobile: true }));
+      renderPage(pageData({ isMobile: false }));
       await act(async () => fireEvent.click(screen.getByRole("button", { name: "Share" })));
       expect(share).toHaveBeenCalledWith({
         title: "Sourdough basics",
         url: `http://localhost:3000/p/${OID}/sourdough-basics/`,
       });
       expect(trackEvent).toHaveBeenCalledWith("share_presentation", { oid: OID, type: "MOBILE" });
+    } finally {
+      Reflect.deleteProperty(navigator, "share");
+    }
+  });
+
+  it("R7.10 issue 12: a wide viewport opens the share modal even when the user agent said mobile", async () => {
+    const share = vi.fn(async () => {});
+    Object.defineProperty(navigator, "share", { value: share, configurable: true });
+    vi.stubGlobal("matchMedia", (query: string) => ({ matches: false, media: query }));
+    try {
+      renderPage(pageData({ isMobile: true }));
+      await act(async () => fireEvent.click(screen.getByRole("button", { name: "Share" })));
+      expect(share).not.toHaveBeenCalled();
+      expect(screen.getByRole("dialog", { name: "Share" })).toBeTruthy();
     } finally {
       Reflect.deleteProperty(navigator, "share");
     }

@@ -1,9 +1,16 @@
 import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { KEY_CODES } from "../../../../lib/constants";
-import { cameraTransform, firstStepNumbers, isCrowdedOverview, topicRects, topicsById } from "../../document/camera";
+import {
+  cameraTransform,
+  firstStepNumbers,
+  isCrowdedOverview,
+  topicClipPath,
+  topicRects,
+  topicsById,
+} from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
-import { STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
+import { CAMERA_PADDING, isCompactStage, STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
 import { openPresenterView } from "../../presenter/open";
 import { presenterOffered } from "../../presenter/sync";
 import { slideThemeClass, TopicView } from "../slide/SlideView";
@@ -160,7 +167,14 @@ export function PresentViewer({
     go("next");
   };
 
-  const transform = current && size.width > 0 ? cameraTransform(current, size) : undefined;
+  // Issue 12: on a compact stage (a phone, or portrait full screen) one slide fills the width and
+  // the canvas is clipped to the step's topic, so neighbouring slides never show around it.
+  const compact = size.width > 0 && isCompactStage(size.width, size.height);
+  const transform =
+    current && size.width > 0
+      ? cameraTransform(current, size, compact ? CAMERA_PADDING.compact : CAMERA_PADDING.wide)
+      : undefined;
+  const clipPath = compact && current ? topicClipPath(current) : undefined;
   // The first placement is instant; later steps glide. "settled" marks a step fully shown.
   const placed = useRef(false);
   const [camera, setCamera] = useState<"moving" | "settled">("settled");
@@ -192,7 +206,7 @@ export function PresentViewer({
   return (
     <div
       ref={viewerRef}
-      className={`viewer ${slideThemeClass(document.theme)}${isCrowdedOverview(topics.get(document.path[step] ?? "")) ? " viewer--overview" : ""}`}
+      className={`viewer ${slideThemeClass(document.theme)}${isCrowdedOverview(topics.get(document.path[step] ?? "")) ? " viewer--overview" : ""}${compact ? " viewer--compact" : ""}`}
       hidden={hidden}
       data-current-step={step + 1}
       data-step-count={total}
@@ -219,6 +233,7 @@ export function PresentViewer({
           className="viewer__canvas"
           style={{
             transform,
+            clipPath,
             transitionDuration: placed.current ? `${transitionMs}ms` : "0ms",
             visibility: transform ? "visible" : "hidden",
           }}

@@ -1,0 +1,31 @@
+import type { ReactNode } from "react";
+
+/**
+ * Issue 12: the toolbar's actions carry an icon and a label. From 768 px both show; on a phone
+ * (narrower than 768, spec §9) the label is visually hidden (it stays the accessible name), so
+ * the action row fits one line at 320 px. Material Design icon paths (Apache 2.0).
+ */
+export const TOOLBAR_ICONS = {
+  embed: "M9.4 16.6 4.8 12l4.6-4.6L8 6l-6 6 6 6zm5.2 0 4.6-4.6-4.6-4.6L16 6l6 6-6 6z",
+  share:
+    "M18 16.08c-.76 0-1.44.3-1.96.77L8.91 12.7c.05-.23.09-.46.09-.7s-.04-.47-.09-.7l7.05-4.11A2.99 2.99 0 0 0 21 5a3 3 0 1 0-5.91.7L8.04 9.81A2.99 2.99 0 0 0 3 12a2.99 2.99 0 0 0 5.04 2.19l7.12 4.16c-.05.21-.08.43-.08.65A2.92 2.92 0 1 0 18 16.08z",
+  report: "M14.4 6 14 4H5v17h2v-7h5.6l.4 2h7V6z",
+  copy: "M16 1H4a2 2 0 0 0-2 2v14h2V3h12zm3 4H8a2 2 0 0 0-2 2v14a2 2 0 0 0 2 2h11a2 2 0 0 0 2-2V7a2 2 0 0 0-2-2zm0 16H8V7h11z",
+  curate:
+    "m21.41 11.58-9-9A2 2 0 0 0 11 2H4a2 2 0 0 0-2 2v7c0 .55.22 1.05.59 1.42l9 9a2 2 0 0 0 2.82 0l7-7a2 2 0 0 0 0-2.84zM5.5 7a1.5 1.5 0 1 1 0-3 1.5 1.5 0 0 1 0 3z",
+  create: "M19 13h-6v6h-2v-6H5v-2h6V5h2v6h6z",
+} as const;
+
+export type ToolbarIcon = keyof typeof TOOLBAR_ICONS;
+
+/** An action's icon and its label (the label is the accessible name at every width). */
+export function ToolbarActionLabel({ icon, children }: { icon: ToolbarIcon; children: ReactNode }) {
+  return (
+    <>
+      <svg className="toolbar__icon" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <path d={TOOLBAR_ICONS[icon]} fill="currentColor" />
+      </svg>
+      <span className="toolbar__label">{children}</span>
+    </>
+  );
+}
