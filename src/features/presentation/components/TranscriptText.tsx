@@ -40,6 +40,12 @@ function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested
   // Each level of nesting indents its topics by 24 px more than their parent's.
   return (
     <div className="transcript__topic" style={nested ? { marginInlineStart: TRANSCRIPT_INDENT_PX } : undefined}>
+      {topic.step ? (
+        // Issue 12: each section plays its slide (the player follows #step=N links on its page).
+        <a className="transcript__step" href={`#step=${topic.step}`}>
+          <FormattedMessage id="transcript.slideLink" values={{ number: topic.step }} />
+        </a>
+      ) : null}
       {topic.texts.map((text) => (
         <TranscriptTextView key={text.id} text={text} />
       ))}

@@ -55,6 +55,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
   const [dialog, setDialog] = useState<PageDialog>("none");
   const [shareOpen, setShareOpen] = useState(false);
   const [origin, setOrigin] = useState("");
+  // Issue 12: the topic on screen while playing (its first step), marked in the transcript.
+  const [topicStep, setTopicStep] = useState<number | null>(null);
   const ownerName = ownerDisplayName(data.owner);
   const tags = data.tags ? data.tags.split(",") : [];
   const viewUrl = `${origin}${data.canonicalPath}`;
@@ -127,7 +129,10 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
       <div className="view-page">
         <div className="view-page__main">
           <section className="stage" aria-label={intl.formatMessage({ id: "player.region" }, { title: data.title })}>
-            <Player {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false })} />
+            <Player
+              {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false, posterMeta: false })}
+              onTopicStep={setTopicStep}
+            />
           </section>
 
           <section className="toolbar-card" aria-labelledby="presentation-title">
@@ -245,7 +250,12 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             <h2 id="transcript-heading">
               <FormattedMessage id="transcript.heading" />
             </h2>
-            <Transcript transcript={data.transcriptData} onPagedShown={onPagedShown} onOpened={onTranscriptOpened} />
+            <Transcript
+              transcript={data.transcriptData}
+              onPagedShown={onPagedShown}
+              onOpened={onTranscriptOpened}
+              currentStep={topicStep}
+            />
           </section>
         </div>
         {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} onCardClick={openCard} /> : null}

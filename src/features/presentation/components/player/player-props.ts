@@ -4,7 +4,7 @@ import type { PlayerProps } from "./Player";
 /** The player's props from a page's data (the view, embed and private pages all play the same way). */
 export function playerPropsOf(
   data: PresentationPageData,
-  options: { titleIsHeading: boolean; viewOnPodium: boolean },
+  options: { titleIsHeading: boolean; viewOnPodium: boolean; posterMeta?: boolean },
 ): PlayerProps {
   return {
     oid: data.oid,
@@ -20,6 +20,8 @@ export function playerPropsOf(
     viewOnPodiumUrl: options.viewOnPodium ? data.canonicalPath : null,
     learnMoreUrl: data.embedMode ? "/product/" : null,
     titleIsHeading: options.titleIsHeading,
+    // Issue 12: the poster shows title, owner and date unless the page shows them right below.
+    posterMeta: options.posterMeta ?? true,
     // Issue 10: embedded players have none (another site's frame doesn't share the channel).
     presenterUrl: data.embedMode
       ? null
