@@ -19,6 +19,7 @@ import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentatio
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
 import { cachedByKey, cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
+import type { ReadingPageData } from "./reading-data";
 
 /**
  * The view, embed and private (view-link) pages, composed from the features they show: the
@@ -246,4 +247,42 @@ export async function getPrivateViewPage(
     basePath: `/view/${found.link.linkId}/`,
     shouldAutoplay: false,
   });
+}
+
+/** Issue 12: the reading mode's first guess of a slide's width (CSS px) per device class, before its script measures it. */
+export const READING_FRAME_GUESS = { mobile: 343, desktop: 848 } as const;
+
+function readingPageOf(row: PresentationRow, request: ViewRequest, playerPath: string): ReadingPageData {
+  return {
+    oid: row.oid,
+    title: row.title,
+    owner: ownerDataOf(row),
+    lastModified: row.lastModified.toISOString(),
+    playerPath,
+    stepCount: row.document.path.length,
+    theme: row.document.theme ?? null,
+    frameWidth: request.isMobile ? READING_FRAME_GUESS.mobile : READING_FRAME_GUESS.desktop,
+    document: row.document,
+  };
+}
+
+/** Issue 12: the public reading mode, by the view page's rules (a deck it may not see is a 404). */
+export async function getPublicReadingPage(
+  db: Queryable,
+  sources: ViewPageSources,
+  request: ViewRequest & { oid: string },
+): Promise<ReadingPageData | null> {
+  const row = await sources.presentation(request.oid);
+  if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
+  return readingPageOf(row, request, canonicalPathOf(row));
+}
+
+/** Issue 12: the reading mode through a view link, by the view link's rules. */
+export async function getLinkReadingPage(
+  db: Queryable,
+  request: ViewRequest & { linkId: string },
+): Promise<ReadingPageData | null> {
+  const found = await presentationByLink(db, request.linkId, request.viewer);
+  if (!found) return null;
+  return readingPageOf(found.row, request, `/view/${found.link.linkId}/`);
 }

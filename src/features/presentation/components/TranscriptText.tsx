@@ -57,7 +57,8 @@ function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested
   );
 }
 
-function TranscriptTextView({ text }: { text: Text }) {
+/** One text of a slide as the transcript shows it (also the reading mode's, issue 12). */
+export function TranscriptTextView({ text }: { text: Text }) {
   const style = text.styleClasses[0] ?? "body";
   // A slide's title is a heading under the transcript's own (h2), so readers can jump between slides.
   if (style === "title" && !text.kind) {
@@ -76,7 +77,7 @@ function TranscriptTextView({ text }: { text: Text }) {
 }
 
 /** Speaker notes: plain text, paragraphs separated by blank lines. */
-function SpeakerNotes({ notes }: { notes: string }) {
+export function SpeakerNotes({ notes }: { notes: string }) {
   return (
     <div className="transcript__notes">
       <p className="transcript__notes-label">

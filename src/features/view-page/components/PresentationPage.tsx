@@ -20,6 +20,7 @@ import { Player } from "../../presentation/components/player/Player";
 import { playerPropsOf } from "../../presentation/components/player/player-props";
 import { Transcript } from "../../presentation/components/Transcript";
 import type { PresentationPageData } from "../../presentation/page-data";
+import { readingPathOf } from "../../presentation/reading-path";
 import { ShareModal } from "../../share/components/ShareModal";
 import { Sidebar } from "../../sidebar/components/Sidebar";
 import "../../presentation/components/presentation.css";
@@ -130,7 +131,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
         <div className="view-page__main">
           <section className="stage" aria-label={intl.formatMessage({ id: "player.region" }, { title: data.title })}>
             <Player
-              {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false, posterMeta: false })}
+              {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false, posterMeta: false, reading: true })}
               onTopicStep={setTopicStep}
             />
           </section>
@@ -247,9 +248,15 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
           </section>
 
           <section className="transcript" aria-labelledby="transcript-heading">
-            <h2 id="transcript-heading">
-              <FormattedMessage id="transcript.heading" />
-            </h2>
+            <div className="transcript__header">
+              <h2 id="transcript-heading">
+                <FormattedMessage id="transcript.heading" />
+              </h2>
+              {/* Issue 12: the reading mode, the transcript with its slides. */}
+              <a className="transcript__read" href={readingPathOf(data)}>
+                <FormattedMessage id="reading.open" />
+              </a>
+            </div>
             <Transcript
               transcript={data.transcriptData}
               onPagedShown={onPagedShown}

@@ -37,6 +37,8 @@ export interface PlayerProps {
   stepCount: number;
   /** Start without the Present click (page data shouldAutoplay/forceAutoplay, embed ?autoplay=1). */
   autoplay: boolean;
+  /** Issue 12: the reading mode (every slide in a column, with its text), offered beside Present. */
+  readingUrl?: string | null;
   /** Embed page: a link to the presentation on Podium, on the start overlay. */
   viewOnPodiumUrl: string | null;
   /** An optional learn-more-about-Podium link on the restart overlay. */
@@ -294,12 +296,28 @@ export function Player(props: PlayerProps) {
                 </p>
               </div>
             ) : null}
-            <button type="button" className="overlay__present" onClick={() => void present()}>
-              <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path d="M8 5v14l11-7z" fill="currentColor" />
-              </svg>
-              <FormattedMessage id="player.present" />
-            </button>
+            <div className="overlay__actions">
+              <button type="button" className="overlay__present" onClick={() => void present()}>
+                <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                  <path d="M8 5v14l11-7z" fill="currentColor" />
+                </svg>
+                <FormattedMessage id="player.present" />
+              </button>
+              {props.readingUrl ? (
+                <a className="overlay__read" href={props.readingUrl}>
+                  <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                    <path
+                      d="M4 5h7a3 3 0 0 1 3 3v11a2 2 0 0 0-2-2H4zM20 5h-4a3 3 0 0 0-3 3v11a2 2 0 0 1 2-2h5z"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="2"
+                      strokeLinejoin="round"
+                    />
+                  </svg>
+                  <FormattedMessage id="reading.open" />
+                </a>
+              ) : null}
+            </div>
             {props.viewOnPodiumUrl ? (
               <a className="overlay__link" href={props.viewOnPodiumUrl} target="_blank" rel="noopener">
                 <FormattedMessage id="player.viewOnPodium" />
