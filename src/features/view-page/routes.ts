@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { isOid } from "../../lib/ids";
-import { presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import { PrivateViewPage } from "../presentation/components/PrivateViewPage";
@@ -15,6 +15,7 @@ import {
   createViewPageSources,
   getEmbedPage,
   getLinkReadingPage,
+  getMoreDecks,
   getPrivateViewPage,
   getPublicReadingPage,
   getPublicViewPage,
@@ -117,6 +118,17 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       render: (pageData) => createElement(PrivateViewPage, { data: pageData }),
       head: { title: data.title, noindex: true },
     });
+  });
+
+  // Issue 12: the view page's "More from this author" and related lists, loaded as they near the screen.
+  app.get("/p/:oid/more.json", async (request: OidRequest, reply) => {
+    const { oid } = request.params;
+    if (!isOid(oid)) return context.sendNotFound(request, reply);
+    const found = await getMoreDecks(db, sources, { viewer: request.viewer, oid });
+    if (!found) return context.sendNotFound(request, reply);
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    context.cacheTags(reply, [LISTS_TAG, presentationTag(oid), ...found.owners.map(userTag)]);
+    return reply.send(found.data);
   });
 
   // Issue 12, reading mode: every step as a column of slides with its text. `/p/read/{oid}/`, not

@@ -3,7 +3,7 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
 import { randomSubset } from "../../lib/random-subset";
-import { type ContentChanges, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { deriveTranscript } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
@@ -12,6 +12,8 @@ import {
   findPresentationByOid,
   findPresentationFacts,
   hasLiked,
+  listListedPresentationsOf,
+  listRelatedPresentations,
   listStaffPicks,
   type PresentationRow,
 } from "../presentation/repository";
@@ -19,6 +21,7 @@ import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentatio
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
 import { cachedByKey, cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
+import { MORE_FROM_AUTHOR_COUNT, type MoreDecksData, RELATED_COUNT } from "./more-decks";
 import type { ReadingPageData } from "./reading-data";
 
 /**
@@ -61,6 +64,8 @@ export interface ViewPageSources {
    * are read fresh on every render (findPresentationFacts).
    */
   presentation(oid: string): Promise<PresentationRow | null>;
+  /** Issue 12: more from a presentation's author and related ones, kept until a listed deck or a name changes. */
+  moreDecks(row: PresentationRow): Promise<{ data: MoreDecksData; owners: string[] }>;
 }
 
 /** A kept row's document is the same object on every render: its transcript is derived once. */
@@ -90,6 +95,33 @@ export function createViewPageSources(db: Queryable, changes: ContentChanges): V
       (oid) => findPresentationByOid(db, oid),
       (oid, row) => (row ? [presentationTag(oid), userTag(row.ownerOid)] : [presentationTag(oid)]),
     ),
+    moreDecks: (() => {
+      const kept = cachedByKey<{ data: MoreDecksData; owners: string[] }>(
+        changes,
+        KEPT_PRESENTATIONS,
+        async (oid) => {
+          const row = await findPresentationByOid(db, oid);
+          if (!row) return { data: { byAuthor: [], related: [] }, owners: [] };
+          const [byAuthor, related] = await Promise.all([
+            listListedPresentationsOf(db, row.ownerId, MORE_FROM_AUTHOR_COUNT + 1),
+            listRelatedPresentations(db, { tags: row.tags, excludeOwnerId: row.ownerId, limit: RELATED_COUNT }),
+          ]);
+          return {
+            data: {
+              byAuthor: byAuthor
+                .filter((p) => p.oid !== oid)
+                .slice(0, MORE_FROM_AUTHOR_COUNT)
+                .map(presentationCard),
+              related: related.map(presentationCard),
+            },
+            owners: [row.ownerOid, ...related.map((p) => p.ownerOid)],
+          };
+        },
+        // Any listed deck's change (a new one, a title, privacy, hiding) and the names on the cards.
+        (oid, value) => [LISTS_TAG, presentationTag(oid), ...(value?.owners ?? []).map(userTag)],
+      );
+      return (row: PresentationRow) => kept(row.oid);
+    })(),
   };
 }
 
@@ -285,4 +317,15 @@ export async function getLinkReadingPage(
   const found = await presentationByLink(db, request.linkId, request.viewer);
   if (!found) return null;
   return readingPageOf(found.row, request, `/view/${found.link.linkId}/`);
+}
+
+/** Issue 12: the view page's "More from this author" and related lists, by the view page's rules (null for a 404). */
+export async function getMoreDecks(
+  db: Queryable,
+  sources: ViewPageSources,
+  request: { viewer: Viewer; oid: string },
+): Promise<{ data: MoreDecksData; owners: string[] } | null> {
+  const row = await sources.presentation(request.oid);
+  if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
+  return sources.moreDecks(row);
 }

@@ -23,6 +23,8 @@ import type { PresentationPageData } from "../../presentation/page-data";
 import { readingPathOf } from "../../presentation/reading-path";
 import { ShareModal } from "../../share/components/ShareModal";
 import { Sidebar } from "../../sidebar/components/Sidebar";
+import { MoreDecks } from "./MoreDecks";
+import "./more-decks.css";
 import "../../presentation/components/presentation.css";
 
 /** Spec §5: views show only when > 0 and the presentation is public or reusable. */
@@ -265,7 +267,11 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             />
           </section>
         </div>
-        {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} onCardClick={openCard} /> : null}
+        {/* Issue 12: the author's and related decks first, then the promotional cards (compact rows). */}
+        <div className="view-page__side">
+          {data.isPublicView ? <MoreDecks oid={data.oid} ownerName={ownerName} onCardClick={openCard} /> : null}
+          {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} onCardClick={openCard} /> : null}
+        </div>
       </div>
 
       <ShareModal
