@@ -64,10 +64,10 @@ export function Transcript({
   useEffect(() => {
     const content = contentRef.current;
     if (!content) return;
-    for (const link of content.querySelectorAll("a.transcript__step[aria-current]"))
+    for (const link of content.querySelectorAll(".transcript__topic > a[aria-current]"))
       link.removeAttribute("aria-current");
     if (currentStep === null) return;
-    content.querySelector(`a.transcript__step[href="#step=${currentStep}"]`)?.setAttribute("aria-current", "step");
+    content.querySelector(`.transcript__topic > a[href="#step=${currentStep}"]`)?.setAttribute("aria-current", "step");
   }, [currentStep]);
 
   const toggle = () => {

@@ -41,8 +41,9 @@ function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested
   return (
     <div className="transcript__topic" style={nested ? { marginInlineStart: TRANSCRIPT_INDENT_PX } : undefined}>
       {topic.step ? (
-        // Issue 12: each section plays its slide (the player follows #step=N links on its page).
-        <a className="transcript__step" href={`#step=${topic.step}`}>
+        // Issue 12: each section plays its slide (the player follows #step=N links on its page). No
+        // class: a 50-slide deck carries 50 of these (CSS finds them as the topic's `#step=` link).
+        <a href={`#step=${topic.step}`}>
           <FormattedMessage id="transcript.slideLink" values={{ number: topic.step }} />
         </a>
       ) : null}
