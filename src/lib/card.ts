@@ -11,4 +11,13 @@ export interface Card {
   previewAnimation: string | null;
   titleLines: number;
   subTitleLines: number;
+  /** Issue 12: a presentation card in a list (home, explore, search, profiles) shows its numbers and date. */
+  stats?: CardStats;
+}
+
+export interface CardStats {
+  views: number;
+  likes: number;
+  /** ISO 8601 instant; shown in the visitor's language. */
+  lastModified: string;
 }

@@ -1,12 +1,17 @@
-import type { Card } from "../lib/card";
+import { FormattedDate, FormattedMessage, FormattedNumber } from "react-intl";
+import type { Card, CardStats } from "../lib/card";
 
-/** Spec §3 Card, shown as a grid of links with thumbnails and line-limited text. */
+/**
+ * Spec §3 Card, shown as a grid of links with thumbnails and line-limited text. Issue 12: the title
+ * sits below the thumbnail, two lines at most (the whole of it in the link's tooltip and accessible
+ * name), and a presentation's card says its views, likes and date in the visitor's language.
+ */
 export function CardList({ cards, label }: { cards: Card[]; label: string }) {
   return (
     <ul className="card-grid" aria-label={label}>
       {cards.map((card) => (
         <li key={card.path}>
-          <a className="card" href={card.path}>
+          <a className="card" href={card.path} title={card.title}>
             <img className="card__thumbnail" src={card.thumbnail} alt="" width={640} height={360} loading="lazy" />
             <span className="card__body">
               <strong className="card__title" style={{ WebkitLineClamp: card.titleLines }}>
@@ -15,10 +20,37 @@ export function CardList({ cards, label }: { cards: Card[]; label: string }) {
               <span className="card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
                 {card.subTitle}
               </span>
+              {card.stats ? <CardFacts stats={card.stats} /> : null}
             </span>
           </a>
         </li>
       ))}
     </ul>
+  );
+}
+
+function CardFacts({ stats }: { stats: CardStats }) {
+  return (
+    <span className="card__facts">
+      {stats.views > 0 ? (
+        <span>
+          <FormattedMessage
+            id="presentation.viewsCount"
+            values={{ count: stats.views, formatted: <FormattedNumber value={stats.views} notation="compact" /> }}
+          />
+        </span>
+      ) : null}
+      <span>
+        <FormattedMessage
+          id="card.likes"
+          values={{ count: stats.likes, formatted: <FormattedNumber value={stats.likes} notation="compact" /> }}
+        />
+      </span>
+      <span>
+        <time dateTime={stats.lastModified}>
+          <FormattedDate value={stats.lastModified} dateStyle="medium" timeZone="UTC" />
+        </time>
+      </span>
+    </span>
   );
 }

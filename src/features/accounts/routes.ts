@@ -8,7 +8,7 @@ import { safeNextPath } from "../../lib/safe-redirect";
 import { LISTS_TAG, userTag } from "../content-changes";
 import { type FeatureContext, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { listListedPresentationsOf } from "../presentation/repository";
-import { presentationCard } from "../presentation/service";
+import { presentationListCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
 import { createLoginThrottle, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from "./login-throttle";
 import { PasswordHashingBusyError } from "./password";
@@ -257,7 +257,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
           initials: avatarInitials(user),
           color: avatarColor({ email: user.email, username: user.username }),
         },
-        presentations: presentations.map(presentationCard),
+        presentations: presentations.map(presentationListCard),
       } satisfies AccountPageData,
       render: (pageData) => createElement(AccountPage, { data: pageData }),
       head: { title: name, canonicalUrl: `${context.publicUrl}/user/${oid}/` },

@@ -169,6 +169,7 @@ export async function getEditorPage(
         viewOnPodiumUrl: null,
         learnMoreUrl: null,
         titleIsHeading: false,
+        posterMeta: true,
       },
       comments: comments.map((comment) => commentViewOf(comment, viewer, access)),
       commentCount: comments[0]?.total ?? 0,

@@ -8,7 +8,7 @@ import {
   listPopularPresentations,
   searchListedPresentations,
 } from "../presentation/repository";
-import { presentationCard } from "../presentation/service";
+import { presentationListCard } from "../presentation/service";
 import { cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
 import type { HeaderAppData } from "./header-data";
@@ -73,8 +73,8 @@ export async function getExplorePage(db: Queryable, viewer: Viewer): Promise<Exp
     total: 0,
     page: 1,
     pageCount: 1,
-    popular: popular.map(presentationCard),
-    recent: recent.map(presentationCard),
+    popular: popular.map(presentationListCard),
+    recent: recent.map(presentationListCard),
   };
 }
 
@@ -95,7 +95,7 @@ export async function getSearchPage(
   return {
     header,
     term,
-    results: found.rows.map(presentationCard),
+    results: found.rows.map(presentationListCard),
     total: found.total,
     page: current,
     pageCount: Math.max(1, Math.ceil(found.total / SEARCH_PAGE_SIZE)),

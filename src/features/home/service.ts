@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
 import { countListedPresentations, listListedPresentations } from "../presentation/repository";
-import { presentationCard } from "../presentation/service";
+import { presentationListCard } from "../presentation/service";
 
 /** How many presentations the home page lists. */
 export const HOME_CARD_COUNT = 24;
@@ -16,5 +16,5 @@ export async function getHomePage(db: Queryable): Promise<HomePageData> {
     countListedPresentations(db),
     listListedPresentations(db, { limit: HOME_CARD_COUNT }),
   ]);
-  return { presentationCount, recent: recent.map(presentationCard) };
+  return { presentationCount, recent: recent.map(presentationListCard) };
 }

@@ -306,6 +306,26 @@ export async function listListedPresentationsOf(
   );
 }
 
+/**
+ * Issue 12: listed presentations of other people sharing tags with a presentation, the most shared
+ * tags first, then the most watched (the view page's "Related presentations").
+ */
+export async function listRelatedPresentations(
+  db: Queryable,
+  options: { tags: readonly string[]; excludeOwnerId: string; limit: number },
+): Promise<PresentationSummary[]> {
+  if (options.tags.length === 0) return [];
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where ${LISTED} and p.tags && $1::text[] and p.owner_id <> $2
+      order by (select count(*) from unnest(p.tags) t where t = any($1::text[])) desc,
+               p.view_count desc, p.id desc
+      limit $3`,
+    [options.tags, options.excludeOwnerId, options.limit],
+  );
+}
+
 /** A person's own presentations, newest first (their dashboard). */
 export async function listOwnedPresentations(
   db: Queryable,

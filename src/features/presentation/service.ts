@@ -59,6 +59,14 @@ export function ownerDataOf(row: OwnerRow): OwnerData {
   };
 }
 
+/** Issue 12: a presentation's card in a list, with its views, likes and date. */
+export function presentationListCard(p: PresentationSummary): Card {
+  return {
+    ...presentationCard(p),
+    stats: { views: p.viewCount, likes: p.likesCount, lastModified: p.lastModified.toISOString() },
+  };
+}
+
 export function presentationCard(p: PresentationSummary): Card {
   return {
     title: p.title,

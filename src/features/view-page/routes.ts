@@ -1,17 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { isOid } from "../../lib/ids";
-import { presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import { PrivateViewPage } from "../presentation/components/PrivateViewPage";
 import { transcriptPlainText } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
 import { PresentationPage } from "./components/PresentationPage";
+import { ReadingPage } from "./components/ReadingPage";
+import { ReadingSlides } from "./components/ReadingSlides";
+import type { ReadingPageData } from "./reading-data";
 import {
   createViewPageSources,
   getEmbedPage,
+  getLinkReadingPage,
+  getMoreDecks,
   getPrivateViewPage,
+  getPublicReadingPage,
   getPublicViewPage,
   type ViewRequest,
 } from "./service";
@@ -111,6 +117,62 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       data,
       render: (pageData) => createElement(PrivateViewPage, { data: pageData }),
       head: { title: data.title, noindex: true },
+    });
+  });
+
+  // Issue 12: the view page's "More from this author" and related lists, loaded as they near the screen.
+  app.get("/p/:oid/more.json", async (request: OidRequest, reply) => {
+    const { oid } = request.params;
+    if (!isOid(oid)) return context.sendNotFound(request, reply);
+    const found = await getMoreDecks(db, sources, { viewer: request.viewer, oid });
+    if (!found) return context.sendNotFound(request, reply);
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    context.cacheTags(reply, [LISTS_TAG, presentationTag(oid), ...found.owners.map(userTag)]);
+    return reply.send(found.data);
+  });
+
+  // Issue 12, reading mode: every step as a column of slides with its text. `/p/read/{oid}/`, not
+  // `/p/{oid}/read/`, which is the view page of a presentation titled "Read".
+  const readingPage = (data: ReadingPageData) => ({
+    entry: "reading" as const,
+    data,
+    // The slides are drawn here only; the browser keeps their markup (ServerMarkup).
+    render: (pageData: ReadingPageData) =>
+      createElement(ReadingPage, {
+        data: pageData,
+        slides: pageData.document
+          ? createElement(ReadingSlides, { document: pageData.document, playerPath: pageData.playerPath })
+          : null,
+      }),
+  });
+  app.get("/p/read/:oid/", async (request: OidRequest, reply) => {
+    const { oid } = request.params;
+    if (!isOid(oid)) return context.sendNotFound(request, reply);
+    const data = await getPublicReadingPage(db, sources, { ...viewRequest(request), oid });
+    if (!data) return context.sendNotFound(request, reply);
+    // Cached like the view page, and dropped with it when the deck or its owner's name changes.
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    reply.header("vary", "Cookie, User-Agent");
+    context.cacheTags(reply, [presentationTag(data.oid), userTag(data.owner.oid)]);
+    return context.sendPage(request, reply, {
+      ...readingPage(data),
+      head: {
+        title: { id: "reading.pageTitle", values: { title: data.title } },
+        canonicalUrl: `${context.publicUrl}${data.playerPath}`,
+        imageUrl: `${context.publicUrl}/p/${data.oid}/thumbnail.svg`,
+        noindex: false,
+      },
+    });
+  });
+  app.get("/view/:linkId/read/", async (request: LinkRequest, reply) => {
+    const data = await getLinkReadingPage(db, { ...viewRequest(request), linkId: request.params.linkId });
+    if (!data) return context.sendNotFound(request, reply);
+    // The link is a secret: keep it out of caches and Referer headers.
+    reply.header("cache-control", "private, no-store");
+    reply.header("referrer-policy", "no-referrer");
+    return context.sendPage(request, reply, {
+      ...readingPage(data),
+      head: { title: { id: "reading.pageTitle", values: { title: data.title } }, noindex: true },
     });
   });
 }

@@ -3,7 +3,7 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
 import { randomSubset } from "../../lib/random-subset";
-import { type ContentChanges, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { deriveTranscript } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
@@ -12,6 +12,8 @@ import {
   findPresentationByOid,
   findPresentationFacts,
   hasLiked,
+  listListedPresentationsOf,
+  listRelatedPresentations,
   listStaffPicks,
   type PresentationRow,
 } from "../presentation/repository";
@@ -19,6 +21,8 @@ import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentatio
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
 import { cachedByKey, cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
+import { MORE_FROM_AUTHOR_COUNT, type MoreDecksData, RELATED_COUNT } from "./more-decks";
+import type { ReadingPageData } from "./reading-data";
 
 /**
  * The view, embed and private (view-link) pages, composed from the features they show: the
@@ -60,6 +64,8 @@ export interface ViewPageSources {
    * are read fresh on every render (findPresentationFacts).
    */
   presentation(oid: string): Promise<PresentationRow | null>;
+  /** Issue 12: more from a presentation's author and related ones, kept until a listed deck or a name changes. */
+  moreDecks(row: PresentationRow): Promise<{ data: MoreDecksData; owners: string[] }>;
 }
 
 /** A kept row's document is the same object on every render: its transcript is derived once. */
@@ -89,6 +95,33 @@ export function createViewPageSources(db: Queryable, changes: ContentChanges): V
       (oid) => findPresentationByOid(db, oid),
       (oid, row) => (row ? [presentationTag(oid), userTag(row.ownerOid)] : [presentationTag(oid)]),
     ),
+    moreDecks: (() => {
+      const kept = cachedByKey<{ data: MoreDecksData; owners: string[] }>(
+        changes,
+        KEPT_PRESENTATIONS,
+        async (oid) => {
+          const row = await findPresentationByOid(db, oid);
+          if (!row) return { data: { byAuthor: [], related: [] }, owners: [] };
+          const [byAuthor, related] = await Promise.all([
+            listListedPresentationsOf(db, row.ownerId, MORE_FROM_AUTHOR_COUNT + 1),
+            listRelatedPresentations(db, { tags: row.tags, excludeOwnerId: row.ownerId, limit: RELATED_COUNT }),
+          ]);
+          return {
+            data: {
+              byAuthor: byAuthor
+                .filter((p) => p.oid !== oid)
+                .slice(0, MORE_FROM_AUTHOR_COUNT)
+                .map(presentationCard),
+              related: related.map(presentationCard),
+            },
+            owners: [row.ownerOid, ...related.map((p) => p.ownerOid)],
+          };
+        },
+        // Any listed deck's change (a new one, a title, privacy, hiding) and the names on the cards.
+        (oid, value) => [LISTS_TAG, presentationTag(oid), ...(value?.owners ?? []).map(userTag)],
+      );
+      return (row: PresentationRow) => kept(row.oid);
+    })(),
   };
 }
 
@@ -247,4 +280,53 @@ export async function getPrivateViewPage(
     basePath: `/view/${found.link.linkId}/`,
     shouldAutoplay: false,
   });
+}
+
+/** Issue 12: the reading mode's first guess of a slide's width (CSS px) per device class, before its script measures it. */
+export const READING_FRAME_GUESS = { mobile: 343, desktop: 848 } as const;
+
+function readingPageOf(row: PresentationRow, request: ViewRequest, playerPath: string): ReadingPageData {
+  return {
+    oid: row.oid,
+    title: row.title,
+    owner: ownerDataOf(row),
+    lastModified: row.lastModified.toISOString(),
+    playerPath,
+    stepCount: row.document.path.length,
+    theme: row.document.theme ?? null,
+    frameWidth: request.isMobile ? READING_FRAME_GUESS.mobile : READING_FRAME_GUESS.desktop,
+    document: row.document,
+  };
+}
+
+/** Issue 12: the public reading mode, by the view page's rules (a deck it may not see is a 404). */
+export async function getPublicReadingPage(
+  db: Queryable,
+  sources: ViewPageSources,
+  request: ViewRequest & { oid: string },
+): Promise<ReadingPageData | null> {
+  const row = await sources.presentation(request.oid);
+  if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
+  return readingPageOf(row, request, canonicalPathOf(row));
+}
+
+/** Issue 12: the reading mode through a view link, by the view link's rules. */
+export async function getLinkReadingPage(
+  db: Queryable,
+  request: ViewRequest & { linkId: string },
+): Promise<ReadingPageData | null> {
+  const found = await presentationByLink(db, request.linkId, request.viewer);
+  if (!found) return null;
+  return readingPageOf(found.row, request, `/view/${found.link.linkId}/`);
+}
+
+/** Issue 12: the view page's "More from this author" and related lists, by the view page's rules (null for a 404). */
+export async function getMoreDecks(
+  db: Queryable,
+  sources: ViewPageSources,
+  request: { viewer: Viewer; oid: string },
+): Promise<{ data: MoreDecksData; owners: string[] } | null> {
+  const row = await sources.presentation(request.oid);
+  if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
+  return sources.moreDecks(row);
 }

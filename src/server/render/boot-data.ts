@@ -1,5 +1,6 @@
 import type { ClientEntry } from "../../client/entries";
 import { presentationBootData } from "../../features/presentation/page-data";
+import { readingBootData } from "../../features/view-page/reading-data";
 
 /**
  * Issue 11: what a page kind's browser entry is sent of its page data, when it needs less than the
@@ -10,6 +11,7 @@ const BOOT_DATA: { [Entry in ClientEntry]?: (data: never) => unknown } = {
   presentation: presentationBootData,
   embed: presentationBootData,
   view: presentationBootData,
+  reading: readingBootData,
 };
 
 /** The page data as the page's boot JSON carries it. */

@@ -16,6 +16,25 @@ export function HomePage({ data }: { data: HomePageData }) {
         <p>
           <FormattedMessage id="home.lead" />
         </p>
+        {/* Issue 12: search from the front door (spec §2: /explore/search/?search=…). */}
+        <search>
+          <form className="home-search" method="get" action="/explore/search/">
+            <label className="visually-hidden" htmlFor="home-search-input">
+              <FormattedMessage id="home.searchLabel" />
+            </label>
+            <input
+              id="home-search-input"
+              className="home-search__input"
+              type="search"
+              name="search"
+              placeholder={intl.formatMessage({ id: "home.searchPlaceholder" }, { count: data.presentationCount })}
+              enterKeyHint="search"
+            />
+            <button type="submit" className="button button--primary home-search__button">
+              <FormattedMessage id="home.searchButton" />
+            </button>
+          </form>
+        </search>
       </section>
       <section aria-labelledby="home-recent">
         <h2 id="home-recent" className="home-section-title">

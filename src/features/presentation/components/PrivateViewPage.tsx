@@ -48,7 +48,7 @@ export function PrivateViewPage({ data }: { data: PresentationPageData }) {
         </header>
       ) : null}
       <main className="fullscreen-page__player">
-        <Player {...playerPropsOf(data, { titleIsHeading: !showHeader, viewOnPodium: false })} />
+        <Player {...playerPropsOf(data, { titleIsHeading: !showHeader, viewOnPodium: false, reading: true })} />
       </main>
     </div>
   );

@@ -23,10 +23,13 @@ export function Transcript({
   transcript,
   onPagedShown,
   onOpened,
+  currentStep = null,
 }: {
   transcript: TranscriptData | null;
   onPagedShown: () => void;
   onOpened: () => void;
+  /** Issue 12: the first step of the topic on screen while playing; its section is marked. */
+  currentStep?: number | null;
 }) {
   const draw = useContext(TranscriptMarkup);
   const drawing = transcript && draw ? draw(transcript) : null;
@@ -55,6 +58,17 @@ export function Transcript({
     }, PAGED_TRANSCRIPT_EVENT_MS);
     return () => clearTimeout(timer);
   }, [onPagedShown]);
+
+  // Issue 12: the section on screen says so (aria-current="step"), moved as the player moves. The
+  // sections are the server's markup (ServerMarkup), so the mark is set on its links directly.
+  useEffect(() => {
+    const content = contentRef.current;
+    if (!content) return;
+    for (const link of content.querySelectorAll(".transcript__topic > a[aria-current]"))
+      link.removeAttribute("aria-current");
+    if (currentStep === null) return;
+    content.querySelector(`.transcript__topic > a[href="#step=${currentStep}"]`)?.setAttribute("aria-current", "step");
+  }, [currentStep]);
 
   const toggle = () => {
     if (state === "collapsed") {

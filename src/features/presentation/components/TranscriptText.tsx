@@ -40,6 +40,13 @@ function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested
   // Each level of nesting indents its topics by 24 px more than their parent's.
   return (
     <div className="transcript__topic" style={nested ? { marginInlineStart: TRANSCRIPT_INDENT_PX } : undefined}>
+      {topic.step ? (
+        // Issue 12: each section plays its slide (the player follows #step=N links on its page). No
+        // class: a 50-slide deck carries 50 of these (CSS finds them as the topic's `#step=` link).
+        <a href={`#step=${topic.step}`}>
+          <FormattedMessage id="transcript.slideLink" values={{ number: topic.step }} />
+        </a>
+      ) : null}
       {topic.texts.map((text) => (
         <TranscriptTextView key={text.id} text={text} />
       ))}
@@ -51,7 +58,8 @@ function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested
   );
 }
 
-function TranscriptTextView({ text }: { text: Text }) {
+/** One text of a slide as the transcript shows it (also the reading mode's, issue 12). */
+export function TranscriptTextView({ text }: { text: Text }) {
   const style = text.styleClasses[0] ?? "body";
   // A slide's title is a heading under the transcript's own (h2), so readers can jump between slides.
   if (style === "title" && !text.kind) {
@@ -70,7 +78,7 @@ function TranscriptTextView({ text }: { text: Text }) {
 }
 
 /** Speaker notes: plain text, paragraphs separated by blank lines. */
-function SpeakerNotes({ notes }: { notes: string }) {
+export function SpeakerNotes({ notes }: { notes: string }) {
   return (
     <div className="transcript__notes">
       <p className="transcript__notes-label">

@@ -7,6 +7,8 @@ export interface TranscriptTopic {
   topics: TranscriptTopic[];
   /** Podium (document version 2): the topic's speaker notes, shown under its slide. */
   notes?: string;
+  /** Issue 12: the step (1-based) where the path first shows this topic: its section links to `#step=N`. */
+  step?: number;
 }
 
 export interface Transcript {
@@ -37,7 +39,12 @@ export function deriveTranscript(document: PresentationDocument): Transcript {
         const children = build(topic.topics);
         const visited = firstVisit.has(topic.id);
         if (!visited || topic.texts.length === 0) return children;
-        const entry: TranscriptTopic = { id: topic.id, texts: topic.texts.map(leanText), topics: children };
+        const entry: TranscriptTopic = {
+          id: topic.id,
+          texts: topic.texts.map(leanText),
+          topics: children,
+          step: (firstVisit.get(topic.id) ?? 0) + 1,
+        };
         const notes = topic.notes?.trim();
         if (notes) entry.notes = notes;
         return [entry];

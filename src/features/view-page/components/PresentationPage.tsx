@@ -21,9 +21,12 @@ import { Player } from "../../presentation/components/player/Player";
 import { playerPropsOf } from "../../presentation/components/player/player-props";
 import { Transcript } from "../../presentation/components/Transcript";
 import type { PresentationPageData } from "../../presentation/page-data";
+import { readingPathOf } from "../../presentation/reading-path";
 import { ShareModal } from "../../share/components/ShareModal";
 import { Sidebar } from "../../sidebar/components/Sidebar";
+import { MoreDecks } from "./MoreDecks";
 import { ToolbarActionLabel } from "./ToolbarIcons";
+import "./more-decks.css";
 import "../../presentation/components/presentation.css";
 
 /** Spec §5: views show only when > 0 and the presentation is public or reusable. */
@@ -57,6 +60,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
   const [dialog, setDialog] = useState<PageDialog>("none");
   const [shareOpen, setShareOpen] = useState(false);
   const [origin, setOrigin] = useState("");
+  // Issue 12: the topic on screen while playing (its first step), marked in the transcript.
+  const [topicStep, setTopicStep] = useState<number | null>(null);
   const ownerName = ownerDisplayName(data.owner);
   const tags = data.tags ? data.tags.split(",") : [];
   const viewUrl = `${origin}${data.canonicalPath}`;
@@ -130,7 +135,10 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
       <div className="view-page">
         <div className="view-page__main">
           <section className="stage" aria-label={intl.formatMessage({ id: "player.region" }, { title: data.title })}>
-            <Player {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false })} />
+            <Player
+              {...playerPropsOf(data, { titleIsHeading: false, viewOnPodium: false, posterMeta: false, reading: true })}
+              onTopicStep={setTopicStep}
+            />
           </section>
 
           <section className="toolbar-card" aria-labelledby="presentation-title">
@@ -282,13 +290,28 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
           </section>
 
           <section className="transcript" aria-labelledby="transcript-heading">
-            <h2 id="transcript-heading">
-              <FormattedMessage id="transcript.heading" />
-            </h2>
-            <Transcript transcript={data.transcriptData} onPagedShown={onPagedShown} onOpened={onTranscriptOpened} />
+            <div className="transcript__header">
+              <h2 id="transcript-heading">
+                <FormattedMessage id="transcript.heading" />
+              </h2>
+              {/* Issue 12: the reading mode, the transcript with its slides. */}
+              <a className="transcript__read" href={readingPathOf(data)}>
+                <FormattedMessage id="reading.open" />
+              </a>
+            </div>
+            <Transcript
+              transcript={data.transcriptData}
+              onPagedShown={onPagedShown}
+              onOpened={onTranscriptOpened}
+              currentStep={topicStep}
+            />
           </section>
         </div>
-        {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} onCardClick={openCard} /> : null}
+        {/* Issue 12: the author's and related decks first, then the promotional cards (compact rows). */}
+        <div className="view-page__side">
+          {data.isPublicView ? <MoreDecks oid={data.oid} ownerName={ownerName} onCardClick={openCard} /> : null}
+          {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} onCardClick={openCard} /> : null}
+        </div>
       </div>
 
       <ShareModal

@@ -37,16 +37,28 @@ export interface PlayerProps {
   stepCount: number;
   /** Start without the Present click (page data shouldAutoplay/forceAutoplay, embed ?autoplay=1). */
   autoplay: boolean;
+  /** Issue 12: the reading mode (every slide in a column, with its text), offered beside Present. */
+  readingUrl?: string | null;
   /** Embed page: a link to the presentation on Podium, on the start overlay. */
   viewOnPodiumUrl: string | null;
   /** An optional learn-more-about-Podium link on the restart overlay. */
   learnMoreUrl: string | null;
   /** The title is the page's main heading (embed and private pages). */
   titleIsHeading: boolean;
+  /**
+   * The start overlay shows title, owner and date over the poster (spec §2, R2.27). Issue 12: off
+   * on the view page, whose card right below says the same: there the first slide is the poster.
+   */
+  posterMeta: boolean;
   /** Issue 10: this presentation's presenter view (null where there is none, e.g. embedded). */
   presenterUrl?: string | null;
   /** The viewer may edit: the presenter view is offered even before there are notes. */
   canEdit?: boolean;
+  /**
+   * Issue 12: while playing, the first step (1-based) of the topic on screen, so the transcript can
+   * mark its section; null when not playing.
+   */
+  onTopicStep?: (firstStep: number | null) => void;
 }
 
 type Failure = { kind: "chunk"; error: ChunkLoadError } | { kind: "document" };
@@ -140,6 +152,55 @@ export function Player(props: PlayerProps) {
     window.history.replaceState(window.history.state, "", `#step=${next + 1}`);
   }, []);
 
+  // Issue 12: a `#step=N` link on the page (the transcript's) plays that step, even when the
+  // address already says it (no hashchange then), and brings the player into view.
+  const viewerRef = useRef(viewer);
+  viewerRef.current = viewer;
+  const goToLinkedStep = useCallback(
+    (linked: number) => {
+      const root = rootRef.current;
+      root?.scrollIntoView({ block: "nearest" });
+      if (viewerRef.current) {
+        changeStep(Math.min(linked - 1, viewerRef.current.document.path.length - 1));
+        setOverlay(null);
+        root?.querySelector<HTMLElement>(".viewer__stage")?.focus({ preventScroll: true });
+      } else {
+        startStep.current = linked - 1;
+        window.history.replaceState(window.history.state, "", `#step=${linked}`);
+        void present();
+      }
+    },
+    [changeStep, present],
+  );
+  useEffect(() => {
+    const onClick = (event: MouseEvent) => {
+      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+      const link = (event.target as Element | null)?.closest?.("a[href^='#step=']");
+      if (!link) return;
+      const linked = stepFromHash(link.getAttribute("href") ?? "", props.stepCount);
+      if (linked === null) return;
+      event.preventDefault();
+      goToLinkedStep(linked);
+    };
+    const onHashChange = () => {
+      const linked = stepFromHash(window.location.hash, props.stepCount);
+      if (linked !== null) goToLinkedStep(linked);
+    };
+    document.addEventListener("click", onClick);
+    window.addEventListener("hashchange", onHashChange);
+    return () => {
+      document.removeEventListener("click", onClick);
+      window.removeEventListener("hashchange", onHashChange);
+    };
+  }, [goToLinkedStep, props.stepCount]);
+
+  // Issue 12: tell the page which topic is on screen (by its first step), for the transcript.
+  const { onTopicStep } = props;
+  const topicStep = viewer && overlay === null ? firstStepOf(viewer.document, step) : null;
+  useEffect(() => {
+    onTopicStep?.(topicStep);
+  }, [onTopicStep, topicStep]);
+
   // Issue 10: a presenter view in another window follows the step and may move it.
   useAudienceSync({
     oid: props.oid,
@@ -207,36 +268,56 @@ export function Player(props: PlayerProps) {
           onError={() => setPreviewState("fallback")}
         />
         {overlay === "start" ? (
-          <div className="overlay__content overlay__content--start">
-            <div className="overlay__meta">
-              <TitleTag className="overlay__title">{props.title}</TitleTag>
-              <p className="overlay__owner">
-                <Avatar
-                  initials={props.owner.avatarInitials}
-                  color={props.owner.avatarColor}
-                  size={AVATAR_SIZE.overlay}
-                />
-                <span>{ownerName}</span>
-              </p>
-              <p className="overlay__date">
-                <FormattedMessage
-                  id="presentation.lastModified"
-                  values={{
-                    date: (
-                      <time dateTime={props.lastModified}>
-                        <FormattedDate value={props.lastModified} dateStyle="long" timeZone="UTC" />
-                      </time>
-                    ),
-                  }}
-                />
-              </p>
+          <div
+            className={`overlay__content overlay__content--start${props.posterMeta ? "" : " overlay__content--poster"}`}
+          >
+            {props.posterMeta ? (
+              <div className="overlay__meta">
+                <TitleTag className="overlay__title">{props.title}</TitleTag>
+                <p className="overlay__owner">
+                  <Avatar
+                    initials={props.owner.avatarInitials}
+                    color={props.owner.avatarColor}
+                    size={AVATAR_SIZE.overlay}
+                  />
+                  <span>{ownerName}</span>
+                </p>
+                <p className="overlay__date">
+                  <FormattedMessage
+                    id="presentation.lastModified"
+                    values={{
+                      date: (
+                        <time dateTime={props.lastModified}>
+                          <FormattedDate value={props.lastModified} dateStyle="long" timeZone="UTC" />
+                        </time>
+                      ),
+                    }}
+                  />
+                </p>
+              </div>
+            ) : null}
+            <div className="overlay__actions">
+              <button type="button" className="overlay__present" onClick={() => void present()}>
+                <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                  <path d="M8 5v14l11-7z" fill="currentColor" />
+                </svg>
+                <FormattedMessage id="player.present" />
+              </button>
+              {props.readingUrl ? (
+                <a className="overlay__read" href={props.readingUrl}>
+                  <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+                    <path
+                      d="M4 5h7a3 3 0 0 1 3 3v11a2 2 0 0 0-2-2H4zM20 5h-4a3 3 0 0 0-3 3v11a2 2 0 0 1 2-2h5z"
+                      fill="none"
+                      stroke="currentColor"
+                      strokeWidth="2"
+                      strokeLinejoin="round"
+                    />
+                  </svg>
+                  <FormattedMessage id="reading.open" />
+                </a>
+              ) : null}
             </div>
-            <button type="button" className="overlay__present" onClick={() => void present()}>
-              <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path d="M8 5v14l11-7z" fill="currentColor" />
-              </svg>
-              <FormattedMessage id="player.present" />
-            </button>
             {props.viewOnPodiumUrl ? (
               <a className="overlay__link" href={props.viewOnPodiumUrl} target="_blank" rel="noopener">
                 <FormattedMessage id="player.viewOnPodium" />
@@ -291,4 +372,11 @@ export function Player(props: PlayerProps) {
       </div>
     </div>
   );
+}
+
+/** The first step (1-based) that shows the same topic as this step (0-based). */
+function firstStepOf(document: PresentationDocument, step: number): number | null {
+  const topic = document.path[step];
+  if (topic === undefined) return null;
+  return document.path.indexOf(topic) + 1;
 }

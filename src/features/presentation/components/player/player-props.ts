@@ -1,10 +1,11 @@
 import type { PresentationPageData } from "../../page-data";
+import { readingPathOf } from "../../reading-path";
 import type { PlayerProps } from "./Player";
 
 /** The player's props from a page's data (the view, embed and private pages all play the same way). */
 export function playerPropsOf(
   data: PresentationPageData,
-  options: { titleIsHeading: boolean; viewOnPodium: boolean },
+  options: { titleIsHeading: boolean; viewOnPodium: boolean; posterMeta?: boolean; reading?: boolean },
 ): PlayerProps {
   return {
     oid: data.oid,
@@ -17,9 +18,13 @@ export function playerPropsOf(
     fallbackPreviewUrl: data.fallbackPreviewUrl,
     stepCount: data.stepCount,
     autoplay: data.shouldAutoplay || data.forceAutoplay,
+    // Issue 12: the reading mode, where the page offers it (not inside another site's frame).
+    readingUrl: options.reading && !data.embedMode ? readingPathOf(data) : null,
     viewOnPodiumUrl: options.viewOnPodium ? data.canonicalPath : null,
     learnMoreUrl: data.embedMode ? "/product/" : null,
     titleIsHeading: options.titleIsHeading,
+    // Issue 12: the poster shows title, owner and date unless the page shows them right below.
+    posterMeta: options.posterMeta ?? true,
     // Issue 10: embedded players have none (another site's frame doesn't share the channel).
     presenterUrl: data.embedMode
       ? null

@@ -22,9 +22,12 @@ export function TopicView({
   topic,
   theme,
   stepNumbers,
+  lazyImages = false,
 }: {
   topic: Topic;
   theme?: Theme | undefined;
+  /** Issue 12: images load when they come near the screen (the reading mode's long column of slides). */
+  lazyImages?: boolean;
   /**
    * Each slide's step number: given, every slide carries a large label of its number and title,
    * shown only while the viewer is on a crowded overview (`.viewer--overview`, camera.ts).
@@ -62,6 +65,7 @@ export function TopicView({
           className="topic__image"
           src={image.src}
           alt={image.alt}
+          loading={lazyImages ? "lazy" : undefined}
           style={
             isPage || topic.texts.length === 0
               ? imageFillBox(topic, isPage)
@@ -73,7 +77,7 @@ export function TopicView({
         <StepLabel number={stepNumbers.get(topic.id) ?? 0} topic={topic} />
       ) : null}
       {topic.topics.map((child) => (
-        <TopicView key={child.id} topic={child} stepNumbers={stepNumbers} />
+        <TopicView key={child.id} topic={child} stepNumbers={stepNumbers} lazyImages={lazyImages} />
       ))}
     </div>
   );

@@ -1,0 +1,45 @@
+import { axeViolations, expect, test, waitForHydration } from "./support";
+
+test.describe("issue 12: home and explore", () => {
+  for (const width of [375, 1440]) {
+    test(`issue 12 R2.4 at ${width} px: home searches; cards show views, likes and date under a two-line title with the whole title at hand`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto("/");
+      await waitForHydration(page);
+      const cards = page.getByRole("list", { name: "Recently updated" }).getByRole("link");
+      const first = cards.first();
+      await expect(first.locator(".card__facts")).toContainText(/\d+ likes?/);
+      await expect(first.locator(".card__facts time")).toHaveText(/\d{4}/);
+      // Long titles: two lines at most below the thumbnail, the whole title in the link's tooltip.
+      for (const card of await cards.all()) {
+        const title = card.locator(".card__title");
+        const lines = await title.evaluate(
+          (el) => el.getBoundingClientRect().height / Number.parseFloat(getComputedStyle(el).lineHeight),
+        );
+        expect(lines).toBeLessThanOrEqual(2.05);
+        await expect(card).toHaveAttribute("title", (await title.textContent()) ?? "");
+      }
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: `e2e/screenshots/home-cards-${width}.png` });
+
+      await page.getByRole("searchbox", { name: "Search presentations" }).fill("sourdough");
+      await page.getByRole("searchbox", { name: "Search presentations" }).press("Enter");
+      await expect(page).toHaveURL(/\/explore\/search\/\?search=sourdough$/);
+      await waitForHydration(page);
+      await expect(page.getByRole("link", { name: /Sourdough Basics/ }).first()).toBeVisible();
+    });
+  }
+
+  test("issue 12 explore's Most watched cards say how many watched, in the visitor's number format", async ({
+    page,
+  }) => {
+    await page.goto("/explore/");
+    await waitForHydration(page);
+    const popular = page.locator(".card-grid").first().locator(".card__facts").first();
+    await expect(popular).toContainText(/\d+(\.\d)?K views/);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});

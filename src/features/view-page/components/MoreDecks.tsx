@@ -1,0 +1,119 @@
+import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { FormattedMessage } from "react-intl";
+import type { Card } from "../../../lib/card";
+import { type MoreDecksData, moreDecksPath } from "../more-decks";
+
+/** Start loading a little before the lists come into view. */
+const LOAD_AHEAD_MARGIN = "300px";
+
+/**
+ * Issue 12: "More from {author}" and related presentations, after the deck and before the
+ * promotional cards. Not in the page's HTML (the view page stays within its 40 KB): fetched from
+ * `/p/{oid}/more.json` once its place nears the screen (IntersectionObserver).
+ */
+export function MoreDecks({
+  oid,
+  ownerName,
+  onCardClick,
+}: {
+  oid: string;
+  ownerName: string;
+  onCardClick?: (card: Card, event: MouseEvent<HTMLAnchorElement>) => void;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [data, setData] = useState<MoreDecksData | null>(null);
+
+  useEffect(() => {
+    const place = ref.current;
+    if (!place) return;
+    let cancelled = false;
+    const load = () => {
+      fetch(moreDecksPath(oid), { headers: { accept: "application/json" } })
+        .then((response) => (response.ok ? (response.json() as Promise<MoreDecksData>) : null))
+        .then((loaded) => {
+          if (!cancelled && loaded) setData(loaded);
+        })
+        // Nothing to show then: the lists are a suggestion, the page works without them.
+        .catch(() => undefined);
+    };
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          load();
+        }
+      },
+      { rootMargin: LOAD_AHEAD_MARGIN },
+    );
+    observer.observe(place);
+    return () => {
+      cancelled = true;
+      observer.disconnect();
+    };
+  }, [oid]);
+
+  return (
+    <div ref={ref} className="more-decks" data-state={data ? "loaded" : "waiting"}>
+      {data && data.byAuthor.length > 0 ? (
+        <DeckList
+          id="more-from-author"
+          title={<FormattedMessage id="viewPage.moreFromAuthor" values={{ name: ownerName }} />}
+          cards={data.byAuthor}
+          onCardClick={onCardClick}
+        />
+      ) : null}
+      {data && data.related.length > 0 ? (
+        <DeckList
+          id="related-presentations"
+          title={<FormattedMessage id="viewPage.related" />}
+          cards={data.related}
+          onCardClick={onCardClick}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function DeckList({
+  id,
+  title,
+  cards,
+  onCardClick,
+}: {
+  id: string;
+  title: ReactNode;
+  cards: Card[];
+  onCardClick?: ((card: Card, event: MouseEvent<HTMLAnchorElement>) => void) | undefined;
+}) {
+  return (
+    <section className="sidebar__column more-decks__list" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul className="more-decks__cards" aria-labelledby={id}>
+        {cards.map((card) => (
+          <li key={card.path}>
+            <a
+              className="more-card"
+              href={card.path}
+              title={card.title}
+              onClick={onCardClick ? (event) => onCardClick(card, event) : undefined}
+            >
+              <img
+                className="more-card__thumbnail"
+                src={card.thumbnail}
+                alt=""
+                width={128}
+                height={72}
+                loading="lazy"
+                decoding="async"
+              />
+              <span className="more-card__text">
+                <span className="more-card__title">{card.title}</span>
+                <span className="more-card__subtitle">{card.subTitle}</span>
+              </span>
+            </a>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
