@@ -232,7 +232,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       viewerOid: PLACEHOLDER_PERSON.oid,
       csrfToken: PLACEHOLDER_PERSON.csrfToken,
     };
-    const shared = new Set<string>(personal.shared);
+    // The data without its shared parts (covered by the tags), whatever else it holds.
+    const keyed: Record<string, unknown> = { ...(data as Record<string, unknown>) };
+    for (const name of personal.shared) delete keyed[name];
     const key = createHash("sha256")
       .update(reply.request.url)
       .update(
@@ -247,12 +249,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
           maskedSession,
         ]),
       )
-      // The data without its shared parts (covered by the tags), whatever else it holds.
-      .update(
-        JSON.stringify(data, function (this: unknown, name: string, value: unknown) {
-          return this === data && shared.has(name) ? undefined : value;
-        }),
-      )
+      .update(JSON.stringify(keyed))
       .digest("base64url");
     let template = personalPages.get(key);
     let how = "hit";
