@@ -261,11 +261,14 @@ export function Player(props: PlayerProps) {
         <img
           ref={previewRef}
           className="overlay__preview"
-          src={props.previewUrl}
+          src={previewState === "fallback" && props.fallbackPreviewUrl ? props.fallbackPreviewUrl : props.previewUrl}
           alt=""
           hidden={preview === null}
-          onLoad={() => setPreviewState("show")}
-          onError={() => setPreviewState("fallback")}
+          // §4 (R4.1): a failed preview gives way to the fallback; a failed fallback leaves no image.
+          onLoad={() => setPreviewState((state) => (state === "fallback" ? state : "show"))}
+          onError={() =>
+            setPreviewState((state) => (state === "fallback" && props.fallbackPreviewUrl ? "none" : "fallback"))
+          }
         />
         {overlay === "start" ? (
           <div
