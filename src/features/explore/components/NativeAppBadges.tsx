@@ -20,7 +20,8 @@ export function NativeAppBadges({ apps }: { apps: NativeApp[] }) {
   // The iPhone badge first, then Android, whatever order they were configured in.
   const ordered = [...apps].sort((a, b) => (a.type === b.type ? 0 : a.type === "ios" ? -1 : 1));
   return (
-    <div className="native-app" role="group" aria-label={intl.formatMessage({ id: "header.appPromo" })}>
+    <fieldset className="native-app">
+      <legend className="visually-hidden">{intl.formatMessage({ id: "header.appPromo" })}</legend>
       {ordered.map((app) => (
         <button
           key={app.type}
@@ -45,6 +46,6 @@ export function NativeAppBadges({ apps }: { apps: NativeApp[] }) {
           <FormattedMessage id={app.type === "ios" ? "header.appStore" : "header.playStore"} />
         </button>
       ))}
-    </div>
+    </fieldset>
   );
 }
