@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { logClientProblem } from "../features/events/client";
 import { createPodiumIntl, type Locale, type Messages } from "../i18n/locales";
+import { onPageOrigin } from "../lib/http-client";
 import { PodiumApp } from "../ui/PodiumApp";
 import type { SessionInfo } from "../ui/session";
 import { BOOT_DATA_ID, ROOT_ID } from "./entries";
@@ -46,7 +47,7 @@ export function hydratePage<Data>(render: (data: Data) => ReactNode): void {
 /** The catalogue the page links: the same request as its preload (CORS mode, same-origin credentials). */
 async function loadMessages(url: string | null): Promise<Messages> {
   if (!url) throw new Error("no message catalogue linked");
-  const response = await fetch(url);
+  const response = await fetch(onPageOrigin(url));
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const messages: unknown = await response.json();
   if (typeof messages !== "object" || messages === null || Array.isArray(messages))

@@ -1,7 +1,7 @@
-import { PrivateViewPage } from "../features/presentation/components/PrivateViewPage";
 import type { PresentationBootData } from "../features/presentation/page-data";
+import { ViewLinkPage } from "../features/view-page/components/ViewLinkPage";
 import { hydratePage } from "./hydrate";
 
 // Issue 11: no transcript (null in the boot data) and no sidebar on this page.
 
-hydratePage<PresentationBootData>((boot) => <PrivateViewPage data={{ ...boot, sidebar: null, topPicks: [] }} />);
+hydratePage<PresentationBootData>((boot) => <ViewLinkPage data={{ ...boot, sidebar: null, topPicks: [] }} />);

@@ -52,6 +52,8 @@ export interface FeatureContext {
   likeRateLimitPerMinute: number;
   /** Spec §3 nativeApp for the prompt and header badges (signed-in people only). */
   nativeApp: { type: "ios" | "android"; url: string; ownProtocolUrl: string; openAppTimeout: number } | null;
+  /** R2.26: every native app (iPhone and Android), for the header's store badges. */
+  nativeApps: { type: "ios" | "android"; url: string; ownProtocolUrl: string; openAppTimeout: number }[];
   /** Login and signup throttling. */
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
 }

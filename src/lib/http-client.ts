@@ -65,3 +65,14 @@ export async function sendWithCsrf(
   if (!isSuccessStatus(response.status)) throw new Error(response.statusText || `HTTP ${response.status}`);
   return response;
 }
+
+/**
+ * R7.3: the absolute address of one of Podium's own paths, on the page's origin. A page opened
+ * with credentials in its address (`http://qa:secret@host/…`, pre-production) has a document URL
+ * that carries them, and fetch refuses any URL that does, relative ones included; the origin
+ * never carries them. Elsewhere (no window, or an absolute URL) the address is returned as it is.
+ */
+export function onPageOrigin(path: string): string {
+  if (typeof window === "undefined" || !path.startsWith("/") || path.startsWith("//")) return path;
+  return `${window.location.origin}${path}`;
+}

@@ -314,6 +314,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     likeRateLimitPerMinute: config.likeRateLimitPerMinute,
     accountLimits: config.accountLimits,
     nativeApp: config.nativeApp,
+    nativeApps: config.nativeApps,
   };
 
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));

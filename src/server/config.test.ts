@@ -63,6 +63,36 @@ describe("configuration from the environment", () => {
     );
   });
 
+  it("R2.26 PODIUM_NATIVE_APP takes the iPhone and the Android app together", () => {
+    const config = configFromEnv(
+      {
+        PODIUM_NATIVE_APP:
+          "ios|https://apps.example/podium|podium://open, android|https://play.example/podium|podium-android://open",
+      },
+      { clientDir: null },
+    );
+    expect(config.nativeApps).toEqual([
+      { type: "ios", url: "https://apps.example/podium", ownProtocolUrl: "podium://open", openAppTimeout: 300 },
+      {
+        type: "android",
+        url: "https://play.example/podium",
+        ownProtocolUrl: "podium-android://open",
+        openAppTimeout: 300,
+      },
+    ]);
+    expect(config.nativeApp?.type).toBe("ios");
+    expect(configFromEnv({}, { clientDir: null }).nativeApps).toEqual([]);
+    expect(() =>
+      configFromEnv(
+        { PODIUM_NATIVE_APP: "ios|https://a.example/x|podium://open,ios|https://b.example/y|podium://open" },
+        { clientDir: null },
+      ),
+    ).toThrow(/twice/);
+    expect(() => configFromEnv({ PODIUM_NATIVE_APP: "ios|http://a.example|podium://x" }, { clientDir: null })).toThrow(
+      /PODIUM_NATIVE_APP/,
+    );
+  });
+
   it("says clearly what is wrong with a bad setting", () => {
     expect(() => configFromEnv({ PORT: "eighty" }, { clientDir: null })).toThrow(ConfigError);
     expect(() => configFromEnv({ PORT: "70000" }, { clientDir: null })).toThrow(/PORT must be a whole number/);

@@ -38,8 +38,10 @@ export interface Config {
   likeRateLimitPerMinute: number;
   /** Login and signup throttling (429 with Retry-After beyond). */
   accountLimits: AccountLimits;
-  /** Spec §3 nativeApp: the store and app-protocol URLs of a native app, when there is one. */
+  /** Spec §3 nativeApp: the store and app-protocol URLs of a native app, when there is one (the first configured). */
   nativeApp: NativeAppConfig | null;
+  /** R2.26: every configured native app (the iPhone and the Android one), for the header's store badges. */
+  nativeApps: NativeAppConfig[];
   /** Spec §4: whether visitors are asked before the usage-session cookie is set (PODIUM_COOKIE_CONSENT). */
   cookieConsentRequired: boolean;
   /** Issue 11: bytes the anonymous page cache may hold (PODIUM_PAGE_CACHE_MB; 0 turns it off). */
@@ -83,6 +85,8 @@ export const DEFAULT_FEATURES: FeatureFlags = {
   "gm-view-page-banner-human-connection": false,
   "gm-view-page-banner-human-connection-edu": false,
   "embed-responsive-only": false,
+  // Spec §2 restart overlay, R2.29: the promotional variant (video ad and get-the-product link).
+  "restart-promo-video": false,
 };
 
 /** Reads a JSON object of booleans; a missing default file is fine, a broken one is an error. */
@@ -124,16 +128,36 @@ export function parseFeatures(spec: string | undefined, base: FeatureFlags = DEF
   return flags;
 }
 
-/** PODIUM_NATIVE_APP="ios|https://store.example/app|podium://open" (type, store URL, app URL). */
-function nativeAppFrom(env: NodeJS.ProcessEnv): NativeAppConfig | null {
+/**
+ * PODIUM_NATIVE_APP="ios|https://store.example/app|podium://open" (type, store URL, app URL); R2.26:
+ * both apps as two such entries separated by a comma, at most one of each type.
+ */
+function nativeAppsFrom(env: NodeJS.ProcessEnv): NativeAppConfig[] {
   const raw = env.PODIUM_NATIVE_APP;
-  if (!raw) return null;
-  const [type, url, ownProtocolUrl] = raw.split("|");
-  if ((type !== "ios" && type !== "android") || !url?.startsWith("https://") || !ownProtocolUrl?.includes("://")) {
-    throw new ConfigError('PODIUM_NATIVE_APP must be "ios|https://…|app://…" or "android|https://…|app://…".');
+  if (!raw) return [];
+  const apps: NativeAppConfig[] = [];
+  for (const entry of raw.split(",").map((item) => item.trim())) {
+    const [type, url, ownProtocolUrl, extra] = entry.split("|");
+    if (
+      (type !== "ios" && type !== "android") ||
+      !url?.startsWith("https://") ||
+      !ownProtocolUrl?.includes("://") ||
+      extra !== undefined
+    ) {
+      throw new ConfigError(
+        'PODIUM_NATIVE_APP must be "ios|https://…|app://…", "android|https://…|app://…", or both separated by a comma.',
+      );
+    }
+    if (apps.some((app) => app.type === type)) {
+      throw new ConfigError(`PODIUM_NATIVE_APP names the ${type} app twice.`);
+    }
+    apps.push({ type, url, ownProtocolUrl, openAppTimeout: NATIVE_APP_OPEN_TIMEOUT_MS });
   }
-  return { type, url, ownProtocolUrl, openAppTimeout: 300 };
+  return apps;
 }
+
+/** Spec §9: a native-app click falls back to the store after 300 ms by default. */
+const NATIVE_APP_OPEN_TIMEOUT_MS = 300;
 
 function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -197,7 +221,7 @@ export function configFromEnv(
     throw new ConfigError("PODIUM_LIKE_RATE_LIMIT must be a positive whole number.");
   }
   const secret = env.PODIUM_SECRET || null;
-  const nativeApp = nativeAppFrom(env);
+  const nativeApps = nativeAppsFrom(env);
   if (secret !== null && secret.length < 32) throw new ConfigError("PODIUM_SECRET must be at least 32 characters.");
   const dataDir = env.PODIUM_DATA_DIR ?? "./data";
   const consent = env.PODIUM_COOKIE_CONSENT ?? "required";
@@ -223,7 +247,8 @@ export function configFromEnv(
     seedDemo: env.PODIUM_SEED !== "off",
     secret,
     likeRateLimitPerMinute: likeRate,
-    nativeApp,
+    nativeApp: nativeApps[0] ?? null,
+    nativeApps,
     cookieConsentRequired: consent === "required",
     pageCacheMaxBytes: pageCacheMegabytes(env) * 1024 * 1024,
     workers: workerCount(env, Boolean(env.DATABASE_URL)),

@@ -27,6 +27,7 @@ export const TEST_CONFIG: Config = {
   likeRateLimitPerMinute: 100_000,
   accountLimits: { loginPerAddress: 100_000, loginFailuresPerAccount: 8, signupsPerAddress: 100_000 },
   nativeApp: null,
+  nativeApps: [],
   cookieConsentRequired: true,
   // Off unless a test is about the page cache: most tests write straight to the database and read back at once.
   pageCacheMaxBytes: 0,

@@ -10,6 +10,7 @@ import { editorUrl } from "../presentation/editor-links";
 import type { PresentationAccess } from "../presentation/policy";
 import { findPresentationByOid, type PresentationRow, type Privacy } from "../presentation/repository";
 import { accessTo, canonicalPathOf, ownerDataOf, thumbnailPathOf } from "../presentation/service";
+import { FALLBACK_THUMBNAIL } from "../presentation/thumbnail";
 import type { Viewer } from "../viewer";
 import {
   COMMENT_MAX_LENGTH,
@@ -163,7 +164,7 @@ export async function getEditorPage(
         schemaVersion: row.schemaVersion,
         documentUrl: `/p/${row.oid}/document.json`,
         previewUrl: thumbnailPathOf(row.oid),
-        fallbackPreviewUrl: null,
+        fallbackPreviewUrl: `/p/${row.oid}/${FALLBACK_THUMBNAIL}`,
         stepCount: row.document.path.length,
         autoplay: false,
         viewOnPodiumUrl: null,

@@ -1,4 +1,5 @@
 import { type ClientLogger, type ClientLogMessage, createClientLogger } from "../../lib/client-log";
+import { onPageOrigin } from "../../lib/http-client";
 import {
   COOKIE_CONSENT_CHANGE_EVENT,
   createUsageSession,
@@ -78,7 +79,7 @@ export async function trackEvent(eventName: string, fields: Record<string, unkno
     ) {
       return true;
     }
-    const response = await fetch("/fallback/json", {
+    const response = await fetch(onPageOrigin("/fallback/json"), {
       method: "POST",
       credentials: "include",
       headers: { "Content-Type": "application/json" },

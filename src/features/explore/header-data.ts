@@ -12,8 +12,16 @@ export interface HeaderAppData {
   searchTerms: Record<string, string[]> | null;
   /** Podium: how many presentations search covers (the placeholder states it, in locale format). */
   searchableCount: number;
-  /** Spec §3 nativeApp, for the store badges (logged-in only). */
-  nativeApp: { type: "ios" | "android"; url: string; ownProtocolUrl: string; openAppTimeout: number } | null;
+  /** Spec §2 native-app promo (R2.26): the iPhone and Android apps, for the store badges (logged-in only). */
+  nativeApps: NativeApp[];
+}
+
+/** Spec §3 nativeApp: a native app's store URL, app-protocol URL and open timeout. */
+export interface NativeApp {
+  type: "ios" | "android";
+  url: string;
+  ownProtocolUrl: string;
+  openAppTimeout: number;
 }
 
 /** Spec §2: My dashboard and Account settings links carry where the click came from. */

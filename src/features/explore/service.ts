@@ -33,7 +33,7 @@ export function headerAppData(
   searchableCount: number,
   viewer: Viewer,
   presentation: { oid: string; schemaVersion: "0" | "2" } | null,
-  nativeApp: HeaderAppData["nativeApp"] = null,
+  nativeApps: HeaderAppData["nativeApps"] = [],
 ): HeaderAppData {
   return {
     oid: presentation?.oid ?? null,
@@ -45,7 +45,7 @@ export function headerAppData(
     viewerEmail: viewer?.email ?? null,
     searchTerms: SEARCH_TERMS,
     searchableCount,
-    nativeApp: viewer ? nativeApp : null,
+    nativeApps: viewer ? nativeApps : [],
   };
 }
 

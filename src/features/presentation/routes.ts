@@ -5,6 +5,7 @@ import type { FeatureContext } from "../http";
 import { listSitemapEntries } from "./repository";
 import { canonicalPathOf, getDocument, getThumbnailSvg, type PresentationRoute } from "./service";
 import { registerThemeRoute } from "./theme";
+import { FALLBACK_THUMBNAIL } from "./thumbnail";
 
 type OidRequest = FastifyRequest<{ Params: { oid: string } }>;
 type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
@@ -23,8 +24,13 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
       .type("application/json; charset=utf-8")
       .send(found.document);
   };
-  const sendThumbnail = async (access: PresentationRoute, request: FastifyRequest, reply: FastifyReply) => {
-    const svg = await getThumbnailSvg(db, access, request.viewer);
+  const sendThumbnail = async (
+    access: PresentationRoute,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    options: { images: boolean } = { images: true },
+  ) => {
+    const svg = await getThumbnailSvg(db, access, request.viewer, options);
     if (svg === null) return context.sendNotFound(request, reply);
     if ("oid" in access) context.cacheTags(reply, [presentationTag(access.oid)]);
     return (
@@ -53,6 +59,13 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
   );
   app.get("/view/:linkId/thumbnail.svg", (request: LinkRequest, reply) =>
     sendThumbnail({ linkId: request.params.linkId }, request, reply),
+  );
+  // R4.1: the fallback preview (spec §3 fallbackPreviewUrl), the same drawing without its images.
+  app.get(`/p/:oid/${FALLBACK_THUMBNAIL}`, (request: OidRequest, reply) =>
+    sendThumbnail({ oid: request.params.oid }, request, reply, { images: false }),
+  );
+  app.get(`/view/:linkId/${FALLBACK_THUMBNAIL}`, (request: LinkRequest, reply) =>
+    sendThumbnail({ linkId: request.params.linkId }, request, reply, { images: false }),
   );
 
   // The slide theme, chosen on the dashboard's manage page (issue 10).

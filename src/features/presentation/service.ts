@@ -120,6 +120,8 @@ export async function getThumbnailSvg(
   db: Queryable,
   access: PresentationRoute,
   viewer: Viewer,
+  /** R4.1: the fallback preview is drawn without the slide's images. */
+  options: { images: boolean } = { images: true },
 ): Promise<string | null> {
   const row = await accessibleRow(db, access, viewer);
   if (!row) return null;
@@ -128,6 +130,6 @@ export async function getThumbnailSvg(
     title: row.title,
     theme: row.document.theme,
     topic,
-    images: await thumbnailImages(db, topic),
+    images: options.images ? await thumbnailImages(db, topic) : new Map(),
   });
 }

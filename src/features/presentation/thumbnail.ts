@@ -21,6 +21,13 @@ import {
  */
 export const THUMBNAIL_SIZE = { width: 640, height: 360 } as const;
 
+/**
+ * Spec §3 fallbackPreviewUrl, §4 (R4.1): the file beside `thumbnail.svg` that the player shows when
+ * the preview fails, the same drawing without the slide's images (tinted boxes in their place),
+ * so it needs nothing but the document.
+ */
+export const FALLBACK_THUMBNAIL = "thumbnail-plain.svg";
+
 /** The first topic on the path that holds text or images: what a thumbnail or poster shows. */
 export function posterTopicOf(document: PresentationDocument): Topic | null {
   const byId = new Map<string, Topic>();

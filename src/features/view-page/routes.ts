@@ -4,12 +4,12 @@ import { isOid } from "../../lib/ids";
 import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
-import { PrivateViewPage } from "../presentation/components/PrivateViewPage";
 import { transcriptPlainText } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
 import { PresentationPage } from "./components/PresentationPage";
 import { ReadingPage } from "./components/ReadingPage";
 import { ReadingSlides } from "./components/ReadingSlides";
+import { ViewLinkPage } from "./components/ViewLinkPage";
 import type { ReadingPageData } from "./reading-data";
 import {
   createViewPageSources,
@@ -38,6 +38,7 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     isMobile: isMobileUserAgent(request.headers["user-agent"]),
     features: context.features,
     nativeApp: context.nativeApp,
+    nativeApps: context.nativeApps,
   });
 
   // One summary per transcript: a kept presentation's transcript is the same object every time.
@@ -115,7 +116,7 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     return context.sendPage(request, reply, {
       entry: "view",
       data,
-      render: (pageData) => createElement(PrivateViewPage, { data: pageData }),
+      render: (pageData) => createElement(ViewLinkPage, { data: pageData }),
       head: { title: data.title, noindex: true },
     });
   });

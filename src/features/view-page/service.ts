@@ -4,6 +4,7 @@ import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
 import { randomSubset } from "../../lib/random-subset";
 import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { deriveTranscript } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
@@ -18,6 +19,7 @@ import {
   type PresentationRow,
 } from "../presentation/repository";
 import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentationCard } from "../presentation/service";
+import { FALLBACK_THUMBNAIL } from "../presentation/thumbnail";
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
 import { cachedByKey, cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
@@ -40,6 +42,8 @@ export interface ViewRequest {
   isMobile: boolean;
   features: FeatureFlags;
   nativeApp?: PresentationPageData["nativeApp"];
+  /** R2.26: the header's store badges. */
+  nativeApps?: HeaderAppData["nativeApps"];
 }
 
 /** A staff pick, ready to be shown: its card, and its oid so a page can leave itself out. */
@@ -149,7 +153,7 @@ async function surroundingsOf(sources: ViewPageSources, row: PresentationRow, re
       count,
       request.viewer,
       { oid: row.oid, schemaVersion: row.schemaVersion },
-      request.nativeApp ?? null,
+      request.nativeApps ?? [],
     ),
     sidebar,
     // A different handful of staff picks on each view (spec §5's random-subset helper), from the kept pool.
@@ -207,7 +211,8 @@ async function buildPageData(
     stepCount: row.document.path.length,
     documentUrl: `${variant.basePath}document.json`,
     previewUrl: `${variant.basePath}thumbnail.svg`,
-    fallbackPreviewUrl: null,
+    // R4.1: when the preview fails, the generated thumbnail drawn without its images (nothing to read but the document).
+    fallbackPreviewUrl: `${variant.basePath}${FALLBACK_THUMBNAIL}`,
     appData: surroundings?.appData ?? null,
     sidebar: surroundings?.sidebar ?? null,
     canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,

@@ -5,8 +5,9 @@ import { PostForm } from "../../../ui/Form";
 import { SiteLogo } from "../../../ui/SiteLayout";
 import { trackEvent } from "../../events/client";
 import { HEADER_LOG_EVENTS, searchLog } from "../../events/log-calls";
-import { HEADER_CLICK_SOURCE, type HeaderAppData, NATIVE_APP_OPEN_TIMEOUT_MS } from "../header-data";
+import { HEADER_CLICK_SOURCE, type HeaderAppData } from "../header-data";
 import { searchUrl } from "../search";
+import { NativeAppBadges } from "./NativeAppBadges";
 import "./header.css";
 
 /** Spec §9: the extra-small breakpoint; below it the search collapses to an icon. */
@@ -99,7 +100,7 @@ export function ViewerHeader({
           </ul>
         </nav>
       ) : null}
-      {appData.isAuthenticated && appData.nativeApp ? <NativeAppPromo app={appData.nativeApp} /> : null}
+      {appData.isAuthenticated ? <NativeAppBadges apps={appData.nativeApps} /> : null}
     </header>
   );
 }
@@ -237,28 +238,6 @@ function AccountMenu({ name }: { name: string }) {
           </button>
         </PostForm>
       </div>
-    </div>
-  );
-}
-
-/** Spec §2: store badges; a click tries the app first, then the store after the timeout. */
-function NativeAppPromo({ app }: { app: NonNullable<HeaderAppData["nativeApp"]> }) {
-  const intl = useIntl();
-  const open = () => {
-    const fallback = window.setTimeout(
-      () => window.location.assign(app.url),
-      app.openAppTimeout || NATIVE_APP_OPEN_TIMEOUT_MS,
-    );
-    // Leaving the page (the app opened) cancels the store fallback.
-    window.addEventListener("pagehide", () => window.clearTimeout(fallback), { once: true });
-    window.location.assign(app.ownProtocolUrl);
-  };
-  return (
-    <div className="native-app">
-      <button type="button" className="native-app__badge" onClick={open} data-store={app.type}>
-        <FormattedMessage id={app.type === "ios" ? "header.appStore" : "header.playStore"} />
-      </button>
-      <span className="visually-hidden">{intl.formatMessage({ id: "header.appPromo" })}</span>
     </div>
   );
 }

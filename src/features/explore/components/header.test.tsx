@@ -52,7 +52,7 @@ const appData = (overrides: Partial<HeaderAppData> = {}): HeaderAppData => ({
   viewerEmail: null,
   searchTerms: SEARCH_TERMS,
   searchableCount: 1234,
-  nativeApp: null,
+  nativeApps: [],
   ...overrides,
 });
 
@@ -106,30 +106,45 @@ describe("viewer header", () => {
     expect(button.getAttribute("aria-expanded")).toBe("false");
   });
 
-  it("R2.19 R2.26 R9.11 the native-app badge tries the app, then the store after 300 ms", () => {
+  it("R2.19 R2.26 R9.11 both store badges show (iPhone and Android); each tries its app, then its store after 300 ms", () => {
     vi.useFakeTimers();
     const assign = vi.fn();
     vi.stubGlobal("location", { ...window.location, assign });
-    const nativeApp = {
-      type: "ios" as const,
-      url: "https://store.example/podium",
-      ownProtocolUrl: "podium://open",
-      openAppTimeout: 300,
-    };
-    const { unmount } = renderIntl(<ViewerHeader appData={appData({ nativeApp })} />);
+    const nativeApps = [
+      {
+        type: "android" as const,
+        url: "https://play.example/podium",
+        ownProtocolUrl: "podium-android://open",
+        openAppTimeout: 300,
+      },
+      {
+        type: "ios" as const,
+        url: "https://store.example/podium",
+        ownProtocolUrl: "podium://open",
+        openAppTimeout: 300,
+      },
+    ];
+    const { unmount } = renderIntl(<ViewerHeader appData={appData({ nativeApps })} />);
     expect(screen.queryByRole("button", { name: "Open in the iPhone app" })).toBeNull();
     unmount();
-    renderIntl(<ViewerHeader appData={appData({ nativeApp, isAuthenticated: true, viewerName: "A" })} />);
-    fireEvent.click(screen.getByRole("button", { name: "Open in the iPhone app" }));
-    expect(assign).toHaveBeenCalledWith("podium://open");
-    act(() => {
-      vi.advanceTimersByTime(299);
-    });
-    expect(assign).toHaveBeenCalledTimes(1);
-    act(() => {
-      vi.advanceTimersByTime(1);
-    });
-    expect(assign).toHaveBeenLastCalledWith("https://store.example/podium");
+    renderIntl(<ViewerHeader appData={appData({ nativeApps, isAuthenticated: true, viewerName: "A" })} />);
+    const group = screen.getByRole("group", { name: "Podium has apps for iPhone and Android." });
+    const badges = [...group.querySelectorAll("button")].map((button) => button.textContent);
+    expect(badges).toEqual(["Open in the iPhone app", "Open in the Android app"]);
+    for (const app of [nativeApps[1], nativeApps[0]]) {
+      assign.mockClear();
+      const name = app?.type === "ios" ? "Open in the iPhone app" : "Open in the Android app";
+      fireEvent.click(screen.getByRole("button", { name }));
+      expect(assign).toHaveBeenCalledWith(app?.ownProtocolUrl);
+      act(() => {
+        vi.advanceTimersByTime(299);
+      });
+      expect(assign).toHaveBeenCalledTimes(1);
+      act(() => {
+        vi.advanceTimersByTime(1);
+      });
+      expect(assign).toHaveBeenLastCalledWith(app?.url);
+    }
   });
 
   it("R7.8 R3.10 search presentations is logged with the search log, and the search goes once the log settles", async () => {

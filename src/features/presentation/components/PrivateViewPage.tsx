@@ -1,4 +1,4 @@
-import type { MouseEvent } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { FormattedMessage } from "react-intl";
 import { followAfterLog } from "../../../lib/redirect";
 import { trackEvent } from "../../events/client";
@@ -19,7 +19,14 @@ function loggedNavigation(event: MouseEvent<HTMLAnchorElement>, eventName: strin
  * The private view page (spec §2): a full-screen player, with a header bar holding the title
  * and Edit or Comment only for pitch presentations, to viewers with those rights (§6).
  */
-export function PrivateViewPage({ data }: { data: PresentationPageData }) {
+export function PrivateViewPage({
+  data,
+  actions,
+}: {
+  data: PresentationPageData;
+  /** R7.2: what the visitor can do here (the like button), composed by the view-page feature. */
+  actions?: ReactNode;
+}) {
   const showHeader = privateHeaderVisible(data);
   const action = privateHeaderAction(data.viewerRights);
   return (
@@ -45,11 +52,13 @@ export function PrivateViewPage({ data }: { data: PresentationPageData }) {
               <FormattedMessage id="private.comment" />
             </a>
           ) : null}
+          {actions ? <div className="private-header__actions">{actions}</div> : null}
         </header>
       ) : null}
       <main className="fullscreen-page__player">
         <Player {...playerPropsOf(data, { titleIsHeading: !showHeader, viewOnPodium: false, reading: true })} />
       </main>
+      {!showHeader && actions ? <div className="private-actions">{actions}</div> : null}
     </div>
   );
 }

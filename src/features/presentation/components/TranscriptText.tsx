@@ -62,7 +62,8 @@ function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested
 export function TranscriptTextView({ text }: { text: Text }) {
   const style = text.styleClasses[0] ?? "body";
   // A slide's title is a heading under the transcript's own (h2), so readers can jump between slides.
-  if (style === "title" && !text.kind) {
+  // R3.7: a title whose paragraphs include list items keeps their markers (drawn as a list below).
+  if (style === "title" && !text.kind && text.paragraphs.every((p) => p.listType === "NONE")) {
     return (
       <>
         {text.paragraphs.map((p, index) => (

@@ -132,4 +132,29 @@ describe("transcript", () => {
     expect(tree[0]?.id).toBe("slide-1");
     expect(tree[0]?.topics.map((t) => t.id)).toEqual(["slide-3"]);
   });
+
+  it("R3.7 keeps the text of a nested topic that is no step of its own (JSON import), as the slide shows it", () => {
+    const doc = JSON.parse(JSON.stringify(importMarkdown(DECK, "2")));
+    const slide = doc.topics[0].topics[0];
+    slide.topics.push({
+      ...slide,
+      id: "callout",
+      topics: [],
+      texts: [
+        {
+          id: "callout-text",
+          styleClasses: ["body"],
+          paragraphs: [{ text: "Only on the slide", listType: "NONE", biggestFontSize: 36 }],
+        },
+      ],
+    });
+    expect(doc.path).not.toContain("callout");
+    const transcript = deriveTranscript(doc);
+    const first = transcript.topics.find((t) => t.id === slide.id);
+    expect(first?.topics.map((t) => t.id)).toEqual(["callout"]);
+    expect(transcriptPlainText(transcript)).toContain("Only on the slide");
+    // A topic no step shows, nested in nothing shown, stays out.
+    const hidden = { ...doc, path: doc.path.filter((id: string) => id !== slide.id) };
+    expect(transcriptPlainText(deriveTranscript(hidden))).not.toContain("Only on the slide");
+  });
 });

@@ -19,6 +19,9 @@ export interface Transcript {
  * The transcript is derived, never stored (product brief): the topics the path visits, in
  * the order it first visits them, keeping their nesting. A topic without texts (an
  * overview frame) gives its place to its children, so depth follows the content.
+ * R3.7: a topic nested in one the path shows is on that slide even when it is no step of its
+ * own (a JSON import may nest such topics), so its text is in the transcript too, after the
+ * siblings the path visits, in the document's order.
  */
 export function deriveTranscript(document: PresentationDocument): Transcript {
   const firstVisit = new Map<string, number>();
@@ -30,14 +33,15 @@ export function deriveTranscript(document: PresentationDocument): Transcript {
     for (const child of topic.topics) best = Math.min(best, order(child));
     return best;
   };
-  const build = (topics: Topic[]): TranscriptTopic[] =>
+  const build = (topics: Topic[], onShownSlide: boolean): TranscriptTopic[] =>
     topics
       .map((topic) => ({ topic, at: order(topic) }))
-      .filter(({ at }) => Number.isFinite(at))
-      .sort((a, b) => a.at - b.at)
+      .filter(({ at }) => onShownSlide || Number.isFinite(at))
+      // Stable: topics no step visits keep the document's order, after the visited ones.
+      .sort((a, b) => (a.at === b.at ? 0 : a.at < b.at ? -1 : 1))
       .flatMap(({ topic }): TranscriptTopic[] => {
-        const children = build(topic.topics);
-        const visited = firstVisit.has(topic.id);
+        const visited = onShownSlide || firstVisit.has(topic.id);
+        const children = build(topic.topics, visited);
         if (!visited || topic.texts.length === 0) return children;
         const entry: TranscriptTopic = {
           id: topic.id,
@@ -49,7 +53,7 @@ export function deriveTranscript(document: PresentationDocument): Transcript {
         if (notes) entry.notes = notes;
         return [entry];
       });
-  return { topics: build(document.topics) };
+  return { topics: build(document.topics, false) };
 }
 
 /**

@@ -23,6 +23,7 @@ import { useAudienceSync } from "../../presenter/components/use-audience-sync";
 import { CircularProgress } from "./CircularProgress";
 import { loadPresentation } from "./load-presentation";
 import { loadPresentViewer, type PresentViewerChunk } from "./load-viewer";
+import { RestartPromo } from "./RestartPromo";
 import "./player.css";
 
 export interface PlayerProps {
@@ -43,6 +44,8 @@ export interface PlayerProps {
   viewOnPodiumUrl: string | null;
   /** An optional learn-more-about-Podium link on the restart overlay. */
   learnMoreUrl: string | null;
+  /** R2.29: the restart overlay's promotional variant (video ad and get-the-product link) instead of learn-more. */
+  restartPromo?: { ctaUrl: string } | null;
   /** The title is the page's main heading (embed and private pages). */
   titleIsHeading: boolean;
   /**
@@ -261,11 +264,14 @@ export function Player(props: PlayerProps) {
         <img
           ref={previewRef}
           className="overlay__preview"
-          src={props.previewUrl}
+          src={previewState === "fallback" && props.fallbackPreviewUrl ? props.fallbackPreviewUrl : props.previewUrl}
           alt=""
           hidden={preview === null}
-          onLoad={() => setPreviewState("show")}
-          onError={() => setPreviewState("fallback")}
+          // §4 (R4.1): a failed preview gives way to the fallback; a failed fallback leaves no image.
+          onLoad={() => setPreviewState((state) => (state === "fallback" ? state : "show"))}
+          onError={() =>
+            setPreviewState((state) => (state === "fallback" && props.fallbackPreviewUrl ? "none" : "fallback"))
+          }
         />
         {overlay === "start" ? (
           <div
@@ -362,7 +368,9 @@ export function Player(props: PlayerProps) {
               </svg>
               <FormattedMessage id="player.restart" />
             </button>
-            {props.learnMoreUrl ? (
+            {props.restartPromo ? (
+              <RestartPromo ctaUrl={props.restartPromo.ctaUrl} />
+            ) : props.learnMoreUrl ? (
               <a className="overlay__link" href={props.learnMoreUrl}>
                 <FormattedMessage id="player.learnMore" />
               </a>

@@ -1,3 +1,4 @@
+import { onPageOrigin } from "../../../../lib/http-client";
 import { documentImageUrls } from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
 
@@ -22,7 +23,10 @@ export async function loadPresentation(
   let done = 0;
   let total = 1;
   onProgress(done, total);
-  const response = await fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } });
+  const response = await fetch(onPageOrigin(url), {
+    credentials: "same-origin",
+    headers: { accept: "application/json" },
+  });
   if (!response.ok)
     throw new Error(`The presentation could not be loaded (${response.status} ${response.statusText}).`);
   // Validated by the server when it was saved; parsing it again here would put the schema

@@ -1,6 +1,10 @@
 import type { PresentationPageData } from "../../page-data";
 import { readingPathOf } from "../../reading-path";
 import type { PlayerProps } from "./Player";
+import { RESTART_PROMO_FLAG } from "./RestartPromo";
+
+/** Spec §2 routes: where the get-the-product call to action goes (the product page). */
+const RESTART_PROMO_CTA_URL = "/product/";
 
 /** The player's props from a page's data (the view, embed and private pages all play the same way). */
 export function playerPropsOf(
@@ -22,6 +26,8 @@ export function playerPropsOf(
     readingUrl: options.reading && !data.embedMode ? readingPathOf(data) : null,
     viewOnPodiumUrl: options.viewOnPodium ? data.canonicalPath : null,
     learnMoreUrl: data.embedMode ? "/product/" : null,
+    // R2.29: behind its flag, the restart overlay promotes Podium with a video ad and a get-the-product link.
+    restartPromo: data.evaluatedFeatures[RESTART_PROMO_FLAG] === true ? { ctaUrl: RESTART_PROMO_CTA_URL } : null,
     titleIsHeading: options.titleIsHeading,
     // Issue 12: the poster shows title, owner and date unless the page shows them right below.
     posterMeta: options.posterMeta ?? true,

@@ -1,5 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { FormattedMessage, FormattedTime, useIntl } from "react-intl";
+import { onPageOrigin } from "../../../../lib/http-client";
 import { commandForKey } from "../../components/player/present-viewer";
 import { slideThemeClass, TopicView } from "../../components/slide/SlideView";
 import { type CanvasRect, topicRects } from "../../document/camera";
@@ -47,7 +48,7 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
   useEffect(() => {
     let cancelled = false;
     setLoad({ status: "loading" });
-    fetch(data.documentUrl, { credentials: "same-origin", headers: { accept: "application/json" } })
+    fetch(onPageOrigin(data.documentUrl), { credentials: "same-origin", headers: { accept: "application/json" } })
       .then(async (response) => {
         if (!response.ok) throw new Error(`document ${response.status}`);
         // Validated when it was saved, as the player reads it.

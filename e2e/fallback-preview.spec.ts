@@ -1,0 +1,43 @@
+import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+
+test.describe("R4.1 the fallback preview", () => {
+  test("R4.1 when the preview fails, the player shows the fallback image (the thumbnail without its images)", async ({
+    page,
+    consoleProblems,
+  }) => {
+    const [url] = await sitemapPresentationUrls(page);
+    const path = new URL(url ?? "").pathname;
+    // The preview fails (as a broken image service would): 404 for thumbnail.svg only.
+    await page.route(/\/thumbnail\.svg$/, (route) => route.fulfill({ status: 404, body: "" }));
+    await page.goto(path);
+    await waitForHydration(page);
+    const player = page.locator(".player").first();
+    await expect(player).toHaveAttribute("data-preview-state", "fallback");
+    const preview = page.locator(".overlay__preview").first();
+    await expect(preview).toBeVisible();
+    await expect(preview).toHaveAttribute("src", /\/thumbnail-plain\.svg$/);
+    await expect
+      .poll(() =>
+        preview.evaluate((image) => (image as HTMLImageElement).complete && (image as HTMLImageElement).naturalWidth),
+      )
+      .toBeGreaterThan(0);
+    await player.screenshot({ path: "e2e/screenshots/fallback-preview.png" });
+    expect(await axeViolations(page)).toEqual([]);
+    // The failed preview's 404 is what this test makes happen: not a problem of the page.
+    for (let at = consoleProblems.findIndex((p) => p.includes("status of 404")); at >= 0; ) {
+      consoleProblems.splice(at, 1);
+      at = consoleProblems.findIndex((p) => p.includes("status of 404"));
+    }
+  });
+
+  test("R4.1 the server sends a real fallback preview URL, and it answers with an SVG", async ({ page }) => {
+    const [url] = await sitemapPresentationUrls(page);
+    const html = await (await page.request.get(new URL(url ?? "").pathname)).text();
+    const fallback = /"fallbackPreviewUrl":"([^"]+)"/.exec(html)?.[1];
+    expect(fallback).toMatch(/^\/p\/[a-z0-9]{12}\/thumbnail-plain\.svg$/);
+    const response = await page.request.get(fallback ?? "");
+    expect(response.status()).toBe(200);
+    expect(response.headers()["content-type"]).toContain("image/svg+xml");
+    expect(await response.text()).toContain("<svg");
+  });
+});
