@@ -28,9 +28,50 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
-/** Spec §9: the language comes from the language cookie (or the page's lang attribute), else en. */
-export function resolveLocale(cookieValue: string | undefined): Locale {
-  return isLocale(cookieValue) ? cookieValue : DEFAULT_LOCALE;
+/** Issue 12: at most this many entries of an Accept-Language header are read (a real one has a few). */
+const ACCEPT_LANGUAGE_MAX_ENTRIES = 32;
+
+/**
+ * Issue 12: the UI language a browser asks for (Accept-Language, RFC 9110 §12.5.4), for a first
+ * visit: its entries by quality (q=0 refuses one; ties keep the header's order), each matched by
+ * its primary subtag (de-AT → de, pt-BR → pt); `*` or nothing Podium speaks → the default, en.
+ */
+export function negotiateLocale(header: string | undefined): Locale {
+  if (!header) return DEFAULT_LOCALE;
+  const entries: { tag: string; q: number; at: number }[] = [];
+  for (const [at, part] of header.split(",").slice(0, ACCEPT_LANGUAGE_MAX_ENTRIES).entries()) {
+    const [range = "", ...params] = part.trim().split(";");
+    let q = 1;
+    for (const param of params) {
+      const [name, value] = param.trim().split("=");
+      if (name?.trim().toLowerCase() !== "q") continue;
+      q = /^\s*(0(\.\d{0,3})?|1(\.0{0,3})?)\s*$/.test(value ?? "") ? Number(value) : 0;
+    }
+    const tag = range.trim().toLowerCase();
+    if (q > 0 && tag) entries.push({ tag, q, at });
+  }
+  entries.sort((a, b) => b.q - a.q || a.at - b.at);
+  for (const { tag } of entries) {
+    if (tag === "*") return DEFAULT_LOCALE;
+    const primary = tag.split("-")[0];
+    if (isLocale(primary)) return primary;
+  }
+  return DEFAULT_LOCALE;
+}
+
+/**
+ * The language of a page (spec §9, issue 12): the `language` cookie when it names one; else the
+ * signed-in person's saved language; else what the browser asks for (Accept-Language); else en.
+ * The anonymous page cache keys on the same answer (server/page-cache/plugin.ts).
+ */
+export function requestLocale(request: {
+  cookie: string | undefined;
+  account?: string | null | undefined;
+  acceptLanguage: string | undefined;
+}): Locale {
+  if (isLocale(request.cookie)) return request.cookie;
+  if (isLocale(request.account)) return request.account;
+  return negotiateLocale(request.acceptLanguage);
 }
 
 /**

@@ -28,7 +28,7 @@ import { registerPresenterRoutes } from "../features/presentation/presenter/rout
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { registerViewPageRoutes } from "../features/view-page/routes";
 import type { Viewer } from "../features/viewer";
-import { LANGUAGE_COOKIE, type Locale, resolveLocale } from "../i18n/locales";
+import { LANGUAGE_COOKIE, type Locale, requestLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
 import { COOKIE_CONSENT_COOKIE, type CookieChoice } from "../lib/usage-session";
 import { ErrorPage, type ErrorReason } from "../ui/ErrorPage";
@@ -178,7 +178,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     // Errors raised before routing arrive before the cookie parser ran.
     const cookies = request.cookies as Partial<Record<string, string>> | undefined;
     const viewer = request.viewer ?? null;
-    const locale = resolveLocale(cookies?.[LANGUAGE_COOKIE] ?? viewer?.language ?? undefined);
+    const locale = requestLocale({
+      cookie: cookies?.[LANGUAGE_COOKIE],
+      account: viewer?.language,
+      acceptLanguage: request.headers["accept-language"],
+    });
     const csrfToken = cookies && (viewer || page.forms) ? sessions.csrfToken(request, reply) : null;
     if (page.forms) reply.header("cache-control", "private, no-store");
     const session: SessionInfo = {
@@ -196,10 +200,14 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
             : "always",
       cookieChoice: cookieChoiceOf(cookies?.[COOKIE_CONSENT_COOKIE]),
     };
-    // The page depends on the visitor's cookies (language, session, cookie choice).
-    const vary = reply.getHeader("vary");
-    if (!vary) reply.header("vary", "Cookie");
-    else if (!/\bcookie\b/i.test(String(vary))) reply.header("vary", `${String(vary)}, Cookie`);
+    // The page depends on the visitor's cookies (language, session, cookie choice) and, on a first
+    // visit, on the language the browser asks for (issue 12).
+    const vary = String(reply.getHeader("vary") ?? "");
+    const varies = vary ? vary.split(",").map((name) => name.trim()) : [];
+    for (const name of ["Cookie", "Accept-Language"]) {
+      if (!varies.some((known) => known.toLowerCase() === name.toLowerCase())) varies.push(name);
+    }
+    reply.header("vary", varies.join(", "));
     const person = viewer && csrfToken ? personOf(viewer, session, csrfToken) : null;
     const html =
       personalPages && page.personal && person

@@ -283,6 +283,57 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
     expect((await get("/explore/")).headers["podium-cache"]).toBe("hit");
   });
 
+  it("issue 12: a first visit gets the browser's language (Accept-Language), and the cache keys on the negotiated one", async () => {
+    const url = `/p/${deck}/accept-language/`;
+    const english = await get(url, { "accept-language": "en-US,en;q=0.9" });
+    expect(bodyOf(english)).toContain('<html lang="en"');
+    expect(String(english.headers.vary)).toMatch(/\bAccept-Language\b/);
+    // An Austrian browser: German, rendered (not the English page from the cache).
+    const austrian = await get(url, { "accept-language": "de-AT,de;q=0.9,en;q=0.5" });
+    expect(austrian.headers["podium-cache"]).toBe("miss");
+    expect(bodyOf(austrian)).toContain('<html lang="de"');
+    expect(String(austrian.headers.vary)).toMatch(/\bAccept-Language\b/);
+    // A Swiss German browser negotiates the same language: the German page from the cache.
+    const swiss = await get(url, { "accept-language": "de-CH" });
+    expect(swiss.headers["podium-cache"]).toBe("hit");
+    expect(bodyOf(swiss)).toContain('<html lang="de"');
+    // …and an English browser after them still gets English, never the cached German page.
+    const englishAgain = await get(url, { "accept-language": "en-GB" });
+    expect(englishAgain.headers["podium-cache"]).toBe("hit");
+    expect(bodyOf(englishAgain)).toContain('<html lang="en"');
+    // Qualities: Japanese is preferred to Korean; an unsupported first choice is skipped.
+    expect(bodyOf(await get(url, { "accept-language": "zh-CN, ko;q=0.3, ja;q=0.8" }))).toContain('<html lang="ja"');
+    // Nothing Podium speaks: the default language, the same cached page as English.
+    const unsupported = await get(url, { "accept-language": "nl-NL, zh;q=0.5" });
+    expect(unsupported.headers["podium-cache"]).toBe("hit");
+    expect(bodyOf(unsupported)).toContain('<html lang="en"');
+    // No header at all: English too.
+    expect(bodyOf(await get(url))).toContain('<html lang="en"');
+    // The language cookie, once chosen, wins over the browser's wish.
+    const chosen = await get(url, { "accept-language": "de-AT", cookie: "language=fr" });
+    expect(bodyOf(chosen)).toContain('<html lang="fr"');
+  });
+
+  it("issue 12: a stale page's refresh renders the language its key was negotiated for", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const url = `/p/${deck}/refresh-language/`;
+    const korean = { "accept-language": "ko-KR,ko;q=0.9" };
+    const start = Date.now();
+    expect(bodyOf(await get(url, korean))).toContain('<html lang="ko"');
+    await db.query("update presentations set view_count = 5151 where oid = $1", [deck]);
+    vi.setSystemTime(start + PAGE_CACHE_FRESH_MS + 100);
+    expect((await get(url, korean)).headers["podium-cache"]).toBe("stale");
+    await vi.waitFor(
+      async () => {
+        const fresh = await get(url, korean);
+        expect(fresh.headers["podium-cache"]).toBe("hit");
+        expect(bodyOf(fresh)).toContain('"viewCount":5151');
+        expect(bodyOf(fresh)).toContain('<html lang="ko"');
+      },
+      { timeout: 2000 },
+    );
+  });
+
   it("serves a stale page while one refresh runs, then the refreshed one (stale-while-revalidate)", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const url = `/p/${deck}/`;

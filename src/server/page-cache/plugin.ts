@@ -6,7 +6,7 @@ import { fastifyCookie } from "@fastify/cookie";
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from "fastify";
 import { LISTS_TAG } from "../../features/content-changes";
 import { isMobileUserAgent } from "../../features/http";
-import { LANGUAGE_COOKIE, resolveLocale } from "../../i18n/locales";
+import { LANGUAGE_COOKIE, requestLocale } from "../../i18n/locales";
 import { COOKIE_CONSENT_COOKIE } from "../../lib/usage-session";
 import type { ChangeFeed } from "./change-feed";
 import { type CachedPage, PageStore } from "./store";
@@ -103,7 +103,11 @@ export function registerPageCache(
     const header = request.headers.cookie;
     const cookies = header ? parseCookies(header) : {};
     if (cookies[SESSION_COOKIE]) return null;
-    const locale = resolveLocale(cookies[LANGUAGE_COOKIE]);
+    // The page's own language rule (cookie, else Accept-Language): a German page never reaches an English browser.
+    const locale = requestLocale({
+      cookie: cookies[LANGUAGE_COOKIE],
+      acceptLanguage: request.headers["accept-language"],
+    });
     const consent = cookies[COOKIE_CONSENT_COOKIE] ?? "";
     const device = isMobileUserAgent(request.headers["user-agent"]) ? "mobile" : "desktop";
     return `${request.url}\n${locale}\n${device}\n${consent === "performance" || consent === "necessary" ? consent : ""}\n${options.fingerprint}`;
@@ -141,6 +145,8 @@ export function registerPageCache(
         headers: {
           [REVALIDATE_HEADER]: revalidationToken,
           "user-agent": request.headers["user-agent"] ?? "",
+          // The refresh renders the same language as the key it refreshes (issue 12).
+          ...(request.headers["accept-language"] ? { "accept-language": request.headers["accept-language"] } : {}),
           "accept-encoding": "identity",
           ...(cookies.length > 0 ? { cookie: cookies.join("; ") } : {}),
         },
