@@ -227,13 +227,15 @@ test.describe("accounts, sharing and likes", () => {
     await page.getByLabel("Password").press("Enter");
     await expect(page).toHaveURL(/\/dashboard\/next\/$/);
     await waitForHydration(page);
-    await expect(page.getByText("Ada Okafor")).toBeVisible();
-    await page.getByRole("link", { name: "Account settings" }).click();
+    // Issue 12: the account menu (the initials; the name inside) leads to the settings.
+    await page.getByRole("button", { name: "Ada Okafor" }).click();
+    await page.getByRole("link", { name: "Settings", exact: true }).click();
     await waitForHydration(page);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel("Public display name (optional)").fill("Ada O.");
     await page.getByRole("button", { name: "Save profile" }).click();
     await expect(page.getByText("Your profile is saved.")).toBeVisible();
+    await page.getByRole("button", { name: "Ada O." }).click();
     await page.getByRole("button", { name: "Log out" }).click();
     await expect(page).toHaveURL(/\/$/);
     await waitForHydration(page);

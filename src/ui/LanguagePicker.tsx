@@ -7,16 +7,19 @@ import { writeCookie } from "../lib/usage-session";
  * Spec §9: the UI language comes from the `language` cookie. Choosing one sets the cookie and
  * shows the same page again in that language.
  */
+export function chooseLanguage(locale: Locale): void {
+  writeCookie(document, LANGUAGE_COOKIE, locale, {
+    expiryDays: LANGUAGE_COOKIE_EXPIRY_DAYS,
+    secure: window.location.protocol === "https:",
+  });
+  window.location.reload();
+}
+
+/** The footer's language switch (the account menu has one too, issue 12). */
 export function LanguagePicker() {
   const intl = useIntl();
   const id = useId();
-  const choose = (locale: Locale) => {
-    writeCookie(document, LANGUAGE_COOKIE, locale, {
-      expiryDays: LANGUAGE_COOKIE_EXPIRY_DAYS,
-      secure: window.location.protocol === "https:",
-    });
-    window.location.reload();
-  };
+  const choose = chooseLanguage;
   return (
     <span className="language-picker">
       <label htmlFor={id}>

@@ -1,7 +1,7 @@
-import type { ReactNode } from "react";
+import type { MouseEvent, ReactNode } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
+import { AccountMenu } from "./AccountMenu";
 import { CookieSettingsButton } from "./CookieBanner";
-import { PostForm } from "./Form";
 import { LanguagePicker } from "./LanguagePicker";
 import { useSession } from "./session";
 import "./styles/base.css";
@@ -20,7 +20,6 @@ export function SiteLayout({
   /** Shown above the footer, full width (the view page's bottom band). */
   footer?: ReactNode;
 }) {
-  const _intl = useIntl();
   return (
     <>
       <a className="skip-link" href="#main">
@@ -63,36 +62,33 @@ export function PodiumMark() {
   );
 }
 
-/** Spec §2 header: Log in and Get started for anonymous visitors; the account's links for signed-in ones. */
+/**
+ * Spec §2 header: Log in and Get started for anonymous visitors; the account menu (the same one
+ * on every page, issue 12) for signed-in ones.
+ */
 function SiteNav() {
   const session = useSession();
+  if (session.isAuthenticated) return <AccountMenu name={session.viewerName ?? ""} />;
+  return <SignedOutNav />;
+}
+
+/** Spec §2, R2.6: Log in → /login/ and Get started → /signup/, kept on one line at every width. */
+export function SignedOutNav({
+  onLogIn,
+  onGetStarted,
+}: {
+  onLogIn?: (event: MouseEvent<HTMLAnchorElement>) => void;
+  onGetStarted?: (event: MouseEvent<HTMLAnchorElement>) => void;
+}) {
   const intl = useIntl();
-  if (!session.isAuthenticated) {
-    return (
-      <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.label" })}>
-        <a className="site-nav__link" href="/login/">
-          <FormattedMessage id="nav.logIn" />
-        </a>
-        <a className="button button--primary" href="/signup/">
-          <FormattedMessage id="nav.getStarted" />
-        </a>
-      </nav>
-    );
-  }
   return (
     <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.label" })}>
-      <span className="site-nav__user">{session.viewerName}</span>
-      <a className="site-nav__link" href="/dashboard/next/">
-        <FormattedMessage id="nav.dashboard" />
+      <a className="site-nav__link site-nav__login" href="/login/" onClick={onLogIn}>
+        <FormattedMessage id="nav.logIn" />
       </a>
-      <a className="site-nav__link" href="/settings/">
-        <FormattedMessage id="nav.settings" />
+      <a className="button button--primary site-nav__signup" href="/signup/" onClick={onGetStarted}>
+        <FormattedMessage id="nav.getStarted" />
       </a>
-      <PostForm action="/logout" className="site-nav__logout">
-        <button type="submit" className="button--link">
-          <FormattedMessage id="nav.logOut" />
-        </button>
-      </PostForm>
     </nav>
   );
 }

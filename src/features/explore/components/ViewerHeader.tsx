@@ -1,8 +1,8 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import { followAfterLog, redirectAfter } from "../../../lib/redirect";
-import { PostForm } from "../../../ui/Form";
-import { SiteLogo } from "../../../ui/SiteLayout";
+import { AccountMenu } from "../../../ui/AccountMenu";
+import { SignedOutNav, SiteLogo } from "../../../ui/SiteLayout";
 import { trackEvent } from "../../events/client";
 import { HEADER_LOG_EVENTS, searchLog } from "../../events/log-calls";
 import { HEADER_CLICK_SOURCE, type HeaderAppData } from "../header-data";
@@ -58,24 +58,12 @@ export function ViewerHeader({
         <SiteLogo />
         <HeaderSearch count={appData.searchableCount} initial={initialSearch} log={log} />
         {appData.isAuthenticated ? (
-          <AccountMenu name={appData.viewerName ?? ""} />
+          <AccountMenu name={appData.viewerName ?? ""} clickSource={HEADER_CLICK_SOURCE} />
         ) : (
-          <nav className="site-nav" aria-label={intl.formatMessage({ id: "nav.label" })}>
-            <a
-              className="site-nav__link"
-              href="/login/"
-              onClick={(event) => followAfterLog(event, log(HEADER_LOG_EVENTS.visitPricingPage))}
-            >
-              <FormattedMessage id="nav.logIn" />
-            </a>
-            <a
-              className="button button--primary"
-              href="/signup/"
-              onClick={(event) => followAfterLog(event, log(HEADER_LOG_EVENTS.visitSignupPage))}
-            >
-              <FormattedMessage id="nav.getStarted" />
-            </a>
-          </nav>
+          <SignedOutNav
+            onLogIn={(event) => followAfterLog(event, log(HEADER_LOG_EVENTS.visitPricingPage))}
+            onGetStarted={(event) => followAfterLog(event, log(HEADER_LOG_EVENTS.visitSignupPage))}
+          />
         )}
       </div>
       {trending.length > 0 ? (
@@ -117,7 +105,13 @@ function HeaderSearch({
   const intl = useIntl();
   const [expanded, setExpanded] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
   const id = useId();
+  // Closing gives focus back to the search icon (the close button goes away with the open search).
+  const collapse = () => {
+    setExpanded(false);
+    requestAnimationFrame(() => submitRef.current?.focus());
+  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -155,8 +149,12 @@ function HeaderSearch({
           className="header-search__input"
           onClick={() => void log(HEADER_LOG_EVENTS.searchBarClicked)}
           onFocus={() => void log(HEADER_LOG_EVENTS.enterSearchBar)}
+          onKeyDown={(event) => {
+            if (event.key === "Escape" && expanded) collapse();
+          }}
         />
         <button
+          ref={submitRef}
           type="submit"
           className="header-search__submit"
           aria-label={intl.formatMessage({ id: "header.search" })}
@@ -173,71 +171,12 @@ function HeaderSearch({
             type="button"
             className="header-search__close"
             aria-label={intl.formatMessage({ id: "header.closeSearch" })}
-            onClick={() => setExpanded(false)}
+            onClick={collapse}
           >
             ×
           </button>
         ) : null}
       </form>
     </search>
-  );
-}
-
-/** Spec §2: a dropdown opened by clicking the viewer's name; an outside click (or Escape) closes it. */
-function AccountMenu({ name }: { name: string }) {
-  const [open, setOpen] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuId = useId();
-
-  useEffect(() => {
-    if (!open) return;
-    const onPointer = (event: MouseEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
-    };
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Escape") {
-        setOpen(false);
-        buttonRef.current?.focus();
-      }
-    };
-    document.addEventListener("mousedown", onPointer);
-    document.addEventListener("keydown", onKey);
-    return () => {
-      document.removeEventListener("mousedown", onPointer);
-      document.removeEventListener("keydown", onKey);
-    };
-  }, [open]);
-
-  const source = `click_source=${HEADER_CLICK_SOURCE}`;
-  return (
-    <div className="account-menu" ref={rootRef}>
-      <button
-        ref={buttonRef}
-        type="button"
-        className="account-menu__button"
-        aria-expanded={open}
-        aria-controls={menuId}
-        onClick={() => setOpen((value) => !value)}
-      >
-        {name}
-        <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <path d="M7 10l5 5 5-5z" fill="currentColor" />
-        </svg>
-      </button>
-      <div id={menuId} className="account-menu__list" hidden={!open}>
-        <a href={`/dashboard/next/?${source}`}>
-          <FormattedMessage id="nav.dashboard" />
-        </a>
-        <a href={`/settings/?${source}`}>
-          <FormattedMessage id="nav.settings" />
-        </a>
-        <PostForm action="/logout" className="account-menu__logout">
-          <button type="submit">
-            <FormattedMessage id="nav.logOut" />
-          </button>
-        </PostForm>
-      </div>
-    </div>
   );
 }
