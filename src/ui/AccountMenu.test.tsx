@@ -4,7 +4,6 @@ import type { ReactElement } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { messagesFor } from "../i18n/catalogues";
 import { createPodiumIntl, type Locale } from "../i18n/locales";
-import { nameInitials } from "./AccountMenu";
 import { PodiumApp } from "./PodiumApp";
 import { SiteLayout } from "./SiteLayout";
 import { ANONYMOUS_SESSION, type SessionInfo } from "./session";
@@ -122,13 +121,5 @@ describe("issue 12: one account menu on every page", () => {
       choices.filter((choice) => choice.getAttribute("aria-current") === "true").map((c) => c.textContent),
     ).toEqual(["Deutsch"]);
     expect(screen.getByRole("link", { name: "Deine Präsentationen" })).toBeTruthy();
-  });
-
-  it("initials: the first letters of the first and last name", () => {
-    expect(nameInitials("Ada Okafor")).toBe("AO");
-    expect(nameInitials("grace")).toBe("G");
-    expect(nameInitials("  Jean  Luc  Picard ")).toBe("JP");
-    expect(nameInitials("ada@podium.test")).toBe("A");
-    expect(nameInitials("")).toBe("");
   });
 });

@@ -12,16 +12,6 @@ function menuItems(list: HTMLElement | null): HTMLElement[] {
   );
 }
 
-/** Up to two initials of a display name ("Ada Okafor" → "AO"), for the round badge beside it. */
-export function nameInitials(name: string): string {
-  const words = name.trim().split(/\s+/).filter(Boolean);
-  const letters = words.length > 1 ? [words[0], words[words.length - 1]] : words.slice(0, 1);
-  return letters
-    .map((word) => [...(word ?? "")][0]?.toLocaleUpperCase() ?? "")
-    .join("")
-    .slice(0, 2);
-}
-
 /**
  * Every page's account menu for a signed-in person (spec §2 "a dropdown opened by clicking the
  * viewer's name", issue 12): the name, Your presentations, Settings, Language and Log out.
@@ -113,8 +103,15 @@ export function AccountMenu({ name, clickSource }: { name: string; clickSource?:
         onClick={onButtonClick}
         onKeyDown={onButtonKey}
       >
-        <span className="account-menu__initials" aria-hidden="true">
-          {nameInitials(name)}
+        {/* A person glyph, not initials: the name must stay whole (issue 11's signed-in page templates
+            put the person's name in as one string, and refuse a page that took letters out of it). */}
+        <span className="account-menu__avatar" aria-hidden="true">
+          <svg width="20" height="20" viewBox="0 0 24 24" focusable="false">
+            <path
+              d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4.4 0-8 2.3-8 5.2V21h16v-1.8c0-2.9-3.6-5.2-8-5.2z"
+              fill="currentColor"
+            />
+          </svg>
         </span>
         <span className="account-menu__name">{name}</span>
         <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
