@@ -106,7 +106,7 @@ export function AccountMenu({ name, clickSource }: { name: string; clickSource?:
         {/* A person glyph, not initials: the name must stay whole (issue 11's signed-in page templates
             put the person's name in as one string, and refuse a page that took letters out of it). */}
         <span className="account-menu__avatar" aria-hidden="true">
-          <svg width="20" height="20" viewBox="0 0 24 24" focusable="false">
+          <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
             <path
               d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4.4 0-8 2.3-8 5.2V21h16v-1.8c0-2.9-3.6-5.2-8-5.2z"
               fill="currentColor"
