@@ -11,6 +11,8 @@ export type Viewer = {
   language: string | null;
   isAdmin: boolean;
   isCurator: boolean;
+  /** Spec §3 authorSegment as stored (R2.8); explore/search.ts authorSegmentOf reads it. */
+  authorSegment?: string;
 } | null;
 
 declare module "fastify" {

@@ -63,11 +63,13 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<UserRow>
 export interface UserWithSecrets extends UserRow {
   passwordHash: string | null;
   language: string | null;
+  /** Spec §3 authorSegment (migration 0011). */
+  authorSegment: string;
 }
 
 export async function findUserForLogin(db: Queryable, email: string): Promise<UserWithSecrets | null> {
   const rows = await db.query<UserWithSecrets>(
-    `select ${USER_COLUMNS}, password_hash as "passwordHash", language from users where lower(email) = lower($1)`,
+    `select ${USER_COLUMNS}, password_hash as "passwordHash", language, author_segment as "authorSegment" from users where lower(email) = lower($1)`,
     [email],
   );
   return rows[0] ?? null;
@@ -75,7 +77,7 @@ export async function findUserForLogin(db: Queryable, email: string): Promise<Us
 
 export async function findUserById(db: Queryable, id: string): Promise<UserWithSecrets | null> {
   const rows = await db.query<UserWithSecrets>(
-    `select ${USER_COLUMNS}, password_hash as "passwordHash", language from users where id = $1`,
+    `select ${USER_COLUMNS}, password_hash as "passwordHash", language, author_segment as "authorSegment" from users where id = $1`,
     [id],
   );
   return rows[0] ?? null;
@@ -101,6 +103,11 @@ export async function updateUserProfile(
   );
 }
 
+/** Spec §3 authorSegment: what the person said they use Podium for (R2.8). */
+export async function updateAuthorSegment(db: Queryable, id: string, segment: string): Promise<void> {
+  await db.query("update users set author_segment = $2 where id = $1", [id, segment]);
+}
+
 export async function updatePasswordHash(db: Queryable, id: string, passwordHash: string): Promise<void> {
   await db.query("update users set password_hash = $2 where id = $1", [id, passwordHash]);
 }
@@ -111,7 +118,8 @@ export async function findSessionUsers(
   sessionIds: readonly string[],
 ): Promise<Map<string, UserWithSecrets>> {
   const rows = await db.query<UserWithSecrets & { sessionId: string }>(
-    `select s.id as "sessionId", ${userColumns("u")}, null as "passwordHash", u.language
+    `select s.id as "sessionId", ${userColumns("u")}, null as "passwordHash", u.language,
+            u.author_segment as "authorSegment"
        from sessions s join users u on u.id = s.user_id
       where s.id = any($1::text[]) and s.expires_at > now()`,
     [sessionIds],

@@ -12,7 +12,8 @@ import { presentationListCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
 import { createLoginThrottle, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from "./login-throttle";
 import { PasswordHashingBusyError } from "./password";
-import { findUserById, findUserByOid } from "./repository";
+import { findUserById, findUserByOid, updateAuthorSegment } from "./repository";
+import { chosenSegment, registerSegmentationRoutes, SEGMENT_COOKIE } from "./segmentation";
 import { AccountError, changePassword, logIn, signUp, updateSettings } from "./service";
 
 /** Window of the signup throttle (the count is configured); login throttling is in login-throttle.ts. */
@@ -106,8 +107,15 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     return reply.redirect(safeNextPath(next === "/" ? AFTER_SIGN_IN : next, AFTER_SIGN_IN), 303);
   });
 
+  registerSegmentationRoutes(app, context, sendAccountPage);
+
   app.get("/signup/", (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
     if (request.viewer) return reply.redirect(safeNextPath(request.query.next, AFTER_SIGN_IN), 303);
+    // Issue 13, R2.8: Get started (R2.6, plain /signup/) asks what Podium is for first; entry
+    // points with a next (a logged-out like, a template) go straight to the form.
+    if (request.query.next === undefined) {
+      return sendAccountPage(request, reply, { page: "segment", problem: null }, { id: "accounts.segment.title" });
+    }
     return sendAccountPage(
       request,
       reply,
@@ -137,6 +145,12 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     if (!limit.allowed) return page(tooMany(reply, limit.retryAfterSeconds), 429);
     try {
       const user = await signUp(db, { ...values, password: text(form, "password") });
+      // R2.8: the segment chosen before signing up becomes the account's (spec §3 authorSegment).
+      const segment = chosenSegment(request.cookies[SEGMENT_COOKIE]);
+      if (segment) {
+        await updateAuthorSegment(db, user.id, segment);
+        reply.clearCookie(SEGMENT_COOKIE, { path: "/" });
+      }
       rememberDevice(reply, user.email);
       await context.signIn(request, reply, user.id);
       return reply.redirect(next === "/" ? AFTER_SIGN_IN : next, 303);

@@ -77,6 +77,7 @@ export function viewerOf(user: UserWithSecrets): NonNullable<Viewer> {
     language: user.language,
     isAdmin: user.isAdmin,
     isCurator: user.isCurator,
+    authorSegment: user.authorSegment,
   };
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
+import { safeNextPath } from "../../lib/safe-redirect";
 import type { FeatureContext } from "../http";
 import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
 import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
@@ -72,7 +73,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
 
   const requireViewer = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.viewer) return request.viewer;
-    void reply.redirect(`/login/?next=${encodeURIComponent(request.url.startsWith(base) ? request.url : base)}`, 303);
+    void reply.redirect(`/login/?next=${encodeURIComponent(request.url.startsWith(base) || request.url.startsWith("/dashboard/next?") ? request.url : base)}`, 303);
     return null;
   };
 
@@ -121,7 +122,12 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
 
   const managePath = (oid: string, notice: string) => `${base}presentations/${oid}/?notice=${notice}`;
 
-  app.get(base, (request, reply) => listPage(request, reply, null));
+  app.get(base, (request: FastifyRequest<{ Querystring: { after_segmentation_url?: string } }>, reply) => {
+    // Issue 13, R2.8: after sign-up following segmentation, go on where the flow says (same origin only).
+    const after = request.query.after_segmentation_url;
+    if (after !== undefined && request.viewer) return reply.redirect(safeNextPath(after, base), 303);
+    return listPage(request, reply, null);
+  });
 
   app.post(`${base}import`, async (request, reply) => {
     const viewer = requireViewer(request, reply);

@@ -38,8 +38,9 @@ export function headerAppData(
   return {
     oid: presentation?.oid ?? null,
     schemaVersion: presentation?.schemaVersion ?? null,
-    // Podium doesn't ask people to segment themselves yet: everyone counts as other (spec §3).
-    authorSegment: authorSegmentOf(undefined),
+    // Spec §3, R2.8: the segment the person chose before signing up. Anonymous pages are cached
+    // (server/page-cache) without a segment in the key, so anonymous visitors count as other.
+    authorSegment: authorSegmentOf(viewer?.authorSegment),
     isAuthenticated: viewer !== null,
     viewerName: viewer ? ownerDisplayName(viewer) || viewer.email : null,
     viewerEmail: viewer?.email ?? null,

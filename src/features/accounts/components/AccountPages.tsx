@@ -18,6 +18,10 @@ export type AccountPageData =
   | { page: "login"; next: string; email: string; problem: FormProblem | null }
   | { page: "signup"; next: string; values: Record<string, string>; problem: FormProblem | null }
   | { page: "logout"; name: string }
+  /** Issue 13, R2.8: what will you use Podium for? (the author segment, spec §3). */
+  | { page: "segment"; problem: FormProblem | null }
+  /** Issue 13, R2.8: /v/create/, a new presentation's title before its editor opens. */
+  | { page: "create"; title: string; problem: FormProblem | null }
   | {
       page: "settings";
       profile: { firstName: string; lastName: string; publicDisplayName: string; language: string; email: string };
@@ -43,6 +47,10 @@ function renderAccountPage(data: AccountPageData) {
       return <SignupForm data={data} />;
     case "logout":
       return <LogoutForm name={data.name} />;
+    case "segment":
+      return <SegmentForm problem={data.problem} />;
+    case "create":
+      return <CreateForm data={data} />;
     case "settings":
       return <SettingsForms data={data} />;
     case "profile":
@@ -320,5 +328,86 @@ function Profile({ data }: { data: Extract<AccountPageData, { page: "profile" }>
         </p>
       )}
     </div>
+  );
+}
+
+/** Spec §3 authorSegment: the four answers, in the order they are offered (R2.8). */
+const SEGMENT_CHOICES = [
+  { value: "sales-marketing", label: "accounts.segment.salesMarketing" },
+  { value: "teacher", label: "accounts.segment.teacher" },
+  { value: "student", label: "accounts.segment.student" },
+  { value: "other", label: "accounts.segment.other" },
+] as const satisfies readonly { value: string; label: MessageId }[];
+
+/** Issue 13, R2.8: the first step of Get started. The answer picks the trending searches (R3.6). */
+function SegmentForm({ problem }: { problem: FormProblem | null }) {
+  return (
+    <section className="panel auth-panel" aria-labelledby="segment-title">
+      <h1 id="segment-title">
+        <FormattedMessage id="accounts.segment.title" />
+      </h1>
+      <p className="auth-panel__lead">
+        <FormattedMessage id="accounts.segment.lead" />
+      </p>
+      <PostForm action="/signup/segment/">
+        <FormProblemNotice problem={problem} />
+        <fieldset className="segment-choices" aria-describedby={problem ? "segment-error" : undefined}>
+          <legend className="segment-choices__legend">
+            <FormattedMessage id="accounts.segment.legend" />
+          </legend>
+          {SEGMENT_CHOICES.map((choice) => (
+            <label key={choice.value} className="segment-choice">
+              <input type="radio" name="segment" value={choice.value} required />
+              <span>
+                <FormattedMessage id={choice.label} />
+              </span>
+            </label>
+          ))}
+          {problem ? (
+            <p id="segment-error" className="field__error">
+              <FormattedMessage id={problem.messageId as MessageId} values={problem.values} />
+            </p>
+          ) : null}
+        </fieldset>
+        <button type="submit" className="button button--primary">
+          <FormattedMessage id="accounts.segment.submit" />
+        </button>
+      </PostForm>
+      <p className="auth-panel__switch">
+        <FormattedMessage
+          id="accounts.signup.haveAccount"
+          values={{ link: (text) => <a href="/login/">{text}</a> }}
+        />
+      </p>
+    </section>
+  );
+}
+
+/** Issue 13, R2.8: /v/create/ starts a new presentation (a POST with CSRF) and opens its editor. */
+function CreateForm({ data }: { data: Extract<AccountPageData, { page: "create" }> }) {
+  const intl = useIntl();
+  const problemText = useProblemText(data.problem);
+  return (
+    <section className="panel auth-panel" aria-labelledby="create-title">
+      <h1 id="create-title">
+        <FormattedMessage id="accounts.create.title" />
+      </h1>
+      <p className="auth-panel__lead">
+        <FormattedMessage id="accounts.create.lead" />
+      </p>
+      <PostForm action="/v/create/">
+        <TextField
+          name="title"
+          label={intl.formatMessage({ id: "accounts.create.field" })}
+          defaultValue={data.title || intl.formatMessage({ id: "accounts.create.untitled" })}
+          error={problemText("title")}
+          required
+          maxLength={200}
+        />
+        <button type="submit" className="button button--primary">
+          <FormattedMessage id="accounts.create.submit" />
+        </button>
+      </PostForm>
+    </section>
   );
 }
