@@ -383,6 +383,7 @@ const nextPath = fc.oneof(
     "/",
     "/dashboard/next/",
     "/settings/",
+    "/dashboard/next?after_segmentation_url=/v/create/",
     "//evil.example",
     "/.//evil",
     "/\\evil",
@@ -482,8 +483,10 @@ function routeTable(pools: FuzzPools): RouteDef[] {
       method: "GET",
       pattern: "/dashboard/next/",
       weight: 7,
-      query: { page, notice: word("created", "deleted", "copied") },
+      query: { page, notice: word("created", "deleted", "copied"), after_segmentation_url: nextPath },
     },
+    // Issue 13, R2.8: the start of a new presentation.
+    { method: "GET", pattern: "/v/create/", weight: 4 },
     {
       method: "GET",
       pattern: "/dashboard/next/presentations/:oid/",
@@ -551,6 +554,15 @@ function routeTable(pools: FuzzPools): RouteDef[] {
         next: nextPath,
       },
     },
+    // Issue 13, R2.8: the segmentation step and a new presentation.
+    {
+      method: "POST",
+      pattern: "/signup/segment/",
+      weight: 8,
+      body: "form",
+      fields: { segment: likely("sales-marketing", "teacher", "student", "other", "pirate", "") },
+    },
+    { method: "POST", pattern: "/v/create/", weight: 6, body: "form", fields: { title: rawText } },
     { method: "POST", pattern: "/logout", weight: 8, body: "form", destructive: "always" },
     {
       method: "POST",

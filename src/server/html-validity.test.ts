@@ -90,6 +90,13 @@ const PAGE_KINDS: PageKind[] = [
   { page: "login", who: "anonymous", path: () => "/login/" },
   { page: "signup", who: "anonymous", path: () => "/signup/" },
   { page: "signup (Korean)", who: "anonymous", language: "ko", path: () => "/signup/" },
+  // Issue 13, R2.8: plain /signup/ is the segmentation step; with a next it is the form.
+  {
+    page: "signup after segmentation",
+    who: "anonymous",
+    path: () => `/signup/?next=${encodeURIComponent("/dashboard/next?after_segmentation_url=/v/create/")}`,
+  },
+  { page: "new presentation", who: "tim", path: () => "/v/create/" },
   { page: "settings", who: "tim", path: () => "/settings/" },
   { page: "settings (saved)", who: "tim", path: () => "/settings/?saved=profile" },
   { page: "dashboard", who: "ada", path: () => "/dashboard/next/" },

@@ -80,7 +80,12 @@ export function registerSegmentationRoutes(
 
   app.get(CREATE_PATH, (request, reply) => {
     if (!request.viewer) return reply.redirect(`/login/?next=${encodeURIComponent(CREATE_PATH)}`, 303);
-    return sendAccountPage(request, reply, { page: "create", title: "", problem: null }, { id: "accounts.create.title" });
+    return sendAccountPage(
+      request,
+      reply,
+      { page: "create", title: "", problem: null },
+      { id: "accounts.create.title" },
+    );
   });
 
   app.post(CREATE_PATH, async (request, reply) => {

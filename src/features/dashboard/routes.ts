@@ -73,7 +73,10 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
 
   const requireViewer = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.viewer) return request.viewer;
-    void reply.redirect(`/login/?next=${encodeURIComponent(request.url.startsWith(base) || request.url.startsWith("/dashboard/next?") ? request.url : base)}`, 303);
+    void reply.redirect(
+      `/login/?next=${encodeURIComponent(request.url.startsWith(base) || request.url.startsWith("/dashboard/next?") ? request.url : base)}`,
+      303,
+    );
     return null;
   };
 

@@ -374,10 +374,7 @@ function SegmentForm({ problem }: { problem: FormProblem | null }) {
         </button>
       </PostForm>
       <p className="auth-panel__switch">
-        <FormattedMessage
-          id="accounts.signup.haveAccount"
-          values={{ link: (text) => <a href="/login/">{text}</a> }}
-        />
+        <FormattedMessage id="accounts.signup.haveAccount" values={{ link: (text) => <a href="/login/">{text}</a> }} />
       </p>
     </section>
   );
