@@ -4,7 +4,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { verifyPassword } from "../../features/accounts/password";
 import { countListedPresentations } from "../../features/presentation/repository";
 import { demoDecks } from "./content/catalogue";
-import { DEMO_PASSWORD, seedDemoContent } from "./seed";
+import { DEMO_AUDIENCE_SIZE, DEMO_LIKE_RATE, DEMO_PASSWORD, demoLikesOf, seedDemoContent } from "./seed";
 
 async function snapshot(db: Database) {
   return {
@@ -13,6 +13,8 @@ async function snapshot(db: Database) {
       "select oid, title, last_modified, document::text as document, view_count from presentations order by oid",
     ),
     videoCards: await db.query("select slug, position from video_cards order by slug"),
+    likes: await db.query("select user_id::text, presentation_id::text, created_at from likes order by 1, 2"),
+    counters: await db.query("select presentation_id::text, shard, count from like_counters order by 1, 2"),
   };
 }
 
@@ -48,10 +50,50 @@ describe.each(testDatabaseTargets())("demo seed on $name", (target) => {
     expect(Math.max(...rows.map((row) => row.steps))).toBeGreaterThanOrEqual(50);
   });
 
+  it("issue 12: demo numbers look real: views in a plausible range, likes a few percent of them, counted by rows", async () => {
+    const rows = await db.query<{ slug: string; views: number; likes: number; rows: number; first: Date; last: Date }>(
+      `select p.oid as slug, p.view_count as views,
+              (select coalesce(sum(c.count), 0)::int from like_counters c where c.presentation_id = p.id) as likes,
+              (select count(*)::int from likes l where l.presentation_id = p.id) as rows,
+              (select min(l.created_at) from likes l where l.presentation_id = p.id) as first,
+              (select max(l.created_at) from likes l where l.presentation_id = p.id) as last
+         from presentations p where p.template_slug is null and p.privacy in ('public', 'reusable')`,
+    );
+    expect(rows.length).toBeGreaterThanOrEqual(30);
+    for (const row of rows) {
+      // The counter equals the rows behind it (the invariant of migration 0004).
+      expect(row.likes, row.slug).toBe(row.rows);
+      expect(row.views, row.slug).toBeLessThan(50_000);
+      if (row.views >= 400) {
+        expect(row.likes / row.views, row.slug).toBeGreaterThanOrEqual(DEMO_LIKE_RATE.min - 0.002);
+        expect(row.likes / row.views, row.slug).toBeLessThanOrEqual(DEMO_LIKE_RATE.max + 0.002);
+      }
+    }
+    // Not one figure for all: views and likes vary, and likes were made on many different days.
+    expect(new Set(rows.map((row) => row.views)).size).toBeGreaterThan(25);
+    expect(new Set(rows.map((row) => row.likes)).size).toBeGreaterThan(20);
+    const liked = rows.filter((row) => row.likes > 50);
+    expect(liked.every((row) => row.last.getTime() - row.first.getTime() > 86_400_000)).toBe(true);
+    // Nobody can sign in as the audience.
+    const [audience] = await db.query<{ n: number; withPassword: number }>(
+      `select count(*)::int as n, count(password_hash)::int as "withPassword" from users where email like '%@audience.podium.test'`,
+    );
+    expect(audience).toEqual({ n: DEMO_AUDIENCE_SIZE, withPassword: 0 });
+    expect(Math.max(...demoDecks.map(demoLikesOf))).toBeLessThanOrEqual(DEMO_AUDIENCE_SIZE);
+  });
+
   it("is idempotent: a second run inserts nothing and changes nothing", async () => {
     const before = await snapshot(db);
     const report = await seedDemoContent(db, new Date(Date.now() + 86_400_000));
-    expect(report).toEqual({ users: 0, presentations: 0, templates: 0, videoCards: 0, viewLinks: 0 });
+    expect(report).toEqual({
+      users: 0,
+      audience: 0,
+      likes: 0,
+      presentations: 0,
+      templates: 0,
+      videoCards: 0,
+      viewLinks: 0,
+    });
     expect(await snapshot(db)).toEqual(before);
   });
 });

@@ -1,4 +1,4 @@
-import type { Database } from "../../db/client";
+import type { Database, Queryable } from "../../db/client";
 import { hashPassword } from "../../features/accounts/password";
 import { findUserByEmail, insertUser, type UserRow } from "../../features/accounts/repository";
 import { sanitizeDescription } from "../../features/presentation/description";
@@ -29,6 +29,110 @@ export const DEMO_PASSWORD = "podium-demo";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/**
+ * Issue 12, "demo data looks fake": decks had 100k+ views and 0 likes. A demo deck is liked by a
+ * few percent of its viewers (DEMO_LIKE_RATE, between 1.5 % and 3.5 %, a fixed share per deck), by
+ * real rows from the demo audience: accounts that watch and like but can't sign in (no password),
+ * so a like's count still equals its rows and the owner's chart draws them by day.
+ */
+export const DEMO_LIKE_RATE = { min: 0.015, max: 0.035 } as const;
+/** The demo audience: enough people for the most liked deck. */
+export const DEMO_AUDIENCE_SIZE = 1200;
+
+const AUDIENCE_FIRST_NAMES = [
+  "Amara",
+  "Bruno",
+  "Chen",
+  "Dalia",
+  "Emil",
+  "Farah",
+  "Gustavo",
+  "Hana",
+  "Ivan",
+  "Jana",
+  "Kofi",
+  "Leila",
+  "Mateo",
+  "Nia",
+  "Oskar",
+  "Priya",
+  "Quentin",
+  "Rosa",
+  "Sami",
+  "Tomás",
+  "Uma",
+  "Viktor",
+  "Wen",
+  "Ximena",
+  "Yusuf",
+  "Zofia",
+  "Arjun",
+  "Beatriz",
+  "Camille",
+  "Dmitri",
+];
+const AUDIENCE_LAST_NAMES = [
+  "Abebe",
+  "Berger",
+  "Costa",
+  "Dubois",
+  "Eriksen",
+  "Fujita",
+  "García",
+  "Haddad",
+  "Ivanova",
+  "Jensen",
+  "Kowalski",
+  "Larsen",
+  "Mensah",
+  "Nakamura",
+  "Okoro",
+  "Petrov",
+  "Quispe",
+  "Rossi",
+  "Silva",
+  "Tanaka",
+  "Umarov",
+  "Varga",
+  "Weber",
+  "Xu",
+  "Yilmaz",
+  "Zhang",
+  "Novak",
+  "Moreno",
+  "Kim",
+  "Lopes",
+];
+
+/** A number in [0, 1) from a text, the same on every run (FNV-1a). */
+function stableFraction(key: string): number {
+  let hash = 0x811c9dc5;
+  for (const char of key) {
+    hash ^= char.codePointAt(0) ?? 0;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash / 2 ** 32;
+}
+
+/** How many demo likes a deck has: a few percent of its views, a share of its own. */
+export function demoLikesOf(deck: { slug: string; viewCount: number }): number {
+  const rate = DEMO_LIKE_RATE.min + (DEMO_LIKE_RATE.max - DEMO_LIKE_RATE.min) * stableFraction(`rate:${deck.slug}`);
+  return Math.min(DEMO_AUDIENCE_SIZE, Math.round(deck.viewCount * rate));
+}
+
+/** The n-th member of the demo audience (stable keys: the seed stays idempotent). */
+function audienceMember(n: number) {
+  const first = AUDIENCE_FIRST_NAMES[n % AUDIENCE_FIRST_NAMES.length] ?? "Alex";
+  const last = AUDIENCE_LAST_NAMES[Math.floor(n / AUDIENCE_FIRST_NAMES.length) % AUDIENCE_LAST_NAMES.length] ?? "Lee";
+  return {
+    oid: stableOid(`audience:${n}`),
+    email: `audience-${n}@audience.podium.test`,
+    username: `audience.${n}`,
+    firstName: first,
+    lastName: last,
+  };
+}
+
 const deckSources = import.meta.glob<string>("./content/decks/*.md", { query: "?raw", import: "default", eager: true });
 const templateSources = import.meta.glob<string>("./content/templates/*.md", {
   query: "?raw",
@@ -44,6 +148,10 @@ function sourceOf(sources: Record<string, string>, folder: string, slug: string)
 
 export interface SeedReport {
   users: number;
+  /** Demo audience accounts (they like decks; nobody signs in as them). */
+  audience: number;
+  /** Demo likes, by the audience. */
+  likes: number;
   presentations: number;
   templates: number;
   videoCards: number;
@@ -61,7 +169,15 @@ function imported(source: string, schemaVersion: "0" | "2") {
 }
 
 export async function seedDemoContent(db: Database, now = new Date()): Promise<SeedReport> {
-  const report: SeedReport = { users: 0, presentations: 0, templates: 0, videoCards: 0, viewLinks: 0 };
+  const report: SeedReport = {
+    users: 0,
+    audience: 0,
+    likes: 0,
+    presentations: 0,
+    templates: 0,
+    videoCards: 0,
+    viewLinks: 0,
+  };
   // Hash outside the transaction: scrypt is slow on purpose, and only new users need it.
   const passwordHashes = new Map<string, string>();
   for (const user of demoUsers) {
@@ -92,6 +208,8 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
       if (!user) throw new Error(`Demo content names an unknown user "${key}"`);
       return user.id;
     };
+    const audience = await seedAudience(tx);
+    report.audience = audience.inserted;
     for (const deck of demoDecks) {
       const inserted = await insertPresentationIfAbsent(tx, {
         oid: stableOid(`deck:${deck.slug}`),
@@ -106,7 +224,10 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
         isStaffPick: deck.staffPick,
         lastModified: new Date(now.getTime() - deck.modifiedDaysAgo * DAY_MS),
       });
-      if (inserted) report.presentations += 1;
+      if (inserted) {
+        report.presentations += 1;
+        report.likes += await seedLikes(tx, deck, audience.ids, now);
+      }
     }
     const admin = demoUsers.find((user) => user.isAdmin) ?? demoUsers[0];
     if (!admin) throw new Error("Demo content has no users");
@@ -155,4 +276,77 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
     }
   });
   return report;
+}
+
+/** The demo audience's accounts, inserted when absent; their ids in order. */
+async function seedAudience(tx: Queryable): Promise<{ ids: string[]; inserted: number }> {
+  const members = Array.from({ length: DEMO_AUDIENCE_SIZE }, (_, n) => audienceMember(n));
+  const inserted = await tx.query(
+    `insert into users (oid, email, username, first_name, last_name, password_hash)
+     select oid, email, username, first_name, last_name, null
+       from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
+            as m(oid, email, username, first_name, last_name)
+     on conflict do nothing
+     returning id`,
+    [
+      members.map((m) => m.oid),
+      members.map((m) => m.email),
+      members.map((m) => m.username),
+      members.map((m) => m.firstName),
+      members.map((m) => m.lastName),
+    ],
+  );
+  const rows = await tx.query<{ id: string; oid: string }>(
+    "select id::text as id, oid from users where oid = any($1)",
+    [members.map((m) => m.oid)],
+  );
+  const idOf = new Map(rows.map((row) => [row.oid, row.id]));
+  return {
+    ids: members.map((m) => idOf.get(m.oid)).filter((id): id is string => id !== undefined),
+    inserted: inserted.length,
+  };
+}
+
+/**
+ * A freshly seeded deck's likes: demoLikesOf(deck) people of the audience (a run of them starting
+ * at a place of the deck's own), each liking at a moment since the deck's last change, most of
+ * them recently; the like counter's shards (migration 0004) count exactly these rows.
+ */
+async function seedLikes(
+  tx: Queryable,
+  deck: { slug: string; viewCount: number; modifiedDaysAgo: number },
+  audience: readonly string[],
+  now: Date,
+): Promise<number> {
+  const count = Math.min(demoLikesOf(deck), audience.length);
+  if (count === 0) return 0;
+  const start = Math.floor(stableFraction(`start:${deck.slug}`) * audience.length);
+  const changed = now.getTime() - deck.modifiedDaysAgo * DAY_MS;
+  const userIds: string[] = [];
+  const times: string[] = [];
+  for (let k = 0; k < count; k += 1) {
+    userIds.push(audience[(start + k) % audience.length] ?? "");
+    // Between the deck's last change (its creation, as seeded) and now; squared, so most are recent.
+    const ago = (now.getTime() - changed) * stableFraction(`like:${deck.slug}:${k}`) ** 2;
+    times.push(new Date(now.getTime() - ago).toISOString());
+  }
+  const rows = await tx.query(
+    `insert into likes (user_id, presentation_id, created_at)
+     select l.user_id, p.id, l.created_at
+       from unnest($2::bigint[], $3::timestamptz[]) as l(user_id, created_at)
+       join presentations p on p.oid = $1
+     on conflict do nothing
+     returning user_id`,
+    [stableOid(`deck:${deck.slug}`), userIds, times],
+  );
+  await tx.query(
+    `insert into like_counters (presentation_id, shard, count)
+     select l.presentation_id, (l.user_id % 16)::smallint, count(*)::int
+       from likes l join presentations p on p.id = l.presentation_id
+      where p.oid = $1
+      group by 1, 2
+     on conflict (presentation_id, shard) do update set count = excluded.count`,
+    [stableOid(`deck:${deck.slug}`)],
+  );
+  return rows.length;
 }

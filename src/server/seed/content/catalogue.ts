@@ -69,7 +69,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 45,
-    viewCount: 18420,
+    viewCount: 4134,
     staffPick: true,
   },
   {
@@ -82,7 +82,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 120,
-    viewCount: 31250,
+    viewCount: 6310,
     staffPick: true,
   },
   {
@@ -95,7 +95,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "reusable",
     schemaVersion: "0",
     modifiedDaysAgo: 63,
-    viewCount: 12870,
+    viewCount: 3103,
     staffPick: false,
   },
   {
@@ -108,7 +108,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "reusable",
     schemaVersion: "2",
     modifiedDaysAgo: 210,
-    viewCount: 8934,
+    viewCount: 2317,
     staffPick: false,
   },
   {
@@ -121,7 +121,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 340,
-    viewCount: 5402,
+    viewCount: 1549,
     staffPick: false,
   },
   {
@@ -134,7 +134,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 18,
-    viewCount: 64318,
+    viewCount: 11241,
     staffPick: true,
   },
   {
@@ -147,7 +147,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 780,
-    viewCount: 97215,
+    viewCount: 15643,
     staffPick: false,
   },
   {
@@ -160,7 +160,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 95,
-    viewCount: 42107,
+    viewCount: 8009,
     staffPick: true,
   },
   {
@@ -173,7 +173,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 410,
-    viewCount: 23688,
+    viewCount: 5055,
     staffPick: false,
   },
   {
@@ -186,7 +186,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 27,
-    viewCount: 1243,
+    viewCount: 478,
     staffPick: false,
   },
   {
@@ -199,7 +199,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 155,
-    viewCount: 15734,
+    viewCount: 3644,
     staffPick: false,
   },
   {
@@ -212,7 +212,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "reusable",
     schemaVersion: "0",
     modifiedDaysAgo: 230,
-    viewCount: 7056,
+    viewCount: 1919,
     staffPick: false,
   },
   {
@@ -225,7 +225,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 520,
-    viewCount: 3391,
+    viewCount: 1068,
     staffPick: false,
   },
   {
@@ -238,7 +238,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "reusable",
     schemaVersion: "2",
     modifiedDaysAgo: 72,
-    viewCount: 58902,
+    viewCount: 10477,
     staffPick: false,
   },
   {
@@ -251,7 +251,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 9,
-    viewCount: 126540,
+    viewCount: 19315,
     staffPick: true,
   },
   {
@@ -264,7 +264,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 300,
-    viewCount: 249870,
+    viewCount: 33288,
     staffPick: true,
   },
   {
@@ -277,7 +277,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "reusable",
     schemaVersion: "2",
     modifiedDaysAgo: 640,
-    viewCount: 38215,
+    viewCount: 7412,
     staffPick: false,
   },
   {
@@ -290,7 +290,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "reusable",
     schemaVersion: "0",
     modifiedDaysAgo: 865,
-    viewCount: 21460,
+    viewCount: 4671,
     staffPick: false,
   },
   {
@@ -303,7 +303,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 900,
-    viewCount: 4417,
+    viewCount: 1319,
     staffPick: false,
   },
   {
@@ -316,7 +316,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 38,
-    viewCount: 9120,
+    viewCount: 2356,
     staffPick: false,
   },
   {
@@ -329,7 +329,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 275,
-    viewCount: 17033,
+    viewCount: 3883,
     staffPick: false,
   },
   {
@@ -342,7 +342,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 190,
-    viewCount: 33571,
+    viewCount: 6682,
     staffPick: false,
   },
   {
@@ -355,7 +355,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 133,
-    viewCount: 6289,
+    viewCount: 1750,
     staffPick: false,
   },
   {
@@ -368,7 +368,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 4,
-    viewCount: 187342,
+    viewCount: 26438,
     staffPick: true,
   },
   {
@@ -381,7 +381,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 460,
-    viewCount: 27740,
+    viewCount: 5736,
     staffPick: false,
   },
   {
@@ -394,7 +394,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 610,
-    viewCount: 14508,
+    viewCount: 3415,
     staffPick: false,
   },
   {
@@ -420,7 +420,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 700,
-    viewCount: 73016,
+    viewCount: 12441,
     staffPick: true,
   },
   {
@@ -433,7 +433,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "2",
     modifiedDaysAgo: 88,
-    viewCount: 11872,
+    viewCount: 2909,
     staffPick: false,
   },
   {
@@ -446,7 +446,7 @@ export const demoDecks: DemoDeck[] = [
     privacy: "public",
     schemaVersion: "0",
     modifiedDaysAgo: 14,
-    viewCount: 20985,
+    viewCount: 4588,
     staffPick: false,
   },
   {
