@@ -1,5 +1,6 @@
 import { FormattedMessage } from "react-intl";
 import type { MessageId } from "../i18n/locales";
+import { EmbedUnavailable } from "./EmbedUnavailable";
 import { SiteLayout } from "./SiteLayout";
 
 /** A more precise explanation than the status alone gives (error.{reason} in the catalogue). */
@@ -8,10 +9,13 @@ export type ErrorReason = "badRequest.characters" | "badRequest.form";
 export interface ErrorPageData {
   status: number;
   reason?: ErrorReason | null;
+  /** Issue 12: shown inside another site's frame (an embed whose presentation isn't available). */
+  frame?: boolean;
 }
 
 /** A real error page: says what happened in words, and offers a way on. */
 export function ErrorPage({ data }: { data: ErrorPageData }) {
+  if (data.frame) return <EmbedUnavailable />;
   const kind = errorKind(data.status);
   const title: MessageId = `error.${kind}.title`;
   const body: MessageId = data.reason ? `error.${data.reason}` : `error.${kind}.body`;

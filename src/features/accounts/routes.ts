@@ -5,6 +5,7 @@ import { AttemptLimiter } from "../../lib/attempt-limiter";
 import { isOid } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
+import { signInReasonOf } from "../../lib/sign-in-reason";
 import { LISTS_TAG, userTag } from "../content-changes";
 import { type FeatureContext, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { listListedPresentationsOf } from "../presentation/repository";
@@ -70,12 +71,18 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     });
 
   // Log in (spec §2 /login/; `next` honoured only for same-origin paths).
-  app.get("/login/", (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
+  app.get("/login/", (request: FastifyRequest<{ Querystring: { next?: string; reason?: string } }>, reply) => {
     if (request.viewer) return reply.redirect(safeNextPath(request.query.next, AFTER_SIGN_IN), 303);
     return sendAccountPage(
       request,
       reply,
-      { page: "login", next: safeNextPath(request.query.next), email: "", problem: null },
+      {
+        page: "login",
+        next: safeNextPath(request.query.next),
+        reason: signInReasonOf(request.query.reason),
+        email: "",
+        problem: null,
+      },
       { id: "accounts.login.submit" },
     );
   });
@@ -84,8 +91,15 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     const form = request.body as Form | undefined;
     const email = text(form, "email").trim().toLowerCase();
     const next = safeNextPath(text(form, "next"));
+    const reason = signInReasonOf(text(form, "reason"));
     const page = (problem: FormProblem, status: number) =>
-      sendAccountPage(request, reply, { page: "login", next, email, problem }, { id: "accounts.login.submit" }, status);
+      sendAccountPage(
+        request,
+        reply,
+        { page: "login", next, reason, email, problem },
+        { id: "accounts.login.submit" },
+        status,
+      );
     const attempt = loginThrottle.begin({ email, address: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
     if (!attempt.allowed) return page(tooMany(reply, attempt.retryAfterSeconds), 429);
     let user: Awaited<ReturnType<typeof logIn>>;
@@ -109,18 +123,20 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
 
   registerSegmentationRoutes(app, context, sendAccountPage);
 
-  app.get("/signup/", (request: FastifyRequest<{ Querystring: { next?: string } }>, reply) => {
+  app.get("/signup/", (request: FastifyRequest<{ Querystring: { next?: string; reason?: string } }>, reply) => {
     if (request.viewer) return reply.redirect(safeNextPath(request.query.next, AFTER_SIGN_IN), 303);
     // Issue 13, R2.8: Get started (R2.6, plain /signup/) asks what Podium is for first; entry
     // points with a next (a logged-out like, a template) go straight to the form.
     if (request.query.next === undefined) {
       return sendAccountPage(request, reply, { page: "segment", problem: null }, { id: "accounts.segment.title" });
     }
+    // Issue 12: a signed-out Like says why it led here.
+    const reason = signInReasonOf(request.query.reason);
     return sendAccountPage(
       request,
       reply,
-      { page: "signup", next: safeNextPath(request.query.next), values: {}, problem: null },
-      { id: "accounts.signup.submit" },
+      { page: "signup", next: safeNextPath(request.query.next), reason, values: {}, problem: null },
+      reason === "like" ? { id: "likes.signUpToLike" } : { id: "accounts.signup.submit" },
     );
   });
 
@@ -133,11 +149,12 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
       email: text(form, "email"),
     };
     const next = safeNextPath(text(form, "next"));
+    const reason = signInReasonOf(text(form, "reason"));
     const page = (problem: FormProblem, status: number) =>
       sendAccountPage(
         request,
         reply,
-        { page: "signup", next, values, problem },
+        { page: "signup", next, reason, values, problem },
         { id: "accounts.signup.submit" },
         status,
       );

@@ -96,7 +96,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   ) => {
     const viewer = requireViewer(request, reply);
     if (!viewer) return reply;
-    const manage = await getManageData(db, viewer, request.params.oid);
+    const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl);
     const importWarnings = decodeWarnings((request.query as { warnings?: unknown } | undefined)?.warnings);
     return send(
       request,

@@ -7,6 +7,7 @@ import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import type { MarkdownWarning } from "../presentation/document/markdown";
 import type { PresentationDocument, Theme } from "../presentation/document/schema";
+import { editorUrl } from "../presentation/editor-links";
 import {
   type CollaboratorListing,
   countOwnedPresentations,
@@ -51,6 +52,8 @@ export interface DashboardRow {
   lastModified: string;
   thumbnailUrl: string;
   viewUrl: string;
+  /** Issue 12: where the owner edits it (spec §2: the editor's address follows the schema version). */
+  editorUrl: string;
 }
 
 function rowOf(p: PresentationSummary): DashboardRow {
@@ -63,6 +66,7 @@ function rowOf(p: PresentationSummary): DashboardRow {
     lastModified: p.lastModified.toISOString(),
     thumbnailUrl: `/p/${p.oid}/thumbnail.svg`,
     viewUrl: `/p/${p.oid}/`,
+    editorUrl: editorUrl(p.oid, p.schemaVersion),
   };
 }
 
@@ -166,7 +170,16 @@ export interface ManageData {
   activity: PresentationActivity;
 }
 
-export async function getManageData(db: Queryable, viewer: NonNullable<Viewer>, oid: string): Promise<ManageData> {
+/**
+ * A presentation's page on the dashboard. `publicUrl` is the origin Podium is reached at
+ * (PODIUM_PUBLIC_URL): view links show as full addresses to paste (issue 12).
+ */
+export async function getManageData(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  publicUrl = "",
+): Promise<ManageData> {
   const row = await owned(db, viewer, oid);
   const [links, collaborators, activity] = await Promise.all([
     listViewLinks(db, row.id),
@@ -186,7 +199,7 @@ export async function getManageData(db: Queryable, viewer: NonNullable<Viewer>, 
       keyType: link.keyType,
       createdAt: link.createdAt.toISOString(),
       revokedAt: link.revokedAt?.toISOString() ?? null,
-      url: `/view/${link.linkId}/`,
+      url: `${publicUrl}/view/${link.linkId}/`,
     })),
     collaborators,
     activity,

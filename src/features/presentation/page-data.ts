@@ -82,6 +82,12 @@ export interface PresentationPageData {
   sidebar: SidebarData | null;
   /** Podium: the viewer is a curator and curation is allowed (spec §6). */
   canCurate: boolean;
+  /**
+   * Podium (issue 12): the viewer owns the presentation. The view page offers them Edit, Share
+   * settings and Analytics instead of Report and Like. Only ever true for a signed-in viewer, whose
+   * pages are never in the anonymous page cache.
+   */
+  isOwner: boolean;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { isOid } from "../../lib/ids";
+import { ErrorPage, type ErrorPageData } from "../../ui/ErrorPage";
 import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
@@ -83,13 +84,30 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
   app.get("/p/:oid/", viewPage);
   app.get("/p/:oid/:slug/", viewPage);
 
+  /**
+   * Issue 12: an embed whose presentation is private, removed or unknown answers 404 with a branded
+   * "isn't available" page that other sites may frame (like the embed page itself), noindex, never
+   * stored by a cache, and the same for every reason, so it tells nothing about the presentation.
+   */
+  const embedUnavailable = (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header("cache-control", "no-store");
+    return context.sendPage<ErrorPageData>(request, reply, {
+      entry: "error",
+      status: 404,
+      frameable: true,
+      data: { status: 404, reason: null, frame: true },
+      render: (pageData) => createElement(ErrorPage, { data: pageData }),
+      head: { title: { id: "embed.unavailable.title" }, noindex: true },
+    });
+  };
+
   // The embeddable player (spec §2 /p/embed/{id}/): frameable by any site; ?autoplay=1 plays at once.
   app.get("/p/embed/:oid/", async (request: OidRequest, reply) => {
     const { oid } = request.params;
-    if (!isOid(oid)) return context.sendNotFound(request, reply);
+    if (!isOid(oid)) return embedUnavailable(request, reply);
     const autoplay = request.query.autoplay === "1" || request.query.autoplay === "true";
     const data = await getEmbedPage(db, { ...viewRequest(request), oid, autoplay });
-    if (!data) return context.sendNotFound(request, reply);
+    if (!data) return embedUnavailable(request, reply);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [presentationTag(data.oid), userTag(data.owner.oid)]);
     return context.sendPage(request, reply, {

@@ -216,6 +216,7 @@ async function buildPageData(
     appData: surroundings?.appData ?? null,
     sidebar: surroundings?.sidebar ?? null,
     canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
+    isOwner: variant.access.manage,
   };
 }
 

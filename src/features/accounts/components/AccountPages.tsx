@@ -2,6 +2,7 @@ import { FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import { LOCALES } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
+import { accountPath, type SignInReason } from "../../../lib/sign-in-reason";
 import { Avatar } from "../../../ui/Avatar";
 import { CardList } from "../../../ui/CardList";
 import { FormNotice, PostForm, TextField } from "../../../ui/Form";
@@ -15,8 +16,15 @@ export interface FormProblem {
 }
 
 export type AccountPageData =
-  | { page: "login"; next: string; email: string; problem: FormProblem | null }
-  | { page: "signup"; next: string; values: Record<string, string>; problem: FormProblem | null }
+  | { page: "login"; next: string; reason: SignInReason | null; email: string; problem: FormProblem | null }
+  | {
+      page: "signup";
+      next: string;
+      /** Issue 12: why they came (a signed-out Like), said at the top of the form. */
+      reason: SignInReason | null;
+      values: Record<string, string>;
+      problem: FormProblem | null;
+    }
   | { page: "logout"; name: string }
   /** Issue 13, R2.8: what will you use Podium for? (the author segment, spec §3). */
   | { page: "segment"; problem: FormProblem | null }
@@ -77,18 +85,19 @@ function FormProblemNotice({ problem }: { problem: FormProblem | null }) {
 
 function LoginForm({ data }: { data: Extract<AccountPageData, { page: "login" }> }) {
   const intl = useIntl();
-  const signupHref = data.next === "/" ? "/signup/" : `/signup/?next=${encodeURIComponent(data.next)}`;
+  const signupHref = accountPath("/signup/", data.next, data.reason);
   return (
     <section className="panel auth-panel" aria-labelledby="login-title">
       <h1 id="login-title">
-        <FormattedMessage id="accounts.login.title" />
+        <FormattedMessage id={data.reason === "like" ? "accounts.login.likeTitle" : "accounts.login.title"} />
       </h1>
       <p className="auth-panel__lead">
-        <FormattedMessage id="accounts.login.lead" />
+        <FormattedMessage id={data.reason === "like" ? "accounts.login.likeLead" : "accounts.login.lead"} />
       </p>
       <PostForm action="/login/">
         <FormProblemNotice problem={data.problem} />
         <input type="hidden" name="next" value={data.next} />
+        {data.reason ? <input type="hidden" name="reason" value={data.reason} /> : null}
         <TextField
           name="email"
           type="email"
@@ -118,19 +127,20 @@ function LoginForm({ data }: { data: Extract<AccountPageData, { page: "login" }>
 function SignupForm({ data }: { data: Extract<AccountPageData, { page: "signup" }> }) {
   const intl = useIntl();
   const problemText = useProblemText(data.problem);
-  const loginHref = data.next === "/" ? "/login/" : `/login/?next=${encodeURIComponent(data.next)}`;
+  const loginHref = accountPath("/login/", data.next, data.reason);
   const field = (id: MessageId) => intl.formatMessage({ id });
   return (
     <section className="panel auth-panel" aria-labelledby="signup-title">
       <h1 id="signup-title">
-        <FormattedMessage id="accounts.signup.title" />
+        <FormattedMessage id={data.reason === "like" ? "likes.signUpToLike" : "accounts.signup.title"} />
       </h1>
       <p className="auth-panel__lead">
-        <FormattedMessage id="accounts.signup.lead" />
+        <FormattedMessage id={data.reason === "like" ? "accounts.signup.likeLead" : "accounts.signup.lead"} />
       </p>
       <PostForm action="/signup/">
         <FormProblemNotice problem={data.problem} />
         <input type="hidden" name="next" value={data.next} />
+        {data.reason ? <input type="hidden" name="reason" value={data.reason} /> : null}
         <TextField
           name="firstName"
           label={field("accounts.field.firstName")}

@@ -1,5 +1,6 @@
 import { type PointerEvent, useEffect, useRef, useState } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { MANAGE_SECTIONS } from "../paths";
 import type { DailyActivity, PresentationActivity } from "../repository";
 import "./activity-chart.css";
 
@@ -92,7 +93,7 @@ export function ActivityChart({ activity }: { activity: PresentationActivity }) 
   const activeDay: DailyActivity | null = active === null ? null : (days[active] ?? null);
 
   return (
-    <section className="panel activity" aria-labelledby="activity-title">
+    <section className="panel activity" id={MANAGE_SECTIONS.activity} aria-labelledby="activity-title">
       <div className="activity__head">
         <div>
           <h2 id="activity-title">

@@ -7,9 +7,11 @@ import { ImagesSection } from "../../assets/components/ImagesSection";
 import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 import { ImportWarnings } from "../../presentation/components/ImportWarnings";
 import type { MarkdownWarning } from "../../presentation/document/markdown";
+import { DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
 import { ThemePicker } from "./ThemePicker";
+import { ViewLinkItem } from "./ViewLinkItem";
 import "./dashboard.css";
 
 export interface Notice {
@@ -30,7 +32,7 @@ export type DashboardPageData =
   | ({ view: "manage"; notice: Notice | null; importWarnings: MarkdownWarning[] } & ManageData)
   | { view: "delete"; oid: string; title: string };
 
-const BASE = "/dashboard/next/";
+const BASE = DASHBOARD_PATH;
 
 /** The dashboard (spec §2 "My dashboard"): my presentations, import, and sharing of each. */
 export function DashboardPage({ data }: { data: DashboardPageData }) {
@@ -125,13 +127,22 @@ function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "
                     </span>
                   </p>
                 </div>
-                <a
-                  className="button"
-                  href={`${BASE}presentations/${p.oid}/`}
-                  aria-label={intl.formatMessage({ id: "dashboard.manageLabel" }, { title: p.title })}
-                >
-                  <FormattedMessage id="dashboard.manage" />
-                </a>
+                <div className="dashboard__item-actions">
+                  <a
+                    className="button button--primary"
+                    href={p.editorUrl}
+                    aria-label={intl.formatMessage({ id: "dashboard.editLabel" }, { title: p.title })}
+                  >
+                    <FormattedMessage id="dashboard.edit" />
+                  </a>
+                  <a
+                    className="button"
+                    href={`${BASE}presentations/${p.oid}/`}
+                    aria-label={intl.formatMessage({ id: "dashboard.manageLabel" }, { title: p.title })}
+                  >
+                    <FormattedMessage id="dashboard.manage" />
+                  </a>
+                </div>
               </li>
             ))}
           </ul>
@@ -159,10 +170,15 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
         <h1>{p.title}</h1>
         <p className="dashboard__meta">
           <PrivacyLabel privacy={p.privacy} />
-          <a href={p.viewUrl}>
+        </p>
+        <div className="dashboard__head-actions">
+          <a className="button button--primary" href={p.editorUrl}>
+            <FormattedMessage id="dashboard.edit" />
+          </a>
+          <a className="button" href={p.viewUrl}>
             <FormattedMessage id="dashboard.open" />
           </a>
-        </p>
+        </div>
       </div>
       <NoticeBanner notice={data.notice} />
       <ImportWarnings warnings={data.importWarnings} />
@@ -226,7 +242,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
 
       <ThemePicker action={`${path}/theme`} current={p.theme} />
 
-      <section className="panel" aria-labelledby="links-title">
+      <section className="panel" id={MANAGE_SECTIONS.sharing} aria-labelledby="links-title">
         <h2 id="links-title">
           <FormattedMessage id="dashboard.links" />
         </h2>
@@ -234,28 +250,26 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           <FormattedMessage id="dashboard.links.lead" />
         </p>
         {live.length > 0 ? (
-          <ul className="link-list">
-            {live.map((link) => (
-              <li key={link.linkId}>
-                <a className="link-list__url" href={link.url}>
-                  {link.url}
-                </a>
-                <span className="link-list__date">
-                  <FormattedMessage
-                    id="dashboard.links.created"
-                    values={{ date: <FormattedDate value={link.createdAt} dateStyle="medium" timeZone="UTC" /> }}
-                  />
-                </span>
-                <PostForm action={`${path}/view-links/${link.linkId}/revoke`} className="inline-form">
-                  <button
-                    type="submit"
-                    className="button"
-                    aria-label={intl.formatMessage({ id: "dashboard.links.revokeLabel" }, { url: link.url })}
-                  >
-                    <FormattedMessage id="dashboard.links.revoke" />
-                  </button>
-                </PostForm>
-              </li>
+          <ul className="view-links">
+            {live.map((link, index) => (
+              <ViewLinkItem
+                key={link.linkId}
+                url={link.url}
+                createdAt={link.createdAt}
+                index={index}
+                privateDeck={p.privacy === "private"}
+                revoke={
+                  <PostForm action={`${path}/view-links/${link.linkId}/revoke`} className="inline-form">
+                    <button
+                      type="submit"
+                      className="button"
+                      aria-label={intl.formatMessage({ id: "dashboard.links.revokeLabel" }, { url: link.url })}
+                    >
+                      <FormattedMessage id="dashboard.links.revoke" />
+                    </button>
+                  </PostForm>
+                }
+              />
             ))}
           </ul>
         ) : (

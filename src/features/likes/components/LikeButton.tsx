@@ -83,6 +83,9 @@ function LikeButtonState({
       className={`like-button like-button--${animation}${liked ? " like-button--on" : ""}`}
       aria-pressed={liked}
       data-animation={animation}
+      // Issue 12: a signed-out visitor learns before the click why it leads to sign-up (a tooltip,
+      // and the button's accessible description).
+      title={isAuthenticated ? undefined : intl.formatMessage({ id: "likes.signUpToLike" })}
       onClick={() => void onClick()}
     >
       <svg

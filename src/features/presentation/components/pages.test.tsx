@@ -86,6 +86,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     appData: null,
     sidebar: null,
     canCurate: false,
+    isOwner: false,
     ...overrides,
   };
 }

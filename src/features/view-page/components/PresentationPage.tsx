@@ -4,6 +4,7 @@ import type { Card } from "../../../lib/card";
 import { readFeature } from "../../../lib/features";
 import { ownerDisplayName } from "../../../lib/owner";
 import { followAfterLog, redirectAfter } from "../../../lib/redirect";
+import { accountPath } from "../../../lib/sign-in-reason";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
@@ -25,6 +26,7 @@ import { readingPathOf } from "../../presentation/reading-path";
 import { ShareModal } from "../../share/components/ShareModal";
 import { Sidebar } from "../../sidebar/components/Sidebar";
 import { MoreDecks } from "./MoreDecks";
+import { OwnerTools, OwnLikes, workActionOf } from "./OwnerTools";
 import { ToolbarActionLabel } from "./ToolbarIcons";
 import "./more-decks.css";
 import "../../presentation/components/presentation.css";
@@ -34,9 +36,12 @@ export function showsViewCount(data: Pick<PresentationPageData, "viewCount" | "p
   return data.viewCount > 0 && (data.privacy === "public" || data.privacy === "reusable");
 }
 
-/** Spec §4, §6: a logged-out like on the view page sends the visitor to sign up, then back (R2.7). */
+/**
+ * Spec §4, §6: a logged-out like on the view page sends the visitor to sign up, then back (R2.7);
+ * issue 12: the sign-up page says why ("Sign up to like this presentation").
+ */
 export function signupPathFor(currentPath: string): string {
-  return `/signup/?next=${encodeURIComponent(currentPath)}`;
+  return accountPath("/signup/", currentPath, "like");
 }
 
 function goToSignup(): void {
@@ -193,14 +198,19 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                     />
                   </span>
                 ) : null}
-                <LikeButton
-                  oid={data.oid}
-                  likesCount={data.likesCount}
-                  hasLiked={data.hasLikedPrezi}
-                  isAuthenticated={data.isAuthenticated}
-                  onLoggedOutLike={goToSignup}
-                  sendLike={like}
-                />
+                {data.isOwner ? (
+                  // Issue 12: the owner sees their likes, not a button to like their own deck.
+                  <OwnLikes count={data.likesCount} />
+                ) : (
+                  <LikeButton
+                    oid={data.oid}
+                    likesCount={data.likesCount}
+                    hasLiked={data.hasLikedPrezi}
+                    isAuthenticated={data.isAuthenticated}
+                    onLoggedOutLike={goToSignup}
+                    sendLike={like}
+                  />
+                )}
               </div>
               {/* Issue 12: what shows follows the viewport (CSS at 768 px, spec §9), never the user
                   agent: a phone logged out sees one call to action (spec §2), every action is
@@ -248,21 +258,24 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                     </button>
                   </form>
                 ) : null}
-                <a
-                  className="button toolbar__action"
-                  href={`/contact/abuse/${data.oid}/`}
-                  target="_blank"
-                  rel="noopener"
-                  title={intl.formatMessage({ id: "toolbar.report" })}
-                >
-                  <ToolbarActionLabel icon="report">
-                    <FormattedMessage id="toolbar.report" />
-                    <span className="visually-hidden">
-                      {" "}
-                      <FormattedMessage id="toolbar.newTab" />
-                    </span>
-                  </ToolbarActionLabel>
-                </a>
+                {data.isOwner ? null : (
+                  // Issue 12: nobody reports their own deck.
+                  <a
+                    className="button toolbar__action"
+                    href={`/contact/abuse/${data.oid}/`}
+                    target="_blank"
+                    rel="noopener"
+                    title={intl.formatMessage({ id: "toolbar.report" })}
+                  >
+                    <ToolbarActionLabel icon="report">
+                      <FormattedMessage id="toolbar.report" />
+                      <span className="visually-hidden">
+                        {" "}
+                        <FormattedMessage id="toolbar.newTab" />
+                      </span>
+                    </ToolbarActionLabel>
+                  </a>
+                )}
                 {data.canCurate ? (
                   <a
                     className="button toolbar__action"
@@ -274,7 +287,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                     </ToolbarActionLabel>
                   </a>
                 ) : null}
-                {data.isAuthenticated ? (
+                <OwnerTools data={data} />
+                {data.isAuthenticated && workActionOf(data) === null ? (
                   <a
                     className="button button--primary toolbar__action"
                     href="/dashboard/next/"

@@ -111,6 +111,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     appData: null,
     sidebar: { videos: [], templates: [card({})] },
     canCurate: false,
+    isOwner: false,
     ...overrides,
   };
 }
