@@ -87,15 +87,17 @@ test.describe("accounts, sharing and likes", () => {
     // A view link opens it for anyone holding it.
     await page.getByRole("button", { name: "Create a view link" }).click();
     await expect(page.getByText("A new view link is ready.")).toBeVisible();
-    const linkPath = await page.locator(".link-list__url").first().textContent();
-    expect(linkPath).toMatch(/^\/view\/[A-Za-z0-9_-]{32}\/$/);
+    // Issue 12: the full address to paste, not a bare path.
     const origin = new URL(page.url()).origin;
-    expect(await strangerStatus(browser, `${origin}${linkPath}`)).toBe(200);
+    const linkUrl = await page.getByRole("textbox", { name: "View link address" }).first().inputValue();
+    expect(linkUrl.startsWith(origin)).toBe(true);
+    expect(linkUrl.slice(origin.length)).toMatch(/^\/view\/[A-Za-z0-9_-]{32}\/$/);
+    expect(await strangerStatus(browser, linkUrl)).toBe(200);
 
     // Revoked: 404 at once.
-    await page.getByRole("button", { name: `Revoke ${linkPath}` }).click();
+    await page.getByRole("button", { name: `Revoke ${linkUrl}` }).click();
     await expect(page.getByText("The view link is revoked")).toBeVisible();
-    expect(await strangerStatus(browser, `${origin}${linkPath}`)).toBe(404);
+    expect(await strangerStatus(browser, linkUrl)).toBe(404);
     // The stranger pages logged their 404s in their own contexts; this page logged none.
     expect(consoleProblems).toEqual([]);
   });
@@ -162,22 +164,22 @@ test.describe("accounts, sharing and likes", () => {
     await expect(like).toHaveAttribute("aria-pressed", "false");
     await like.click();
     await expect(like).toHaveAttribute("aria-pressed", "true");
-    await expect(like.locator(".like-button__count")).toHaveText(String(before + 1));
+    await expect(like.locator(".like-button__count")).toHaveText((before + 1).toLocaleString("en-US"));
     await expect(like).toHaveAttribute("data-animation", "liked");
     // The like is stored: a reload shows it.
     await page.reload();
     await waitForHydration(page);
     await expect(page.locator(".like-button")).toHaveAttribute("aria-pressed", "true");
-    await expect(page.locator(".like-button__count")).toHaveText(String(before + 1));
+    await expect(page.locator(".like-button__count")).toHaveText((before + 1).toLocaleString("en-US"));
     // Unlike: the broken heart, then back to default after 2 s.
     await page.locator(".like-button").click();
     await expect(page.locator(".like-button")).toHaveAttribute("aria-pressed", "false");
-    await expect(page.locator(".like-button__count")).toHaveText(String(before));
+    await expect(page.locator(".like-button__count")).toHaveText(before.toLocaleString("en-US"));
     await expect(page.locator(".like-button")).toHaveAttribute("data-animation", "unliked");
     await expect(page.locator(".like-button")).toHaveAttribute("data-animation", "default", { timeout: 5000 });
     await page.reload();
     await waitForHydration(page);
-    await expect(page.locator(".like-button__count")).toHaveText(String(before));
+    await expect(page.locator(".like-button__count")).toHaveText(before.toLocaleString("en-US"));
   });
 
   test("R8.2 a failed like reverts and shakes", async ({ page, consoleProblems }) => {
@@ -204,7 +206,7 @@ test.describe("accounts, sharing and likes", () => {
     await waitForHydration(page);
     await page.locator(".like-button").click();
     const path = new URL(url).pathname;
-    await expect(page).toHaveURL(`/signup/?next=${encodeURIComponent(path)}`);
+    await expect(page).toHaveURL(`/signup/?next=${encodeURIComponent(path)}&reason=like`);
     await waitForHydration(page);
     await page.getByLabel("First name").fill("Back");
     await page.getByLabel("Email").fill(`back.${Date.now()}@podium.test`);

@@ -174,6 +174,70 @@ describe("public view page toolbar", () => {
   });
 });
 
+describe("issue 12: the owner's and collaborators' toolbar", () => {
+  it("issue 12 the owner gets Edit, Share settings and Analytics, their likes as a figure, no Report or Like", () => {
+    renderPage(pageData({ isOwner: true, viewerRights: { edit: true, comment: true }, schemaVersion: "0" }));
+    const left = toolbarGroup("left");
+    const right = toolbarGroup("right");
+    expect(left.getByText("3 likes")).toBeTruthy();
+    expect(left.queryByRole("button", { name: /^Like/ })).toBeNull();
+    expect(right.queryByRole("link", { name: /^Report/ })).toBeNull();
+    expect(right.getByRole("link", { name: "Edit" }).getAttribute("href")).toBe(`/${OID}/edit/`);
+    expect(right.getByRole("link", { name: "Share settings for Sourdough basics" }).getAttribute("href")).toBe(
+      `/dashboard/next/presentations/${OID}/#sharing`,
+    );
+    expect(right.getByRole("link", { name: "Analytics for Sourdough basics" }).getAttribute("href")).toBe(
+      `/dashboard/next/presentations/${OID}/#activity`,
+    );
+    expect(right.queryByRole("link", { name: "Create your own" })).toBeNull();
+  });
+
+  it("issue 12 a collaborator who may edit gets Edit (pitch editor) beside Like and Report, not the owner's settings", () => {
+    renderPage(pageData({ viewerRights: { edit: true, comment: true } }));
+    const right = toolbarGroup("right");
+    expect(right.getByRole("link", { name: "Edit" }).getAttribute("href")).toBe(`/p/edit/${OID}/`);
+    expect(right.getByRole("link", { name: /^Report/ })).toBeTruthy();
+    expect(toolbarGroup("left").getByRole("button", { name: /^Like/ })).toBeTruthy();
+    expect(right.queryByRole("link", { name: /Share settings|Analytics/ })).toBeNull();
+  });
+
+  it("issue 12 a commenter gets Comment; a signed-in stranger gets Create your own; nobody else gets either", () => {
+    const { unmount } = renderPage(pageData({ viewerRights: { edit: false, comment: true }, schemaVersion: "0" }));
+    expect(toolbarGroup("right").getByRole("link", { name: "Comment" }).getAttribute("href")).toBe(
+      `/${OID}/edit/#present`,
+    );
+    unmount();
+    renderPage(pageData());
+    const right = toolbarGroup("right");
+    expect(right.queryByRole("link", { name: /^(Edit|Comment)$/ })).toBeNull();
+    expect(right.getByRole("link", { name: "Create your own" })).toBeTruthy();
+  });
+
+  it("issue 12 the Edit button logs open_editor before it navigates", async () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign });
+    renderPage(pageData({ isOwner: true, viewerRights: { edit: true, comment: true } }));
+    vi.mocked(trackEvent).mockClear();
+    const settle = holdNextLog();
+    fireEvent.click(toolbarGroup("right").getByRole("link", { name: "Edit" }));
+    expect(logged()).toEqual([["open_editor", { oid: OID }]]);
+    await flush();
+    expect(assign).not.toHaveBeenCalled();
+    await settle(true);
+    expect(assign).toHaveBeenCalledWith(expect.stringMatching(new RegExp(`/p/edit/${OID}/$`)));
+  });
+
+  it("issue 12 a signed-out Like says why before the click, and leads to sign-up with the reason", () => {
+    const assign = vi.fn();
+    vi.stubGlobal("location", { ...window.location, assign, pathname: `/p/${OID}/` });
+    renderPage(pageData({ isAuthenticated: false }));
+    const like = toolbarGroup("left").getByRole("button", { name: /^Like/ });
+    expect(like.getAttribute("title")).toBe("Sign up to like this presentation");
+    fireEvent.click(like);
+    expect(assign).toHaveBeenCalledWith(`/signup/?next=%2Fp%2F${OID}%2F&reason=like`);
+  });
+});
+
 describe("public view page logging", () => {
   it("R4.11 tracked actions send their events: loaded page, show and close modal", () => {
     renderPage(pageData());
