@@ -210,6 +210,7 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
     };
     const audience = await seedAudience(tx);
     report.audience = audience.inserted;
+    const likedDecks: (typeof demoDecks)[number][] = [];
     for (const deck of demoDecks) {
       const inserted = await insertPresentationIfAbsent(tx, {
         oid: stableOid(`deck:${deck.slug}`),
@@ -226,9 +227,10 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
       });
       if (inserted) {
         report.presentations += 1;
-        report.likes += await seedLikes(tx, deck, audience.ids, now);
+        likedDecks.push(deck);
       }
     }
+    report.likes = await seedLikes(tx, likedDecks, audience.ids, now);
     const admin = demoUsers.find((user) => user.isAdmin) ?? demoUsers[0];
     if (!admin) throw new Error("Demo content has no users");
     for (const template of demoTemplates) {
@@ -308,45 +310,48 @@ async function seedAudience(tx: Queryable): Promise<{ ids: string[]; inserted: n
 }
 
 /**
- * A freshly seeded deck's likes: demoLikesOf(deck) people of the audience (a run of them starting
- * at a place of the deck's own), each liking at a moment since the deck's last change, most of
- * them recently; the like counter's shards (migration 0004) count exactly these rows.
+ * Freshly seeded decks' likes, in two statements: demoLikesOf(deck) people of the audience each (a
+ * run of them starting at a place of the deck's own), each liking at a moment since the deck's last
+ * change, most of them recently; the like counters' shards (migration 0004) count exactly these rows.
  */
 async function seedLikes(
   tx: Queryable,
-  deck: { slug: string; viewCount: number; modifiedDaysAgo: number },
+  decks: readonly { slug: string; viewCount: number; modifiedDaysAgo: number }[],
   audience: readonly string[],
   now: Date,
 ): Promise<number> {
-  const count = Math.min(demoLikesOf(deck), audience.length);
-  if (count === 0) return 0;
-  const start = Math.floor(stableFraction(`start:${deck.slug}`) * audience.length);
-  const changed = now.getTime() - deck.modifiedDaysAgo * DAY_MS;
+  const oids: string[] = [];
   const userIds: string[] = [];
   const times: string[] = [];
-  for (let k = 0; k < count; k += 1) {
-    userIds.push(audience[(start + k) % audience.length] ?? "");
-    // Between the deck's last change (its creation, as seeded) and now; squared, so most are recent.
-    const ago = (now.getTime() - changed) * stableFraction(`like:${deck.slug}:${k}`) ** 2;
-    times.push(new Date(now.getTime() - ago).toISOString());
+  for (const deck of decks) {
+    const count = Math.min(demoLikesOf(deck), audience.length);
+    const start = Math.floor(stableFraction(`start:${deck.slug}`) * audience.length);
+    const sinceChange = deck.modifiedDaysAgo * DAY_MS;
+    for (let k = 0; k < count; k += 1) {
+      oids.push(stableOid(`deck:${deck.slug}`));
+      userIds.push(audience[(start + k) % audience.length] ?? "");
+      // Between the deck's last change (its creation, as seeded) and now; squared, so most are recent.
+      times.push(new Date(now.getTime() - sinceChange * stableFraction(`like:${deck.slug}:${k}`) ** 2).toISOString());
+    }
   }
+  if (oids.length === 0) return 0;
   const rows = await tx.query(
     `insert into likes (user_id, presentation_id, created_at)
      select l.user_id, p.id, l.created_at
-       from unnest($2::bigint[], $3::timestamptz[]) as l(user_id, created_at)
-       join presentations p on p.oid = $1
+       from unnest($1::text[], $2::bigint[], $3::timestamptz[]) as l(oid, user_id, created_at)
+       join presentations p on p.oid = l.oid
      on conflict do nothing
      returning user_id`,
-    [stableOid(`deck:${deck.slug}`), userIds, times],
+    [oids, userIds, times],
   );
   await tx.query(
     `insert into like_counters (presentation_id, shard, count)
      select l.presentation_id, (l.user_id % 16)::smallint, count(*)::int
        from likes l join presentations p on p.id = l.presentation_id
-      where p.oid = $1
+      where p.oid = any($1::text[])
       group by 1, 2
      on conflict (presentation_id, shard) do update set count = excluded.count`,
-    [stableOid(`deck:${deck.slug}`)],
+    [[...new Set(oids)]],
   );
   return rows.length;
 }
