@@ -351,9 +351,10 @@ test.describe("issue 12: a signed-out Like says why", () => {
   test("issue 12 signed in, the Like button has no sign-up tooltip; a plain sign-up page has its usual title", async ({
     page,
   }) => {
-    await page.goto("/signup/");
+    // (A plain /signup/ asks what Podium is for first, issue 13; with a next it is the form.)
+    await page.goto(`/signup/?next=${encodeURIComponent(`/p/${PITCH.oid}/`)}`);
     await expect(page.getByRole("heading", { level: 1, name: "Create your Podium account" })).toBeVisible();
-    await page.goto("/signup/?reason=something-else");
+    await page.goto(`/signup/?next=${encodeURIComponent(`/p/${PITCH.oid}/`)}&reason=something-else`);
     await expect(page.getByRole("heading", { level: 1, name: "Create your Podium account" })).toBeVisible();
     await logIn(page, "tim@podium.test");
     await page.goto(`/p/${PITCH.oid}/`);
