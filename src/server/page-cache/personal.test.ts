@@ -99,6 +99,7 @@ describe.each(testDatabaseTargets())("issue 11 signed-in page templates on $name
   let grace: TestAgent;
   let tim: TestAgent;
 
+  let passwordHash = "";
   const person = async (key: string, email: string, firstName: string, lastName: string) =>
     insertUser(db, {
       oid: stableOid(`personal:${key}`),
@@ -107,7 +108,7 @@ describe.each(testDatabaseTargets())("issue 11 signed-in page templates on $name
       firstName,
       lastName,
       publicDisplayName: null,
-      passwordHash: await hashPassword(PASSWORD),
+      passwordHash,
       isAdmin: false,
       isCurator: false,
     });
@@ -123,6 +124,8 @@ describe.each(testDatabaseTargets())("issue 11 signed-in page templates on $name
 
   beforeAll(async () => {
     ({ db, drop } = await target.create());
+    // One hash for everyone: hashing is slow on purpose, and this test is about pages.
+    passwordHash = await hashPassword(PASSWORD);
     app = await buildApp({ ...TEST_CONFIG, pageCacheMaxBytes: 8 * 1024 * 1024 }, db);
     // The same database and secret without templates: what a plain render gives.
     plain = await buildApp(TEST_CONFIG, db);
