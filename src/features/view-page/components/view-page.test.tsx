@@ -273,7 +273,8 @@ describe("public view page logging", () => {
         {
           oid: OID,
           cta_location: "bottom_band",
-          cta_text: "Learn more",
+          // R3.10: the log carries the button's own text, as shown.
+          cta_text: "Learn about Podium",
           cta_type: "BUTTON",
           target_url: "/product/",
         },
