@@ -7,7 +7,7 @@ import {
   type UsageSession,
 } from "../../lib/usage-session";
 import { filterUsageEvent } from "./filters";
-import { buildUsageEvent, CLIENT_LOG_PATH } from "./usage-event";
+import { buildUsageEvent, CLIENT_LOG_PATH, type EventFamily } from "./usage-event";
 
 /**
  * Sends usage events from the browser (spec §7): a beacon to /log/json when the browser has
@@ -49,7 +49,12 @@ export function eventDelivery(environment: string | undefined): "send" | "consol
   return "send";
 }
 
-export async function trackEvent(eventName: string, fields: Record<string, unknown> = {}): Promise<boolean> {
+export async function trackEvent(
+  eventName: string,
+  fields: Record<string, unknown> = {},
+  /** Spec §3: the event's family (Analytics/Js unless given; the player sends Analytics/Webgl). */
+  family?: EventFamily,
+): Promise<boolean> {
   if (typeof window === "undefined") return false;
   const delivery = eventDelivery(document.documentElement.dataset.env);
   const session = currentUsageSession();
@@ -63,6 +68,7 @@ export async function trackEvent(eventName: string, fields: Record<string, unkno
     url: window.location.href,
     referer: document.referrer || null,
     now: Date.now(),
+    family,
   });
   // Spec §5: the page's filters may drop (or change) the event.
   const event = filterUsageEvent(built);
