@@ -2,6 +2,7 @@ import { type ClientLogger, type ClientLogMessage, createClientLogger } from "..
 import { onPageOrigin } from "../../lib/http-client";
 import {
   COOKIE_CONSENT_CHANGE_EVENT,
+  cookieDomainForPage,
   createUsageSession,
   type UsageCookieMode,
   type UsageSession,
@@ -28,12 +29,18 @@ export function currentUsageSession(): UsageSession {
     jar: document,
     randomId,
     secure: window.location.protocol === "https:",
+    domain: usageCookieDomainOfPage(),
   });
   window.addEventListener(COOKIE_CONSENT_CHANGE_EVENT, (event) => {
     session.consentChanged((event as CustomEvent<{ performance?: boolean }>).detail?.performance === true);
   });
   usageSession = session;
   return session;
+}
+
+/** Spec §9: the usage cookie's domain on this page (the environment's, when the page is on it). */
+export function usageCookieDomainOfPage(): string | null {
+  return cookieDomainForPage(window.location.hostname, document.documentElement.dataset.cookieDomain);
 }
 
 function randomId(): string {
