@@ -104,10 +104,9 @@ export function TagInput({ id, name, defaultTags }: { id: string; name: string; 
         aria-describedby={hintId}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={onKeyDown}
-        onBlur={() => {
-          if (draft.trim()) add(draft);
-        }}
       />
+      {/* What is still being typed is sent too; it isn't made a chip on blur, which would move the
+          buttons under a pointer on its way to Save. */}
       <input type="hidden" name={name} value={value} />
       <p id={hintId} className="field__hint">
         <FormattedMessage id="tagInput.hint" />
