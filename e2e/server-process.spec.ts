@@ -105,6 +105,13 @@ test.describe("the server process", () => {
     expect(badEnv.output()).toContain("PODIUM_ENV must be one of production, preproduction, local, dev, nocookie");
   });
 
+  test("issue 13 an unknown name in PODIUM_FEATURES is a clear message naming it and exit 1", async () => {
+    const run = start({ PORT: "0", PODIUM_FEATURES: "alow-content-curation=on", PODIUM_DATA_DIR: dataDir });
+    expect(await run.exited).toBe(1);
+    expect(run.output()).toContain('PODIUM_FEATURES: "alow-content-curation" is not a feature Podium knows');
+    expect(run.output()).toContain("Known features: allow-content-curation");
+  });
+
   test("a port already in use is a clear message and exit 1", async () => {
     const server = createServer().listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));

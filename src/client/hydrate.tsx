@@ -61,7 +61,10 @@ function hydrateWith<Data>(
   messages: Messages,
   render: (data: Data) => ReactNode,
 ): void {
-  const intl = createPodiumIntl(boot.locale, messages);
+  // Spec §8: missing plural rules are a console error, and reach the operators through the client log.
+  const intl = createPodiumIntl(boot.locale, messages, undefined, (msg) => {
+    void logClientProblem({ msg, levelname: "ERROR", object: "intl", action: "plural_rules", trigger: "hydrate" });
+  });
   hydrateRoot(
     root,
     <PodiumApp intl={intl} session={boot.session}>

@@ -1,4 +1,6 @@
+import { createElement, Fragment } from "react";
 import { createIntl, createIntlCache, type IntlShape } from "react-intl";
+import { formatWithoutPluralRules } from "./plural-fallback";
 
 /** Spec §9: the UI languages; the default is en. */
 export const LOCALES = ["de", "en", "es", "fr", "pt", "hu", "it", "ja", "ko"] as const;
@@ -74,24 +76,81 @@ export function requestLocale(request: {
   return negotiateLocale(request.acceptLanguage);
 }
 
+/** Spec §8: the console error when the browser has no plural rules for the page's language. */
+export function missingPluralRulesMessage(locale: string): string {
+  return `Podium: the plural rules for "${locale}" are missing (Intl.PluralRules is not available or lacks this language); counts are shown in a simpler form.`;
+}
+
+/** Whether this runtime has plural rules for the locale. */
+function hasPluralRules(locale: string): boolean {
+  return typeof Intl.PluralRules === "function" && Intl.PluralRules.supportedLocalesOf(locale).length > 0;
+}
+
 /**
  * A fresh intl instance for one request or one page (never a shared, switched one: a
  * visitor's language must not leak into another's page during server rendering).
+ *
+ * Spec §8 (R8.4): when the plural rules are missing, one console error says so (and goes to
+ * `report`, the client log in the browser), and messages with a plural are formatted without them
+ * (plural-fallback.ts) instead of showing their raw template.
  */
-export function createPodiumIntl(locale: Locale, messages: Messages, cache = createIntlCache()): IntlShape {
-  return createIntl(
+export function createPodiumIntl(
+  locale: Locale,
+  messages: Messages,
+  cache = createIntlCache(),
+  report?: (message: string) => void,
+): IntlShape {
+  let failed = false;
+  let reported = false;
+  const reportMissingPluralRules = () => {
+    if (reported) return;
+    reported = true;
+    const message = missingPluralRulesMessage(locale);
+    console.error(message);
+    report?.(message);
+  };
+  if (!hasPluralRules(locale)) reportMissingPluralRules();
+  const intl = createIntl(
     {
       locale,
       defaultLocale: DEFAULT_LOCALE,
       messages,
-      // Spec §8: missing plural rules are a console error, not a crash.
       onError: (error) => {
         if (error.code === "MISSING_TRANSLATION") return;
+        if (error.code === "FORMAT_ERROR") failed = true;
+        // Said once, above: not again for every count on the page.
+        if (error.code === "FORMAT_ERROR" && typeof Intl.PluralRules !== "function") return;
         console.error(error);
       },
     },
     cache,
   );
+  const format = intl.formatMessage as (
+    descriptor: { id?: string | number },
+    values?: Record<string, unknown>,
+    options?: unknown,
+  ) => unknown;
+  const formatMessage = ((
+    descriptor: { id?: string | number },
+    values?: Record<string, unknown>,
+    options?: unknown,
+  ) => {
+    failed = false;
+    const result = format(descriptor, values, options);
+    if (!failed) return result;
+    failed = false;
+    const template = messages[descriptor.id as MessageId];
+    if (typeof template !== "string" || !values) return result;
+    try {
+      const parts = formatWithoutPluralRules(template, values, locale);
+      return parts.every((part) => typeof part === "string")
+        ? parts.join("")
+        : createElement(Fragment, null, ...(parts as Parameters<typeof createElement>[2][]));
+    } catch {
+      return result;
+    }
+  }) as unknown as IntlShape["formatMessage"];
+  return { ...intl, formatMessage, $t: formatMessage };
 }
 
 const serverIntlCaches = new Map<Locale, ReturnType<typeof createIntlCache>>();

@@ -2,10 +2,12 @@ import { describe, expect, it } from "vitest";
 import {
   COOKIE_CONSENT_COOKIE,
   type CookieJar,
+  cookieDomainForPage,
   createUsageSession,
   encodeUsageSession,
   readUsageSessionId,
   USAGE_SESSION_COOKIE,
+  usageCookieDomain,
 } from "./usage-session";
 
 /** A cookie jar that behaves like document.cookie: writes set or expire one cookie, reads list them all. */
@@ -122,5 +124,71 @@ describe("R4.12 R9.12 the usage-session id", () => {
     expect(readUsageSessionId(jar)).toBeNull();
     jar.cookie = `${USAGE_SESSION_COOKIE}=${encodeURIComponent(JSON.stringify({ session_id: "<script>" }))}; path=/`;
     expect(readUsageSessionId(jar)).toBeNull();
+  });
+});
+
+describe("R9.12 the usage cookie's domain by environment", () => {
+  it("R9.12 local, localhost and addresses keep a host-only cookie; dev, pre-production and production use their domain", () => {
+    expect(usageCookieDomain("local", "localhost")).toBeNull();
+    expect(usageCookieDomain("local", "podium.local.example")).toBeNull();
+    expect(usageCookieDomain("production", "localhost")).toBeNull();
+    expect(usageCookieDomain("production", "127.0.0.1")).toBeNull();
+    expect(usageCookieDomain("production", "[::1]")).toBeNull();
+    expect(usageCookieDomain("dev", "podium.dev.example")).toBe("podium.dev.example");
+    expect(usageCookieDomain("preproduction", "qa.podium.example")).toBe("qa.podium.example");
+    expect(usageCookieDomain("production", "www.podium.example")).toBe("podium.example");
+    expect(usageCookieDomain("production", "Podium.Example")).toBe("podium.example");
+    expect(usageCookieDomain("nocookie", "podium.example")).toBeNull();
+  });
+
+  it("R9.12 a page uses the domain only on a host of that domain", () => {
+    expect(cookieDomainForPage("podium.example", "podium.example")).toBe("podium.example");
+    expect(cookieDomainForPage("www.podium.example", "podium.example")).toBe("podium.example");
+    expect(cookieDomainForPage("evilpodium.example", "podium.example")).toBeNull();
+    expect(cookieDomainForPage("127.0.0.1", "podium.example")).toBeNull();
+    expect(cookieDomainForPage("podium.example", null)).toBeNull();
+  });
+
+  it("R9.12 the session writes and removes its cookie with the domain", () => {
+    const jar = new FakeJar();
+    const lines: string[] = [];
+    const recording: CookieJar = {
+      get cookie() {
+        return jar.cookie;
+      },
+      set cookie(line: string) {
+        lines.push(line);
+        jar.cookie = line;
+      },
+    };
+    const session = createUsageSession({
+      mode: "consent",
+      jar: recording,
+      randomId: ids(),
+      secure: true,
+      domain: "podium.example",
+      now: jar.now,
+    });
+    session.consentChanged(true, jar.now);
+    session.consentChanged(false, jar.now);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toContain("; domain=podium.example;");
+    expect(jar.has(USAGE_SESSION_COOKIE)).toBe(false);
+    // Without a domain the cookie is host-only, as before.
+    const hostOnly: string[] = [];
+    createUsageSession({
+      mode: "always",
+      jar: {
+        get cookie() {
+          return "";
+        },
+        set cookie(line: string) {
+          hostOnly.push(line);
+        },
+      },
+      randomId: ids(),
+      secure: false,
+    });
+    expect(hostOnly[0]).not.toContain("domain=");
   });
 });

@@ -42,14 +42,45 @@ export function writeCookie(
   jar: CookieJar,
   name: string,
   value: string,
-  options: { expiryDays: number; secure: boolean; now?: number },
+  options: { expiryDays: number; secure: boolean; now?: number; domain?: string | null },
 ): void {
   const expires = new Date((options.now ?? Date.now()) + options.expiryDays * DAY_MS).toUTCString();
-  jar.cookie = `${name}=${value}; expires=${expires}; path=/; SameSite=Lax${options.secure ? "; Secure" : ""}`;
+  const domain = options.domain ? `; domain=${options.domain}` : "";
+  jar.cookie = `${name}=${value}; expires=${expires}; path=/${domain}; SameSite=Lax${options.secure ? "; Secure" : ""}`;
 }
 
-export function removeCookie(jar: CookieJar, name: string): void {
-  jar.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/; SameSite=Lax`;
+export function removeCookie(jar: CookieJar, name: string, domain: string | null = null): void {
+  jar.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/${domain ? `; domain=${domain}` : ""}; SameSite=Lax`;
+}
+
+/** Hosts that can't take a cookie domain: localhost and IP addresses (a browser refuses one there). */
+function isLocalOrAddress(host: string): boolean {
+  return host === "localhost" || host.endsWith(".localhost") || /^[\d.]+$/.test(host) || host.includes(":");
+}
+
+/**
+ * §9 "The cookie domain is chosen by host: localhost, the dev domain or the production domain."
+ * The usage cookie's domain for an environment served at `publicHost` (PODIUM_PUBLIC_URL's host):
+ * none (a host-only cookie) on local, on localhost and on IP addresses; otherwise the environment's
+ * own domain (dev, pre-production, production: the public host without a leading "www."), so the
+ * cookie holds across that domain's hosts. The no-cookie host sets none at all.
+ */
+export function usageCookieDomain(environment: string, publicHost: string): string | null {
+  const host = publicHost.toLowerCase().replace(/\.$/, "");
+  if (environment === "local" || environment === "nocookie" || !host.includes(".") || isLocalOrAddress(host)) {
+    return null;
+  }
+  return host.startsWith("www.") ? host.slice(4) : host;
+}
+
+/**
+ * The domain attribute a page may use: the environment's domain when the page's host is on it,
+ * else none (a browser drops a cookie whose domain doesn't match the page, and then nothing is kept).
+ */
+export function cookieDomainForPage(pageHost: string, environmentDomain: string | null | undefined): string | null {
+  if (!environmentDomain) return null;
+  const host = pageHost.toLowerCase();
+  return host === environmentDomain || host.endsWith(`.${environmentDomain}`) ? environmentDomain : null;
 }
 
 export function readCookieChoice(jar: CookieJar): CookieChoice | null {
@@ -92,9 +123,12 @@ export function createUsageSession(options: {
   randomId: () => string;
   /** Served over HTTPS: the cookie is Secure. */
   secure: boolean;
+  /** §9: the cookie's domain (cookieDomainForPage), or null for a host-only cookie. */
+  domain?: string | null;
   now?: number;
 }): UsageSession {
   const { mode, jar, secure } = options;
+  const domain = options.domain ?? null;
   const fromCookie = mode === "off" ? null : readUsageSessionId(jar);
   const id = fromCookie ?? options.randomId();
   let allowed = mode === "always" || (mode === "consent" && readCookieChoice(jar) === "performance");
@@ -104,13 +138,14 @@ export function createUsageSession(options: {
       expiryDays: USAGE_SESSION_EXPIRY_DAYS,
       secure,
       now,
+      domain,
     });
     inCookie = true;
   };
   if (mode !== "off") {
     if (allowed) write(options.now);
     // A cookie left from before a refusal goes.
-    else if (fromCookie !== null) removeCookie(jar, USAGE_SESSION_COOKIE);
+    else if (fromCookie !== null) removeCookie(jar, USAGE_SESSION_COOKIE, domain);
   }
   return {
     id,
@@ -125,7 +160,7 @@ export function createUsageSession(options: {
       allowed = performance;
       if (performance) write(now);
       else {
-        removeCookie(jar, USAGE_SESSION_COOKIE);
+        removeCookie(jar, USAGE_SESSION_COOKIE, domain);
         inCookie = false;
       }
     },

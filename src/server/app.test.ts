@@ -117,7 +117,9 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toBe("text/html; charset=utf-8");
     const html = response.body;
-    expect(html).toMatch(/<html lang="en" data-env="production" data-cookies="consent">/);
+    expect(html).toMatch(
+      /<html lang="en" data-env="production" data-cookies="consent" data-cookie-domain="podium.example">/,
+    );
     expect(html).toContain("<h1");
     expect(html).toContain("Sourdough basics");
     expect(html).toContain("Grace Lindqvist");

@@ -30,7 +30,7 @@ import { registerViewPageRoutes } from "../features/view-page/routes";
 import type { Viewer } from "../features/viewer";
 import { LANGUAGE_COOKIE, type Locale, requestLocale } from "../i18n/locales";
 import { ownerDisplayName } from "../lib/owner";
-import { COOKIE_CONSENT_COOKIE, type CookieChoice } from "../lib/usage-session";
+import { COOKIE_CONSENT_COOKIE, type CookieChoice, usageCookieDomain } from "../lib/usage-session";
 import { ErrorPage, type ErrorReason } from "../ui/ErrorPage";
 import type { SessionInfo } from "../ui/session";
 import type { Config } from "./config";
@@ -174,6 +174,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     timeoutMs: config.documentWorkTimeoutMs,
   });
 
+  // Spec §9: the usage cookie's domain follows the environment (none on local, localhost and addresses).
+  const cookieDomain = usageCookieDomain(config.env, new URL(config.publicUrl).hostname);
   const sendPage = <Data>(request: FastifyRequest, reply: FastifyReply, page: PageSpec<Data>): FastifyReply => {
     // Errors raised before routing arrive before the cookie parser ran.
     const cookies = request.cookies as Partial<Record<string, string>> | undefined;
@@ -199,6 +201,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
             ? "consent"
             : "always",
       cookieChoice: cookieChoiceOf(cookies?.[COOKIE_CONSENT_COOKIE]),
+      cookieDomain,
     };
     // The page depends on the visitor's cookies (language, session, cookie choice) and, on a first
     // visit, on the language the browser asks for (issue 12).

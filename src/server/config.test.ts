@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, configFromEnv, DEFAULT_FEATURES, parseFeatures } from "./config";
+import { ConfigError, configFromEnv, DEFAULT_FEATURES, knownFeatures, parseFeatures } from "./config";
 
 describe("configuration from the environment", () => {
   it("has working defaults: port 3000, ./data, production", () => {
@@ -26,7 +26,7 @@ describe("configuration from the environment", () => {
         PODIUM_DATA_DIR: "memory://",
         PODIUM_SIGNUP_RATE_LIMIT: "50",
         PODIUM_LOGIN_ACCOUNT_LIMIT: "40",
-        PODIUM_FEATURES: "allow-content-curation=off,new-flag=on",
+        PODIUM_FEATURES: "allow-content-curation=off,embed-responsive-only=on",
       },
       { clientDir: null },
     );
@@ -36,7 +36,32 @@ describe("configuration from the environment", () => {
     expect(config.accountLimits.signupsPerAddress).toBe(50);
     expect(config.accountLimits.loginFailuresPerAccount).toBe(40);
     expect(configFromEnv({}, { clientDir: null }).accountLimits.loginFailuresPerAccount).toBe(100);
-    expect(config.features).toMatchObject({ "allow-content-curation": false, "new-flag": true });
+    expect(config.features).toMatchObject({ "allow-content-curation": false, "embed-responsive-only": true });
+  });
+
+  it("issue 13 an unknown feature flag stops the start, naming it and the known ones", () => {
+    const attempt = () =>
+      configFromEnv({ PODIUM_FEATURES: "allow-content-curation=on,alow-content-curation=off" }, { clientDir: null });
+    expect(attempt).toThrow(ConfigError);
+    expect(attempt).toThrow(
+      `PODIUM_FEATURES: "alow-content-curation" is not a feature Podium knows (a typo?). Known features: ${knownFeatures().join(", ")}.`,
+    );
+    expect(knownFeatures()).toContain("allow-content-curation");
+    // The features file is held to the same rule.
+    const dir = mkdtempSync(join(tmpdir(), "podium-flags-"));
+    const file = join(dir, "features.json");
+    writeFileSync(file, JSON.stringify({ "allow-content-curation": true, "dark-mode": true }));
+    expect(() => configFromEnv({ PODIUM_FEATURES_FILE: file }, { clientDir: null })).toThrow(
+      /"dark-mode" is not a feature Podium knows.*Known features: allow-content-curation/,
+    );
+    // Every known flag is accepted.
+    expect(() =>
+      parseFeatures(
+        Object.keys(DEFAULT_FEATURES)
+          .map((name) => `${name}=on`)
+          .join(","),
+      ),
+    ).not.toThrow();
   });
 
   it("R3.6 reads flags from the features file, then the environment on top", () => {
@@ -54,7 +79,7 @@ describe("configuration from the environment", () => {
       "allow-content-curation": true,
       "gm-view-page-banner-human-connection": true,
     });
-    writeFileSync(file, JSON.stringify({ flag: "yes" }));
+    writeFileSync(file, JSON.stringify({ "allow-content-curation": "yes" }));
     expect(() => configFromEnv({ PODIUM_FEATURES_FILE: file }, { clientDir: null })).toThrow(/must be true or false/);
     writeFileSync(file, "{ nope");
     expect(() => configFromEnv({ PODIUM_FEATURES_FILE: file }, { clientDir: null })).toThrow(/not valid JSON/);

@@ -89,6 +89,18 @@ export const DEFAULT_FEATURES: FeatureFlags = {
   "restart-promo-video": false,
 };
 
+/** The features Podium knows: a flag must name one of them (issue 13: an unknown name is a mistake, not a no-op). */
+export function knownFeatures(): string[] {
+  return Object.keys(DEFAULT_FEATURES);
+}
+
+/** The error for a flag no feature knows, naming it and the known ones. */
+function unknownFeature(where: string, name: string): ConfigError {
+  return new ConfigError(
+    `${where}: "${name}" is not a feature Podium knows (a typo?). Known features: ${knownFeatures().join(", ")}.`,
+  );
+}
+
 /** Reads a JSON object of booleans; a missing default file is fine, a broken one is an error. */
 export function readFeatureFile(path: string, required: boolean): FeatureFlags {
   if (!existsSync(path)) {
@@ -104,6 +116,7 @@ export function readFeatureFile(path: string, required: boolean): FeatureFlags {
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
     throw new ConfigError(`${path} must hold a JSON object.`);
   for (const [name, value] of Object.entries(parsed)) {
+    if (!Object.hasOwn(DEFAULT_FEATURES, name)) throw unknownFeature(path, name);
     if (typeof value !== "boolean") throw new ConfigError(`${path}: the flag "${name}" must be true or false.`);
   }
   return { ...DEFAULT_FEATURES, ...(parsed as Record<string, boolean>) };
@@ -123,6 +136,7 @@ export function parseFeatures(spec: string | undefined, base: FeatureFlags = DEF
     if (!match?.[1] || !match[2]) {
       throw new ConfigError(`PODIUM_FEATURES: "${item}" is not name=on or name=off.`);
     }
+    if (!Object.hasOwn(DEFAULT_FEATURES, match[1])) throw unknownFeature("PODIUM_FEATURES", match[1]);
     flags[match[1]] = ["on", "true", "1"].includes(match[2]);
   }
   return flags;

@@ -5,6 +5,7 @@ import {
   COOKIE_CONSENT_COOKIE,
   COOKIE_CONSENT_EXPIRY_DAYS,
   type CookieChoice,
+  cookieDomainForPage,
   removeCookie,
   USAGE_SESSION_COOKIE,
   writeCookie,
@@ -67,7 +68,12 @@ export function CookieBanner() {
   const choose = (choice: CookieChoice) => {
     const secure = window.location.protocol === "https:";
     writeCookie(document, COOKIE_CONSENT_COOKIE, choice, { expiryDays: COOKIE_CONSENT_EXPIRY_DAYS, secure });
-    if (choice === "necessary") removeCookie(document, USAGE_SESSION_COOKIE);
+    if (choice === "necessary") {
+      // Spec §9: the usage cookie may carry the environment's domain; a host-only one may be left from before.
+      const domain = cookieDomainForPage(window.location.hostname, session.cookieDomain);
+      removeCookie(document, USAGE_SESSION_COOKIE);
+      if (domain) removeCookie(document, USAGE_SESSION_COOKIE, domain);
+    }
     window.dispatchEvent(
       new CustomEvent(COOKIE_CONSENT_CHANGE_EVENT, { detail: { performance: choice === "performance" } }),
     );

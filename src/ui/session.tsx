@@ -14,6 +14,8 @@ export interface SessionInfo {
   cookies: UsageCookieMode;
   /** The visitor's cookie choice so far (null: not asked yet). */
   cookieChoice: CookieChoice | null;
+  /** Spec §9: the usage cookie's domain in this environment (null or absent: host-only). */
+  cookieDomain?: string | null;
 }
 
 export const ANONYMOUS_SESSION: SessionInfo = {

@@ -2,12 +2,13 @@ import { type ClientLogger, type ClientLogMessage, createClientLogger } from "..
 import { onPageOrigin } from "../../lib/http-client";
 import {
   COOKIE_CONSENT_CHANGE_EVENT,
+  cookieDomainForPage,
   createUsageSession,
   type UsageCookieMode,
   type UsageSession,
 } from "../../lib/usage-session";
 import { filterUsageEvent } from "./filters";
-import { buildUsageEvent, CLIENT_LOG_PATH } from "./usage-event";
+import { buildUsageEvent, CLIENT_LOG_PATH, type EventFamily } from "./usage-event";
 
 /**
  * Sends usage events from the browser (spec §7): a beacon to /log/json when the browser has
@@ -28,12 +29,18 @@ export function currentUsageSession(): UsageSession {
     jar: document,
     randomId,
     secure: window.location.protocol === "https:",
+    domain: usageCookieDomainOfPage(),
   });
   window.addEventListener(COOKIE_CONSENT_CHANGE_EVENT, (event) => {
     session.consentChanged((event as CustomEvent<{ performance?: boolean }>).detail?.performance === true);
   });
   usageSession = session;
   return session;
+}
+
+/** Spec §9: the usage cookie's domain on this page (the environment's, when the page is on it). */
+export function usageCookieDomainOfPage(): string | null {
+  return cookieDomainForPage(window.location.hostname, document.documentElement.dataset.cookieDomain);
 }
 
 function randomId(): string {
@@ -49,7 +56,12 @@ export function eventDelivery(environment: string | undefined): "send" | "consol
   return "send";
 }
 
-export async function trackEvent(eventName: string, fields: Record<string, unknown> = {}): Promise<boolean> {
+export async function trackEvent(
+  eventName: string,
+  fields: Record<string, unknown> = {},
+  /** Spec §3: the event's family (Analytics/Js unless given; the player sends Analytics/Webgl). */
+  family?: EventFamily,
+): Promise<boolean> {
   if (typeof window === "undefined") return false;
   const delivery = eventDelivery(document.documentElement.dataset.env);
   const session = currentUsageSession();
@@ -63,6 +75,7 @@ export async function trackEvent(eventName: string, fields: Record<string, unkno
     url: window.location.href,
     referer: document.referrer || null,
     now: Date.now(),
+    family,
   });
   // Spec §5: the page's filters may drop (or change) the event.
   const event = filterUsageEvent(built);

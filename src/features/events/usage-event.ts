@@ -10,8 +10,41 @@ export interface UsageEvent {
 /** Podium's own client-log endpoint (spec §7: "a configurable log endpoint"; routes.ts). */
 export const CLIENT_LOG_PATH = "/log/client";
 
-/** Spec §3 families: Analytics (sources Js and Webgl). */
-export const ANALYTICS_FAMILY = { type: "Analytics", source: "Js", schemaId: 1 } as const;
+/** An event family (spec §3): core.type, core.event_source and core.schema_id. */
+export interface EventFamily {
+  type: string;
+  source: string;
+  schemaId: number;
+}
+
+/**
+ * Spec §3 "Families: Analytics (sources Js and Webgl) and a second family for the video product's
+ * web source". Pages send Analytics/Js; the player (the spec's WebGL viewer) sends Analytics/Webgl;
+ * the video product's pages send the video family.
+ */
+export const EVENT_FAMILIES = {
+  analyticsJs: { type: "Analytics", source: "Js", schemaId: 1 },
+  analyticsWebgl: { type: "Analytics", source: "Webgl", schemaId: 1 },
+  videoWeb: { type: "Video", source: "VideoWeb", schemaId: 1 },
+} as const satisfies Record<string, EventFamily>;
+
+/** The family of events sent without naming one. */
+export const ANALYTICS_FAMILY = EVENT_FAMILIES.analyticsJs;
+
+/** Events the player sends (family Analytics, source Webgl). */
+export const PLAYER_EVENTS = {
+  /** The viewer has loaded and shows the first step (after Present, autoplay or a step link). */
+  presentationStarted: "presentation_started",
+  /** The last step was passed: the restart overlay shows. */
+  presentationEnded: "presentation_ended",
+  /** Restart on the restart overlay. */
+  presentationRestarted: "presentation_restarted",
+} as const;
+
+/** Events the video product's pages send (the video family). */
+export const VIDEO_EVENTS = {
+  loadedVideoPage: "loaded_video_page",
+} as const;
 
 /** Spec §4 tracked viewer actions, by the names Podium stores. */
 export const VIEWER_EVENTS = {
@@ -37,13 +70,16 @@ export function buildUsageEvent(input: {
   url: string;
   referer: string | null;
   now: number;
+  /** The event's family; Analytics/Js unless given. */
+  family?: EventFamily;
 }): UsageEvent {
+  const family = input.family ?? ANALYTICS_FAMILY;
   return {
     core: {
-      type: ANALYTICS_FAMILY.type,
-      schema_id: ANALYTICS_FAMILY.schemaId,
+      type: family.type,
+      schema_id: family.schemaId,
       client_time: input.now,
-      event_source: ANALYTICS_FAMILY.source,
+      event_source: family.source,
       event_type: input.eventName,
     },
     event_source: { single_page_session_id: input.pageSessionId },

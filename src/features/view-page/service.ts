@@ -197,7 +197,8 @@ async function buildPageData(
     embedMode: variant.embedMode,
     viewerRights: { edit: variant.access.edit, comment: variant.access.comment },
     transcriptData: transcriptOf(row.document),
-    nativeApp: null,
+    // Spec §2, §3: page data carries the native app for signed-in viewers (their prompt and badges).
+    nativeApp: request.viewer ? (request.nativeApp ?? null) : null,
     topPicks: surroundings?.topPicks ?? [],
     evaluatedFeatures: request.features,
     shouldAutoplay: variant.shouldAutoplay,

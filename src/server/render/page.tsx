@@ -113,7 +113,7 @@ export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): 
     .filter(Boolean)
     .join("\n");
   return `<!DOCTYPE html>
-<html lang="${escapeHtml(page.locale)}" data-env="${escapeHtml(page.session.environment)}" data-cookies="${escapeHtml(page.session.cookies)}">
+<html lang="${escapeHtml(page.locale)}" data-env="${escapeHtml(page.session.environment)}" data-cookies="${escapeHtml(page.session.cookies)}"${page.session.cookieDomain ? ` data-cookie-domain="${escapeHtml(page.session.cookieDomain)}"` : ""}>
 <head>
 ${meta}
 </head>

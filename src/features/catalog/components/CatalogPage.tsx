@@ -1,9 +1,12 @@
+import { useEffect } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { CardList } from "../../../ui/CardList";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
+import { trackEvent } from "../../events/client";
+import { EVENT_FAMILIES, VIDEO_EVENTS } from "../../events/usage-event";
 
 /** The pages the view page links to: staff picks, templates, videos and Podium's own pages. */
 export type CatalogPageData =
@@ -14,7 +17,19 @@ export type CatalogPageData =
   | { page: "info"; topic: "product" | "video" | "edu" };
 
 export function CatalogPage({ data }: { data: CatalogPageData }) {
+  const videoPage = videoPageOf(data);
+  useEffect(() => {
+    // Spec §3: the video product's pages send the video family's events.
+    if (videoPage) void trackEvent(VIDEO_EVENTS.loadedVideoPage, { page: videoPage }, EVENT_FAMILIES.videoWeb);
+  }, [videoPage]);
   return <SiteLayout>{renderCatalog(data)}</SiteLayout>;
+}
+
+/** Which of the video product's pages this is (See more videos, the banner's Learn more pages), or null. */
+export function videoPageOf(data: CatalogPageData): "videos" | "video" | "edu" | null {
+  if (data.page === "videos") return "videos";
+  if (data.page === "info" && data.topic !== "product") return data.topic;
+  return null;
 }
 
 function renderCatalog(data: CatalogPageData) {

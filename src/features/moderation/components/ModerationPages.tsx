@@ -3,6 +3,7 @@ import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice, PostForm } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";
+import { TagInput } from "../../../ui/TagInput";
 import { REPORT_REASONS } from "../reasons";
 
 export type ModerationPageData =
@@ -170,7 +171,7 @@ function Curate({ data }: { data: Extract<ModerationPageData, { page: "curate" }
           <label htmlFor="curation-tags">
             <FormattedMessage id="curation.hiddenTags" />
           </label>
-          <input id="curation-tags" name="hiddenTags" type="text" defaultValue={data.hiddenTags.join(", ")} />
+          <TagInput id="curation-tags" name="hiddenTags" defaultTags={data.hiddenTags} />
         </div>
         <label className="checkbox">
           <input type="checkbox" name="staffPick" value="on" defaultChecked={data.staffPick} />{" "}

@@ -7,6 +7,11 @@ import { trackEvent } from "../../events/client";
 import { ctaLog } from "../../events/log-calls";
 import { VIEWER_EVENTS } from "../../events/usage-event";
 
+/** Spec §3 CTA log: cta_text is the text the visitor clicked, as shown (in the page's language). */
+function shownText(element: HTMLElement): string {
+  return (element.textContent ?? "").replace(/\s+/g, " ").trim();
+}
+
 /** Spec §6: the banner's wording follows these two flags. */
 export const BANNER_FLAGS = {
   humanConnection: "gm-view-page-banner-human-connection",
@@ -37,7 +42,10 @@ export function VideoBanner({ features, oid }: { features: FeatureFlags; oid: st
         onClick={(event) =>
           followAfterLog(
             event,
-            trackEvent(VIEWER_EVENTS.ctaClicked, { oid, ...ctaLog("video_banner", "Learn more", "LINK", href) }),
+            trackEvent(VIEWER_EVENTS.ctaClicked, {
+              oid,
+              ...ctaLog("video_banner", shownText(event.currentTarget), "LINK", href),
+            }),
           )
         }
       >
@@ -72,7 +80,10 @@ export function BottomBand({ isAuthenticated, oid }: { isAuthenticated: boolean;
         onClick={(event) =>
           followAfterLog(
             event,
-            trackEvent(VIEWER_EVENTS.ctaClicked, { oid, ...ctaLog("bottom_band", "Learn more", "BUTTON", href) }),
+            trackEvent(VIEWER_EVENTS.ctaClicked, {
+              oid,
+              ...ctaLog("bottom_band", shownText(event.currentTarget), "BUTTON", href),
+            }),
           )
         }
       >

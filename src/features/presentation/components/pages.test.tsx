@@ -184,6 +184,10 @@ describe("circular progress", () => {
   it("R5.3 R2.28 reports the clamped percentage", () => {
     const { rerender } = renderWithIntl(<CircularProgress percent={150} size={168} label="Loading…" />);
     expect(screen.getByRole("progressbar", { name: "Loading…" }).getAttribute("aria-valuenow")).toBe("100");
+    // What is drawn is clamped too: a full ring (no dash offset) and 100%, never 150%.
+    const arc = () => document.querySelector(".progress__bar")?.getAttribute("stroke-dashoffset");
+    expect(arc()).toBe("0");
+    expect(document.querySelector(".progress__value")?.textContent).toBe("100%");
     rerender(
       <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
         <CircularProgress percent={-20} size={80} label="Loading…" />

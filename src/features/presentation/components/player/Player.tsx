@@ -2,7 +2,8 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import { ownerDisplayName } from "../../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
-import { logClientProblem } from "../../../events/client";
+import { logClientProblem, trackEvent } from "../../../events/client";
+import { EVENT_FAMILIES, PLAYER_EVENTS } from "../../../events/usage-event";
 import type { PresentationDocument } from "../../document/schema";
 import type { OwnerData } from "../../page-data";
 import {
@@ -62,6 +63,11 @@ export interface PlayerProps {
    * mark its section; null when not playing.
    */
   onTopicStep?: (firstStep: number | null) => void;
+}
+
+/** Spec §3: the player's events are the Analytics family's Webgl source (the pages' own are Js). */
+function playerEvent(name: (typeof PLAYER_EVENTS)[keyof typeof PLAYER_EVENTS], oid: string): void {
+  void trackEvent(name, { oid }, EVENT_FAMILIES.analyticsWebgl);
 }
 
 type Failure = { kind: "chunk"; error: ChunkLoadError } | { kind: "document" };
@@ -128,6 +134,7 @@ export function Player(props: PlayerProps) {
       setViewer({ chunk, document });
       setLoadStatus("success");
       setOverlay(null);
+      playerEvent(PLAYER_EVENTS.presentationStarted, props.oid);
     } catch (error) {
       setLoadStatus("error");
       setFailure(error instanceof ChunkLoadError ? { kind: "chunk", error } : { kind: "document" });
@@ -216,6 +223,7 @@ export function Player(props: PlayerProps) {
   });
 
   const restart = () => {
+    playerEvent(PLAYER_EVENTS.presentationRestarted, props.oid);
     changeStep(0);
     setOverlay(null);
     rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus();
@@ -250,7 +258,10 @@ export function Player(props: PlayerProps) {
           title={props.title}
           step={step}
           onStep={changeStep}
-          onEnd={() => setOverlay("restart")}
+          onEnd={() => {
+            playerEvent(PLAYER_EVENTS.presentationEnded, props.oid);
+            setOverlay("restart");
+          }}
           hidden={overlay !== null}
           presenterUrl={props.presenterUrl ?? null}
           canEdit={props.canEdit === true}
