@@ -41,7 +41,8 @@ export default defineConfig({
     command: "node dist/server/main.js",
     url: `http://127.0.0.1:${PORT}/healthz`,
     reuseExistingServer: false,
-    timeout: 60_000,
+    // The build seeds the demo content first: a busy machine needs more than a minute.
+    timeout: 180_000,
     env: {
       PORT: String(PORT),
       HOST: "127.0.0.1",
