@@ -66,7 +66,7 @@ test.describe("issue 11: lighter HTML", () => {
     ]);
   });
 
-  test("the sidebar's cards, read back from the page's markup, log their opening with their own type", async ({
+  test("the sidebar's cards, loaded after the page (issue 11), log their opening with their own type", async ({
     page,
   }) => {
     // (Routing turns the browser's cache off: this test is apart from the one above.)

@@ -2,6 +2,6 @@ import { EmbedPage } from "../features/presentation/components/EmbedPage";
 import type { PresentationBootData } from "../features/presentation/page-data";
 import { hydratePage } from "./hydrate";
 
-// Issue 11: no transcript (null in the boot data) and no sidebar on this page.
+// Issue 11: no transcript (null in the boot data; the server drew it) on this page.
 
-hydratePage<PresentationBootData>((boot) => <EmbedPage data={{ ...boot, sidebar: null, topPicks: [] }} />);
+hydratePage<PresentationBootData>((boot) => <EmbedPage data={boot} />);

@@ -1,7 +1,6 @@
 import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import type { HeaderAppData } from "../explore/header-data";
-import type { SidebarData } from "../sidebar/service";
 import type { Transcript } from "./document/transcript";
 import type { Privacy, SchemaVersion } from "./repository";
 
@@ -57,6 +56,11 @@ export interface PresentationPageData {
    */
   transcriptData: Transcript | null;
   nativeApp: NativeAppData | null;
+  /**
+   * Spec §3 topPicks. Empty in the view page's own data (issue 11): the staff picks come after the
+   * page with the sidebar's other rows, from `/p/{oid}/sidebar.json` (sidebar/sidebar-rows.ts), so
+   * its HTML stays within 40 KB; the embed and private view pages show none.
+   */
   topPicks: Card[];
   evaluatedFeatures: FeatureFlags;
   shouldAutoplay: boolean;
@@ -78,8 +82,6 @@ export interface PresentationPageData {
   fallbackPreviewUrl: string | null;
   /** Spec §3 "App data for the header" (the public view page's header). */
   appData: HeaderAppData | null;
-  /** Podium: the sidebar's fixed video and template columns (spec §2). */
-  sidebar: SidebarData | null;
   /** Podium: the viewer is a curator and curation is allowed (spec §6). */
   canCurate: boolean;
   /**
@@ -93,16 +95,13 @@ export interface PresentationPageData {
 /**
  * Issue 11: the view, embed and private view pages' data as their browser entries get it. What the
  * page's markup already carries travels once: the transcript stays server markup that hydration
- * keeps (Transcript, ServerMarkup), and the view page's entry reads the sidebar's cards and staff
- * picks back from their markup (sidebar/components/sidebar-markup.ts). The embed and
- * private view pages show neither.
+ * keeps (Transcript, ServerMarkup). The view page's promotional rows aren't in its page at all
+ * (sidebar/sidebar-rows.ts).
  */
-export interface PresentationBootData extends Omit<PresentationPageData, "transcriptData" | "sidebar" | "topPicks"> {
+export interface PresentationBootData extends Omit<PresentationPageData, "transcriptData"> {
   transcriptData: null;
-  sidebar: null;
-  topPicks: null;
 }
 
 export function presentationBootData(data: PresentationPageData): PresentationBootData {
-  return { ...data, transcriptData: null, sidebar: null, topPicks: null };
+  return { ...data, transcriptData: null };
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { isOid } from "../../lib/ids";
 import { ErrorPage, type ErrorPageData } from "../../ui/ErrorPage";
-import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag, VIDEOS_TAG } from "../content-changes";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import { transcriptPlainText } from "../presentation/document/transcript";
@@ -20,6 +20,7 @@ import {
   getPrivateViewPage,
   getPublicReadingPage,
   getPublicViewPage,
+  getSidebarRows,
   type ViewRequest,
 } from "./service";
 
@@ -61,15 +62,17 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     if (!data) return context.sendNotFound(request, reply);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     reply.header("vary", "Cookie, User-Agent");
-    // What the page shows, for the page cache: the deck, its owner's name, the staff picks and sidebar.
+    // What the page shows, for the page cache: the deck, its owner's name, the header's count (its
+    // promotional rows come from sidebar.json, issue 11).
     const tags = [presentationTag(data.oid), userTag(data.owner.oid), SHOWCASE_TAG];
     context.cacheTags(reply, tags);
     return context.sendPage(request, reply, {
       entry: "presentation",
       data,
-      // Signed in, a template per situation (issue 11): the transcript, sidebar and picks are the
-      // tags' business, and the view count may lag like the anonymous page's.
-      personal: { tags, shared: ["transcriptData", "sidebar", "topPicks", "viewCount"], mask: withPerson },
+      // Signed in, a template per situation (issue 11): the transcript is the tags' business, and the
+      // view count may lag like the anonymous page's. (topPicks is empty here: the picks come with
+      // the sidebar's rows.)
+      personal: { tags, shared: ["transcriptData", "viewCount"], mask: withPerson },
       render: (pageData) => createElement(PresentationPage, { data: pageData }),
       head: {
         title: data.title,
@@ -148,6 +151,20 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [LISTS_TAG, presentationTag(oid), ...found.owners.map(userTag)]);
     return reply.send(found.data);
+  });
+
+  // Issue 11: the view page's promotional rows (videos, templates, staff picks without this deck),
+  // loaded after the page. Shared by every visitor: cached like more.json.
+  app.get("/p/:oid/sidebar.json", async (request: OidRequest, reply) => {
+    const { oid } = request.params;
+    if (!isOid(oid)) return context.sendNotFound(request, reply);
+    const rows = await getSidebarRows(db, sources, { viewer: request.viewer, oid });
+    if (!rows) return context.sendNotFound(request, reply);
+    reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+    // Templates and staff picks (showcase), the video cards (videos), the picks' titles and names
+    // (lists), and this deck (its privacy decides the 404).
+    context.cacheTags(reply, [SHOWCASE_TAG, VIDEOS_TAG, LISTS_TAG, presentationTag(oid)]);
+    return reply.send(rows);
   });
 
   // Issue 12, reading mode: every step as a column of slides with its text. `/p/read/{oid}/`, not

@@ -21,6 +21,7 @@ import {
 import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentationCard } from "../presentation/service";
 import { FALLBACK_THUMBNAIL } from "../presentation/thumbnail";
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
+import type { SidebarRows } from "../sidebar/sidebar-rows";
 import { cachedByKey, cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
 import { MORE_FROM_AUTHOR_COUNT, type MoreDecksData, RELATED_COUNT } from "./more-decks";
@@ -131,7 +132,7 @@ export function createViewPageSources(db: Queryable, changes: ContentChanges): V
 
 interface PageVariant {
   access: PresentationAccess;
-  /** The public view page's header, sidebar and staff picks come from these; the embed and private pages show none. */
+  /** The public view page's header comes from these; the embed and private pages show none. */
   surroundings: ViewPageSources | null;
   embedMode: boolean;
   viewLink: { link_id: string; key_type: string } | null;
@@ -140,14 +141,12 @@ interface PageVariant {
   shouldAutoplay: boolean;
 }
 
-/** What the public view page shows around its presentation: header, sidebar and picks. */
+/**
+ * What the public view page shows around its presentation: the header. Its sidebar and staff picks
+ * come after the page (issue 11: getSidebarRows).
+ */
 async function surroundingsOf(sources: ViewPageSources, row: PresentationRow, request: ViewRequest) {
-  const [count, sidebar, picks] = await Promise.all([
-    sources.searchableCount(),
-    sources.sidebar(),
-    sources.staffPicks(),
-  ]);
-  const otherPicks = picks.filter((pick) => pick.oid !== row.oid);
+  const count = await sources.searchableCount();
   return {
     appData: headerAppData(
       count,
@@ -155,9 +154,6 @@ async function surroundingsOf(sources: ViewPageSources, row: PresentationRow, re
       { oid: row.oid, schemaVersion: row.schemaVersion },
       request.nativeApps ?? [],
     ),
-    sidebar,
-    // A different handful of staff picks on each view (spec §5's random-subset helper), from the kept pool.
-    topPicks: randomSubset(otherPicks, Math.min(TOP_PICKS_COUNT, otherPicks.length)).map((pick) => pick.card),
   };
 }
 
@@ -199,7 +195,8 @@ async function buildPageData(
     transcriptData: transcriptOf(row.document),
     // Spec §2, §3: page data carries the native app for signed-in viewers (their prompt and badges).
     nativeApp: request.viewer ? (request.nativeApp ?? null) : null,
-    topPicks: surroundings?.topPicks ?? [],
+    // Issue 11: the picks come with the sidebar's rows (getSidebarRows), not in the page.
+    topPicks: [],
     evaluatedFeatures: request.features,
     shouldAutoplay: variant.shouldAutoplay,
     forceAutoplay: false,
@@ -215,7 +212,6 @@ async function buildPageData(
     // R4.1: when the preview fails, the generated thumbnail drawn without its images (nothing to read but the document).
     fallbackPreviewUrl: `${variant.basePath}${FALLBACK_THUMBNAIL}`,
     appData: surroundings?.appData ?? null,
-    sidebar: surroundings?.sidebar ?? null,
     canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
     isOwner: variant.access.manage,
   };
@@ -336,4 +332,24 @@ export async function getMoreDecks(
   const row = await sources.presentation(request.oid);
   if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
   return sources.moreDecks(row);
+}
+
+/**
+ * Issue 11: the view page's promotional rows (spec §2 sidebar: 10 videos, 15 templates, and a handful
+ * of staff picks without this deck), by the view page's rules (null for a 404).
+ */
+export async function getSidebarRows(
+  db: Queryable,
+  sources: ViewPageSources,
+  request: { viewer: Viewer; oid: string },
+): Promise<SidebarRows | null> {
+  const row = await sources.presentation(request.oid);
+  if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
+  const [sidebar, picks] = await Promise.all([sources.sidebar(), sources.staffPicks()]);
+  const otherPicks = picks.filter((pick) => pick.oid !== row.oid);
+  return {
+    sidebar,
+    // A different handful of staff picks on each view (spec §5's random-subset helper), from the kept pool.
+    topPicks: randomSubset(otherPicks, Math.min(TOP_PICKS_COUNT, otherPicks.length)).map((pick) => pick.card),
+  };
 }

@@ -6,11 +6,13 @@ import { ChangeFeed } from "../../server/page-cache/change-feed";
 import { createTestApp } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
 import { LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
+import { PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { importMarkdown } from "../presentation/document/markdown";
 import type { PresentationPageData } from "../presentation/page-data";
 import { insertPresentationIfAbsent, type NewPresentation } from "../presentation/repository";
 import { insertVideoCardIfAbsent } from "../sidebar/repository";
-import { createViewPageSources, getEmbedPage, getPublicViewPage, type ViewRequest } from "./service";
+import type { SidebarRows } from "../sidebar/sidebar-rows";
+import { createViewPageSources, getEmbedPage, getPublicViewPage, getSidebarRows, type ViewRequest } from "./service";
 
 const VIEWED = stableOid("vp:viewed");
 const anonymous: ViewRequest = { viewer: null, isMobile: false, features: {} };
@@ -97,68 +99,115 @@ describe.each(testDatabaseTargets())("view page ($name)", (target) => {
   });
   afterAll(() => app.close());
 
-  it("issue 11: without a change, the second render reads no staff picks, templates, videos or count", async () => {
+  it("issue 11: without a change, the second view page and the second sidebar rows read no staff picks, templates, videos or count", async () => {
     const feed = new ChangeFeed();
     const { db, takeKinds } = recording(app.db);
     const sources = createViewPageSources(db, feed);
     const first = await getPublicViewPage(db, sources, { ...anonymous, oid: VIEWED });
-    // The first render reads each once (so the recording recognises them)…
-    expect(takeKinds()).toEqual(["count", "staff picks", "templates", "videos"]);
-    expect(titles(first?.topPicks)).toEqual(["First staff pick"]);
-    // …the second reads none of them, and still draws its picks from the kept pool.
+    // The page itself reads the header's count only: its promotional rows come after it.
+    expect(takeKinds()).toEqual(["count"]);
+    expect(first?.topPicks).toEqual([]);
+    expect(first).not.toHaveProperty("sidebar");
+    const rows = await getSidebarRows(db, sources, { viewer: null, oid: VIEWED });
+    // The rows read each once (so the recording recognises them)…
+    expect(takeKinds()).toEqual(["staff picks", "templates", "videos"]);
+    expect(titles(rows?.topPicks)).toEqual(["First staff pick"]);
+    // …the second page and rows read none of them, and still draw their picks from the kept pool.
     const second = await getPublicViewPage(db, sources, { ...anonymous, oid: VIEWED });
+    const secondRows = await getSidebarRows(db, sources, { viewer: null, oid: VIEWED });
     expect(takeKinds()).toEqual([]);
-    expect(titles(second?.topPicks)).toEqual(["First staff pick"]);
+    expect(titles(secondRows?.topPicks)).toEqual(["First staff pick"]);
     expect(second?.appData?.searchableCount).toBe(first?.appData?.searchableCount);
-    expect(titles(second?.sidebar?.templates)).toEqual(["First template"]);
+    expect(titles(secondRows?.sidebar.templates)).toEqual(["First template"]);
+    expect(titles(secondRows?.sidebar.videos)).toEqual(["First video"]);
   });
 
   it("issue 11: a render after a showcase change shows the new staff pick and template", async () => {
     const feed = new ChangeFeed();
     const sources = createViewPageSources(app.db, feed);
     const render = () => getPublicViewPage(app.db, sources, { ...anonymous, oid: VIEWED });
+    const rows = () => getSidebarRows(app.db, sources, { viewer: null, oid: VIEWED });
     const before = await render();
+    const rowsBefore = await rows();
     await add(stableOid("vp:pick-2"), "Second staff pick", { isStaffPick: true });
     await add(stableOid("vp:template-2"), "Second template", { templateSlug: "second-template" });
 
     // Until a change is heard, the kept answers stand (a minute at most).
-    expect(titles((await render())?.topPicks)).toEqual(titles(before?.topPicks));
+    expect(titles((await rows())?.topPicks)).toEqual(titles(rowsBefore?.topPicks));
     // A change that touches neither leaves them.
     feed.publish([VIDEOS_TAG, "presentation:unrelated"]);
-    expect(titles((await render())?.sidebar?.templates)).toEqual(["First template"]);
+    expect(titles((await rows())?.sidebar.templates)).toEqual(["First template"]);
 
     feed.publish([LISTS_TAG, SHOWCASE_TAG]);
-    const after = await render();
+    const after = await rows();
     expect(titles(after?.topPicks)).toEqual(["First staff pick", "Second staff pick"]);
-    expect(titles(after?.sidebar?.templates)).toEqual(["First template", "Second template"]);
-    expect(after?.appData?.searchableCount).toBe((before?.appData?.searchableCount ?? 0) + 1);
+    expect(titles(after?.sidebar.templates)).toEqual(["First template", "Second template"]);
+    expect((await render())?.appData?.searchableCount).toBe((before?.appData?.searchableCount ?? 0) + 1);
   });
 
   it("issue 11: concurrent first renders read each kept thing once", async () => {
     const { db, takeKinds } = recording(app.db);
     const sources = createViewPageSources(db, new ChangeFeed());
-    const pages = await Promise.all(
-      Array.from({ length: 5 }, () => getPublicViewPage(db, sources, { ...anonymous, oid: VIEWED })),
-    );
-    expect(pages.every((page: PresentationPageData | null) => page?.sidebar?.videos.length === 1)).toBe(true);
+    const [pages, rows] = await Promise.all([
+      Promise.all(Array.from({ length: 5 }, () => getPublicViewPage(db, sources, { ...anonymous, oid: VIEWED }))),
+      Promise.all(Array.from({ length: 5 }, () => getSidebarRows(db, sources, { viewer: null, oid: VIEWED }))),
+    ]);
+    expect(pages.every((page: PresentationPageData | null) => page?.oid === VIEWED)).toBe(true);
+    expect(rows.every((row) => row?.sidebar.videos.length === 1)).toBe(true);
     expect(takeKinds()).toEqual(["count", "staff picks", "templates", "videos"]);
   });
 
   it("issue 11: the embed page reads none of them (it shows no header or sidebar)", async () => {
     const { db, takeKinds } = recording(app.db);
     const page = await getEmbedPage(db, { ...anonymous, oid: VIEWED, autoplay: false });
-    expect(page?.sidebar).toBeNull();
     expect(page?.topPicks).toEqual([]);
     expect(takeKinds()).toEqual([]);
   });
 
-  it("issue 11: a staff pick chosen straight in the database reaches the app's next render (triggers → change feed)", async () => {
-    const before = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+  it("issue 11 R2.15: a deck that is itself a staff pick never finds itself among its sidebar's picks", async () => {
+    const sources = createViewPageSources(app.db, new ChangeFeed());
+    const picked = stableOid("vp:pick-1");
+    for (let n = 0; n < 5; n++) {
+      const rows = await getSidebarRows(app.db, sources, { viewer: null, oid: picked });
+      expect(rows?.topPicks.some((card) => card.path.includes(picked))).toBe(false);
+    }
+    expect(await getSidebarRows(app.db, sources, { viewer: null, oid: stableOid("vp:nobody") })).toBeNull();
+  });
+
+  it("issue 11: the view page's HTML has no promotional cards; /p/{oid}/sidebar.json has them, publicly cacheable, and a 404 where the page is", async () => {
+    const page = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).not.toContain("First staff pick");
+    expect(page.body).not.toContain("First template");
+    expect(page.body).not.toContain("sidebar-card");
+    // Without scripts, the sidebar is its headings and plain links to the catalogue pages.
+    for (const href of ["/video/explore/", "/presentation-template/", "/gallery/"])
+      expect(page.body).toContain(`class="sidebar__more" href="${href}"`);
+
+    const json = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/sidebar.json` });
+    expect(json.statusCode).toBe(200);
+    expect(json.headers["content-type"]).toMatch(/^application\/json/);
+    expect(json.headers["cache-control"]).toBe(PUBLIC_PAGE_CACHE_CONTROL);
+    const rows = json.json() as SidebarRows;
+    expect(titles(rows.sidebar.videos)).toEqual(["First video"]);
+    expect(rows.sidebar.templates.map((card) => card.type)).toEqual(rows.sidebar.templates.map(() => "TEMPLATE"));
+    expect(rows.topPicks.length).toBeGreaterThan(0);
+    expect(rows.topPicks.some((card) => card.path.includes(VIEWED))).toBe(false);
+
+    await add(stableOid("vp:private"), "A private deck", { privacy: "private" });
+    const hidden = await app.app.inject({ method: "GET", url: `/p/${stableOid("vp:private")}/sidebar.json` });
+    expect(hidden.statusCode).toBe(404);
+    expect((await app.app.inject({ method: "GET", url: "/p/NOT-AN-OID/sidebar.json" })).statusCode).toBe(404);
+  });
+
+  it("issue 11: a staff pick chosen straight in the database reaches the app's next sidebar rows (triggers → change feed)", async () => {
+    const url = `/p/${VIEWED}/sidebar.json`;
+    const before = await app.app.inject({ method: "GET", url });
     expect(before.body).not.toContain("Picked in the database");
     await add(stableOid("vp:pick-db"), "Picked in the database");
     await app.db.query("update presentations set is_staff_pick = true where oid = $1", [stableOid("vp:pick-db")]);
     await app.app.changes.sync();
-    const after = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+    const after = await app.app.inject({ method: "GET", url });
     expect(after.body).toContain("Picked in the database");
   });
 
@@ -170,12 +219,15 @@ describe.each(testDatabaseTargets())("view page ($name)", (target) => {
       return query(sql, params);
     };
     try {
-      const first = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
-      expect(first.statusCode).toBe(200);
+      for (const url of [`/p/${VIEWED}/`, `/p/${VIEWED}/sidebar.json`]) {
+        const first = await app.app.inject({ method: "GET", url });
+        expect(first.statusCode).toBe(200);
+      }
       statements.length = 0;
-      const second = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` });
+      const second = await app.app.inject({ method: "GET", url: `/p/${VIEWED}/sidebar.json` });
       expect(second.statusCode).toBe(200);
       expect(second.body).toContain("First staff pick");
+      expect((await app.app.inject({ method: "GET", url: `/p/${VIEWED}/` })).statusCode).toBe(200);
       expect(statements.map(kindOf).filter((kind) => kind !== null)).toEqual([]);
     } finally {
       app.db.query = query;

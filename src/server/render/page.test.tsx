@@ -86,18 +86,16 @@ describe("issue 11: what the boot data leaves to the markup", () => {
     oid: "abcdefghijkl",
     title: "A deck",
     transcriptData: { topics: [{ id: "t1", texts: [], topics: [] }] },
-    sidebar: { videos: [card], templates: [card] },
     topPicks: [card],
   } as unknown as PresentationPageData;
 
-  it("the view, embed and private view pages send no transcript, sidebar cards or staff picks (their markup has them)", () => {
+  it("the view, embed and private view pages send no transcript (their markup has it)", () => {
     for (const entry of ["presentation", "embed", "view"] as const) {
       expect(bootDataOf(entry, data)).toEqual({
         oid: "abcdefghijkl",
         title: "A deck",
         transcriptData: null,
-        sidebar: null,
-        topPicks: null,
+        topPicks: [card],
       });
     }
   });

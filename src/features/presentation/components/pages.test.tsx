@@ -84,7 +84,6 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     previewUrl: "/view/link-link-link-link/thumbnail.svg",
     fallbackPreviewUrl: null,
     appData: null,
-    sidebar: null,
     canCurate: false,
     isOwner: false,
     ...overrides,

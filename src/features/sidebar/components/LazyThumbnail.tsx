@@ -84,7 +84,7 @@ export function LazyThumbnail({
   }, [hoverSrc]);
 
   const shown = hovered && hoverSrc ? hoverSrc : src;
-  // The page's markup carries every field of its card (issue 11: Sidebar's sidebarFromMarkup).
+  // The box carries its addresses until it becomes the image (e2e tests find thumbnails by them).
   const fields = { "data-src": src, "data-hover-src": hoverSrc ?? undefined };
   const attributeWidth = Math.round(width);
   const attributeHeight = Math.round(height);

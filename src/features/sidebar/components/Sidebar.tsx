@@ -1,10 +1,9 @@
-import type { MouseEvent } from "react";
+import { type MouseEvent, type Ref, useCallback, useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
-import type { SidebarData } from "../service";
+import { SIDEBAR_LOAD_AHEAD_PX, type SidebarRows, sidebarRowsPath } from "../sidebar-rows";
 import { LazyThumbnail } from "./LazyThumbnail";
-import { COLUMN } from "./sidebar-markup";
 import "./sidebar.css";
 
 /** Spec §9 (R9.10): a sidebar thumbnail is 170×95.63 px (sidebar.css draws it at this size). */
@@ -13,26 +12,63 @@ export const SIDEBAR_THUMBNAIL = { width: 170, height: 95.63 } as const;
 /** Spec §4: the page logs a card's opening (presentation card opened) before following it. */
 export type CardClickHandler = (card: Card, event: MouseEvent<HTMLAnchorElement>) => void;
 
-/** Spec §2 sidebar: 10 videos, 15 templates and the staff picks, each with a See more link. */
+/** The sidebar's columns, by the id their heading carries (`sidebar-{id}`). */
+export const COLUMN = { videos: "videos", templates: "templates", picks: "picks" } as const;
+type ColumnId = (typeof COLUMN)[keyof typeof COLUMN];
+
+/**
+ * Where the rows are: not asked for yet (the server's page, and a page the visitor hasn't scrolled
+ * near), on their way, drawn, or failed (with Retry).
+ */
+export type SidebarState = "waiting" | "loading" | "loaded" | "error";
+
+/**
+ * Spec §2 sidebar: 10 videos, 15 templates and the staff picks, each with a See more link. Until its
+ * rows are there (`rows` null) each column holds their room (sidebar's placeholder: no layout shift
+ * when they come) and its See more link, a plain link to the catalogue page: without JavaScript the
+ * sidebar is its headings and those links.
+ */
 export function Sidebar({
-  data,
-  topPicks,
+  rows,
+  state,
+  onRetry,
   onCardClick,
+  ref,
 }: {
-  data: SidebarData;
-  topPicks: Card[];
+  rows: SidebarRows | null;
+  state: SidebarState;
+  onRetry?: () => void;
   onCardClick?: CardClickHandler;
+  ref?: Ref<HTMLElement>;
 }) {
   const intl = useIntl();
+  const pending = state === "waiting" || state === "loading";
   return (
-    <aside className="sidebar" aria-label={intl.formatMessage({ id: "sidebar.label" })}>
+    <aside
+      ref={ref}
+      className="sidebar"
+      aria-label={intl.formatMessage({ id: "sidebar.label" })}
+      aria-busy={state === "loading" ? true : undefined}
+      data-state={state}
+      tabIndex={-1}
+    >
+      {state === "error" ? (
+        <div className="sidebar__error" role="alert">
+          <p>
+            <FormattedMessage id="sidebar.loadError" />
+          </p>
+          <button type="button" className="button" onClick={onRetry}>
+            <FormattedMessage id="sidebar.retry" />
+          </button>
+        </div>
+      ) : null}
       <SidebarColumn
         id={COLUMN.videos}
         titleId="sidebar.videos"
         moreId="sidebar.moreVideos"
         moreHref="/video/explore/"
-        cards={data.videos}
-        thumbnail={SIDEBAR_THUMBNAIL}
+        cards={rows?.sidebar.videos ?? null}
+        pending={pending}
         onCardClick={onCardClick}
       />
       <SidebarColumn
@@ -40,23 +76,77 @@ export function Sidebar({
         titleId="sidebar.templates"
         moreId="sidebar.moreTemplates"
         moreHref="/presentation-template/"
-        cards={data.templates}
-        thumbnail={SIDEBAR_THUMBNAIL}
+        cards={rows?.sidebar.templates ?? null}
+        pending={pending}
         onCardClick={onCardClick}
       />
-      {topPicks.length > 0 ? (
-        <SidebarColumn
-          id={COLUMN.picks}
-          titleId="sidebar.staffPicks"
-          moreId="sidebar.morePicks"
-          moreHref="/gallery/"
-          cards={topPicks}
-          thumbnail={SIDEBAR_THUMBNAIL}
-          onCardClick={onCardClick}
-        />
-      ) : null}
+      <SidebarColumn
+        id={COLUMN.picks}
+        titleId="sidebar.staffPicks"
+        moreId="sidebar.morePicks"
+        moreHref="/gallery/"
+        cards={rows?.topPicks ?? null}
+        pending={pending}
+        onCardClick={onCardClick}
+      />
     </aside>
   );
+}
+
+/**
+ * Issue 11: the view page's sidebar, its rows fetched from `/p/{oid}/sidebar.json` once it comes
+ * within 600 px of the viewport (at once beside the deck from 992 px; on a phone, below the
+ * transcript, when the visitor scrolls towards it).
+ */
+export function LazySidebar({ oid, onCardClick }: { oid: string; onCardClick?: CardClickHandler }) {
+  const ref = useRef<HTMLElement>(null);
+  // How many times the rows were asked for: 0 until the sidebar comes near, then one more per Retry.
+  const [requests, setRequests] = useState(0);
+  const [rows, setRows] = useState<SidebarRows | null>(null);
+  const [state, setState] = useState<SidebarState>("waiting");
+  const near = requests > 0;
+
+  useEffect(() => {
+    const place = ref.current;
+    if (!place || near) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) {
+          observer.disconnect();
+          setRequests(1);
+        }
+      },
+      { rootMargin: `${SIDEBAR_LOAD_AHEAD_PX}px` },
+    );
+    observer.observe(place);
+    return () => observer.disconnect();
+  }, [near]);
+
+  useEffect(() => {
+    if (requests === 0) return;
+    const abort = new AbortController();
+    setState("loading");
+    fetch(sidebarRowsPath(oid), { headers: { accept: "application/json" }, signal: abort.signal })
+      .then(async (response) => {
+        if (!response.ok) throw new Error(`Podium: the sidebar's rows answered ${response.status}.`);
+        const loaded = (await response.json()) as SidebarRows;
+        setRows(loaded);
+        setState("loaded");
+      })
+      .catch(() => {
+        // Offline, or the server failed: the page works without its suggestions; Retry asks again.
+        if (!abort.signal.aborted) setState("error");
+      });
+    return () => abort.abort();
+  }, [requests, oid]);
+
+  const retry = useCallback(() => {
+    setRequests((n) => n + 1);
+    // The Retry button goes with the error: keep the keyboard's place in the sidebar.
+    ref.current?.focus();
+  }, []);
+
+  return <Sidebar ref={ref} rows={rows} state={state} onRetry={retry} onCardClick={onCardClick} />;
 }
 
 function SidebarColumn({
@@ -65,52 +155,59 @@ function SidebarColumn({
   moreId,
   moreHref,
   cards,
-  thumbnail,
+  pending,
   onCardClick,
 }: {
-  id: (typeof COLUMN)[keyof typeof COLUMN];
+  id: ColumnId;
   titleId: MessageId;
   moreId: MessageId;
   moreHref: string;
-  cards: Card[];
-  thumbnail: { width: number; height: number };
+  /** Null until the rows are there. */
+  cards: Card[] | null;
+  pending: boolean;
   onCardClick?: CardClickHandler;
 }) {
   const intl = useIntl();
-  if (cards.length === 0) return null;
+  // Loaded without any (no staff picks yet): no column.
+  if (cards?.length === 0) return null;
   return (
-    <section className="sidebar__column" aria-labelledby={`sidebar-${id}`}>
+    <section className="sidebar__column" aria-labelledby={`sidebar-${id}`} data-column={id}>
       <h2 id={`sidebar-${id}`}>
         <FormattedMessage id={titleId} />
       </h2>
-      <ul className="sidebar__cards" aria-label={intl.formatMessage({ id: titleId })}>
-        {cards.map((card) => (
-          <li key={card.path}>
-            <a
-              className="sidebar-card"
-              href={card.path}
-              data-card-type={card.type}
-              onClick={onCardClick ? (event) => onCardClick(card, event) : undefined}
-            >
-              <LazyThumbnail
-                src={card.thumbnail}
-                hoverSrc={card.previewAnimation}
-                width={thumbnail.width}
-                height={thumbnail.height}
-                className="sidebar-card__thumbnail"
-              />
-              <span className="sidebar-card__text">
-                <span className="sidebar-card__title" style={{ WebkitLineClamp: card.titleLines }}>
-                  {card.title}
+      {cards ? (
+        <ul className="sidebar__cards" aria-label={intl.formatMessage({ id: titleId })}>
+          {cards.map((card) => (
+            <li key={card.path}>
+              <a
+                className="sidebar-card"
+                href={card.path}
+                data-card-type={card.type}
+                onClick={onCardClick ? (event) => onCardClick(card, event) : undefined}
+              >
+                <LazyThumbnail
+                  src={card.thumbnail}
+                  hoverSrc={card.previewAnimation}
+                  width={SIDEBAR_THUMBNAIL.width}
+                  height={SIDEBAR_THUMBNAIL.height}
+                  className="sidebar-card__thumbnail"
+                />
+                <span className="sidebar-card__text">
+                  <span className="sidebar-card__title" style={{ WebkitLineClamp: card.titleLines }}>
+                    {card.title}
+                  </span>
+                  <span className="sidebar-card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
+                    {card.subTitle}
+                  </span>
                 </span>
-                <span className="sidebar-card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
-                  {card.subTitle}
-                </span>
-              </span>
-            </a>
-          </li>
-        ))}
-      </ul>
+              </a>
+            </li>
+          ))}
+        </ul>
+      ) : pending ? (
+        // The row's room, drawn as quiet empty cards while it loads (CSS, only where scripts run).
+        <div className="sidebar__placeholder" />
+      ) : null}
       <a className="sidebar__more" href={moreHref}>
         <FormattedMessage id={moreId} />
       </a>

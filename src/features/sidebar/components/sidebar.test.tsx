@@ -2,14 +2,14 @@
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { videoCard } from "../service";
-import { Sidebar } from "./Sidebar";
-import { sidebarFromMarkup } from "./sidebar-markup";
+import { SIDEBAR_LOAD_AHEAD_PX, type SidebarRows } from "../sidebar-rows";
+import { LazySidebar, Sidebar } from "./Sidebar";
 
 /** Every observed thumbnail is in view at once. */
 beforeAll(() => {
@@ -61,7 +61,7 @@ describe("sidebar cards", () => {
     });
     render(
       <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
-        <Sidebar data={{ videos: [video], templates: [template] }} topPicks={[]} />
+        <Sidebar rows={{ sidebar: { videos: [video], templates: [template] }, topPicks: [] }} state="loaded" />
       </PodiumApp>,
     );
 
@@ -95,61 +95,178 @@ describe("sidebar cards", () => {
   });
 });
 
-describe("issue 11: the sidebar's cards travel once, as markup", () => {
+describe("issue 11: the sidebar's rows load after the page", () => {
   const card = (overrides: Partial<Card>): Card => ({ ...template, ...overrides });
-  const data = {
-    videos: [
-      card({
-        type: "VIDEO",
-        path: "/video/explore/#a",
-        title: "With a preview",
-        previewAnimation: "/video/preview/a.svg",
-      }),
-      card({ type: "VIDEO", path: "/video/explore/#b", title: "Without one", subTitleLines: 1 }),
-    ],
-    templates: [card({ title: `Fish & chips <"quoted">`, subTitle: "  spaced  ", titleLines: 1, subTitleLines: 3 })],
+  const rows: SidebarRows = {
+    sidebar: {
+      videos: [
+        card({
+          type: "VIDEO",
+          path: "/video/explore/#a",
+          title: "With a preview",
+          previewAnimation: "/video/preview/a.svg",
+        }),
+        card({ type: "VIDEO", path: "/video/explore/#b", title: "Without one", subTitleLines: 1 }),
+      ],
+      templates: [card({ title: `Fish & chips <"quoted">`, subTitleLines: 2 })],
+    },
+    topPicks: [card({ type: "PRESENTATION", path: "/p/abcdefghijkl/deck/", subTitle: "Ada", titleLines: 2 })],
   };
-  const topPicks = [card({ type: "PRESENTATION", path: "/p/abcdefghijkl/deck/", subTitle: "", titleLines: 2 })];
   const intl = createPodiumIntl("en", messagesFor("en"));
+  /** The observers made, with their margins, and a way to bring their targets into view. */
+  let observers: { margin: string | undefined; show: () => void }[] = [];
+  beforeEach(() => {
+    observers = [];
+    globalThis.IntersectionObserver = class {
+      constructor(
+        private readonly callback: IntersectionObserverCallback,
+        options?: IntersectionObserverInit,
+      ) {
+        this.margin = options?.rootMargin;
+      }
+      margin: string | undefined;
+      observe(target: Element) {
+        observers.push({
+          margin: this.margin,
+          show: () =>
+            this.callback(
+              [{ isIntersecting: true, target } as IntersectionObserverEntry],
+              this as unknown as IntersectionObserver,
+            ),
+        });
+      }
+      unobserve() {}
+      disconnect() {}
+    } as unknown as typeof IntersectionObserver;
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+  const sidebarObserver = () => {
+    const found = observers.find((observer) => observer.margin === `${SIDEBAR_LOAD_AHEAD_PX}px`);
+    if (!found) throw new Error("the sidebar isn't watched");
+    return found;
+  };
+  const answer = (body: unknown, status = 200) =>
+    Promise.resolve(new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } }));
 
-  it("the view page's entry reads back every card the server drew, and hydrating from them matches the markup", async () => {
+  it("the server's sidebar has no cards, only headings, held room and plain links to the catalogue pages; it hydrates without a mismatch", async () => {
+    const fetchSpy = vi.fn(() => answer(rows));
+    vi.stubGlobal("fetch", fetchSpy);
     const container = document.createElement("div");
     document.body.append(container);
-    container.innerHTML = renderToString(
+    const html = renderToString(
       <PodiumApp intl={intl}>
-        <Sidebar data={data} topPicks={topPicks} />
+        <LazySidebar oid="abcdefghijkl" />
       </PodiumApp>,
     );
-    const read = sidebarFromMarkup(container);
-    expect(read).toEqual({ sidebar: data, topPicks });
+    container.innerHTML = html;
+    expect(html).not.toContain("sidebar-card");
+    expect(container.querySelectorAll(".sidebar__placeholder")).toHaveLength(3);
+    expect(
+      [...container.querySelectorAll<HTMLAnchorElement>("a.sidebar__more")].map((a) => a.getAttribute("href")),
+    ).toEqual(["/video/explore/", "/presentation-template/", "/gallery/"]);
+    expect([...container.querySelectorAll("h2")].map((h) => h.textContent)).toEqual([
+      "Videos",
+      "Templates",
+      "Staff picks",
+    ]);
 
     const problems: unknown[] = [];
     const consoleError = vi.spyOn(console, "error").mockImplementation((...args) => problems.push(args));
-    const markup = container.innerHTML;
     await act(async () => {
       hydrateRoot(
         container,
         <PodiumApp intl={intl}>
-          <Sidebar data={read.sidebar ?? { videos: [], templates: [] }} topPicks={read.topPicks} />
+          <LazySidebar oid="abcdefghijkl" />
         </PodiumApp>,
         { onRecoverableError: (error) => problems.push(error) },
       );
     });
     consoleError.mockRestore();
     expect(problems).toEqual([]);
-    // Hydrated, the cards behave: the lazy thumbnails load, the preview plays on hover.
-    const withPreview = within(container).getByRole("link", { name: /With a preview/ });
+    // Not near the viewport yet: nothing asked.
+    expect(fetchSpy).not.toHaveBeenCalled();
+    container.remove();
+  });
+
+  it("within 600 px of the viewport it fetches /p/{oid}/sidebar.json once and draws the rows with the same cards", async () => {
+    const fetchSpy = vi.fn((_url: string) => answer(rows));
+    vi.stubGlobal("fetch", fetchSpy);
+    render(
+      <PodiumApp intl={intl}>
+        <LazySidebar oid="abcdefghijkl" />
+      </PodiumApp>,
+    );
+    expect(screen.queryByRole("list", { name: "Videos" })).toBeNull();
+    await act(async () => sidebarObserver().show());
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    expect(fetchSpy.mock.calls[0]?.[0]).toBe("/p/abcdefghijkl/sidebar.json");
+    const videos = await screen.findByRole("list", { name: "Videos" });
+    expect(within(videos).getAllByRole("link")).toHaveLength(2);
+    expect(within(screen.getByRole("list", { name: "Templates" })).getByRole("link").textContent).toContain(
+      `Fish & chips <"quoted">`,
+    );
+    expect(
+      within(screen.getByRole("list", { name: "Staff picks" }))
+        .getByRole("link")
+        .getAttribute("href"),
+    ).toBe("/p/abcdefghijkl/deck/");
+    expect(document.querySelector(".sidebar__placeholder")).toBeNull();
+    expect(document.querySelector(".sidebar")?.getAttribute("data-state")).toBe("loaded");
+    // Loaded, the cards behave: the lazy thumbnails load, the preview plays on hover.
+    const withPreview = within(videos).getByRole("link", { name: /With a preview/ });
+    act(() => {
+      for (const observer of observers.slice(1)) observer.show();
+    });
     const thumbnail = withPreview.querySelector("img");
     expect(thumbnail?.getAttribute("src")).toBe(template.thumbnail);
     act(() => {
       fireEvent.mouseEnter(withPreview);
     });
     expect(thumbnail?.getAttribute("src")).toBe("/video/preview/a.svg");
-    expect(markup).toContain('data-hover-src="/video/preview/a.svg"');
-    container.remove();
   });
 
-  it("a page without a sidebar reads back none", () => {
-    expect(sidebarFromMarkup(document.createElement("div"))).toEqual({ sidebar: null, topPicks: [] });
+  it("a failed load says so with Retry (in the visitor's language), and Retry loads the rows", async () => {
+    const fetchSpy = vi
+      .fn()
+      .mockImplementationOnce(() => answer({ error: "nope" }, 500))
+      .mockImplementationOnce(() => Promise.reject(new TypeError("offline")))
+      .mockImplementation(() => answer(rows));
+    vi.stubGlobal("fetch", fetchSpy);
+    render(
+      <PodiumApp intl={createPodiumIntl("de", messagesFor("de"))}>
+        <LazySidebar oid="abcdefghijkl" />
+      </PodiumApp>,
+    );
+    await act(async () => sidebarObserver().show());
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain(messagesFor("de")["sidebar.loadError"]);
+    // No held room left empty under an error: the columns keep their headings and links.
+    expect(document.querySelector(".sidebar__placeholder")).toBeNull();
+    expect(screen.getAllByRole("link")).toHaveLength(3);
+    fireEvent.click(within(alert).getByRole("button", { name: messagesFor("de")["sidebar.retry"] }));
+    expect(document.activeElement).toBe(document.querySelector("aside.sidebar"));
+    // Offline this time: the error again, then the rows.
+    const again = await screen.findByRole("alert");
+    fireEvent.click(within(again).getByRole("button"));
+    expect(await screen.findByRole("list", { name: messagesFor("de")["sidebar.videos"] })).toBeTruthy();
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(fetchSpy).toHaveBeenCalledTimes(3);
+  });
+
+  it("the staff picks' column goes when there are none", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => answer({ ...rows, topPicks: [] })),
+    );
+    render(
+      <PodiumApp intl={intl}>
+        <LazySidebar oid="abcdefghijkl" />
+      </PodiumApp>,
+    );
+    await act(async () => sidebarObserver().show());
+    await screen.findByRole("list", { name: "Videos" });
+    expect(screen.queryByRole("heading", { name: "Staff picks" })).toBeNull();
   });
 });

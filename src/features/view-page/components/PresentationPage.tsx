@@ -24,7 +24,7 @@ import { Transcript } from "../../presentation/components/Transcript";
 import type { PresentationPageData } from "../../presentation/page-data";
 import { readingPathOf } from "../../presentation/reading-path";
 import { ShareModal } from "../../share/components/ShareModal";
-import { Sidebar } from "../../sidebar/components/Sidebar";
+import { LazySidebar } from "../../sidebar/components/Sidebar";
 import { MoreDecks } from "./MoreDecks";
 import { OwnerTools, OwnLikes, workActionOf } from "./OwnerTools";
 import { ToolbarActionLabel } from "./ToolbarIcons";
@@ -321,10 +321,11 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             />
           </section>
         </div>
-        {/* Issue 12: the author's and related decks first, then the promotional cards (compact rows). */}
+        {/* Issue 12: the author's and related decks first, then the promotional cards (compact rows);
+            issue 11: both load after the page, as they near the screen. */}
         <div className="view-page__side">
           {data.isPublicView ? <MoreDecks oid={data.oid} ownerName={ownerName} onCardClick={openCard} /> : null}
-          {data.sidebar ? <Sidebar data={data.sidebar} topPicks={data.topPicks} onCardClick={openCard} /> : null}
+          {data.isPublicView ? <LazySidebar oid={data.oid} onCardClick={openCard} /> : null}
         </div>
       </div>
 

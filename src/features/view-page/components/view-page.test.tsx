@@ -109,7 +109,6 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     previewUrl: `/p/${OID}/thumbnail.svg`,
     fallbackPreviewUrl: null,
     appData: null,
-    sidebar: { videos: [], templates: [card({})] },
     canCurate: false,
     isOwner: false,
     ...overrides,
@@ -255,7 +254,32 @@ describe("public view page logging", () => {
   it("R4.11 R3.10 presentation card opened and CTA clicked (with the CTA log) are logged, and their links followed once the log settles", async () => {
     const assign = vi.fn();
     vi.stubGlobal("location", { ...window.location, assign });
+    // Issue 11: the sidebar's cards come from sidebar.json once it nears the viewport (here at once).
+    vi.stubGlobal(
+      "IntersectionObserver",
+      class {
+        constructor(private readonly callback: IntersectionObserverCallback) {}
+        observe(target: Element) {
+          this.callback([{ isIntersecting: true, target } as IntersectionObserverEntry], this as never);
+        }
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    const rows = { sidebar: { videos: [], templates: [card({})] }, topPicks: [] };
+    const answers: Record<string, unknown> = {
+      [`/p/${OID}/sidebar.json`]: rows,
+      [`/p/${OID}/more.json`]: { byAuthor: [], related: [] },
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(
+        async (url: string) =>
+          new Response(JSON.stringify(answers[url] ?? null), { status: url in answers ? 200 : 404 }),
+      ),
+    );
     renderPage(pageData());
+    await screen.findByRole("link", { name: /^Pitch deck/ });
     const links: [string, string, Record<string, unknown>][] = [
       [
         "Pitch deck",
