@@ -257,16 +257,19 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
     expect(bodyOf(renamed)).toContain('"firstName":"Augusta"');
   });
 
-  it("drops other decks' view pages when the staff picks change (they show a handful of them)", async () => {
-    await get(`/p/${deck}/`);
-    expect((await get(`/p/${deck}/`)).headers["podium-cache"]).toBe("hit");
+  it("drops other decks' sidebar rows when the staff picks change (they show a handful of them; issue 11: sidebar.json)", async () => {
+    const rows = `/p/${deck}/sidebar.json`;
+    await get(rows);
+    expect((await get(rows)).headers["podium-cache"]).toBe("hit");
     const pick = stableOid(`cache:pick:${target.name}`);
     await addDeck(db, ownerId, pick, "Picked by staff");
     await db.query("update presentations set is_staff_pick = true where oid = $1", [pick]);
     await app.changes.sync();
-    const after = await get(`/p/${deck}/`);
+    const after = await get(rows);
     expect(after.headers["podium-cache"]).toBe("miss");
     expect(bodyOf(after)).toContain("Picked by staff");
+    // The page itself doesn't carry the picks.
+    expect(bodyOf(await get(`/p/${deck}/`))).not.toContain("Picked by staff");
   });
 
   it("drops what a write straight to the database changed (the triggers' change feed)", async () => {
