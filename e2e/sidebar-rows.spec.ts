@@ -141,7 +141,8 @@ test.describe("issue 11: the sidebar's promotional rows load after the page", ()
     const alert = sidebar.getByRole("alert");
     await expect(alert).toContainText("These suggestions couldn't be loaded.");
     // The catalogue pages stay one link away.
-    for (const [name, href] of SEE_MORE) await expect(sidebar.getByRole("link", { name })).toHaveAttribute("href", href);
+    for (const [name, href] of SEE_MORE)
+      await expect(sidebar.getByRole("link", { name })).toHaveAttribute("href", href);
     expect(await axeViolations(page)).toEqual([]);
     await sidebar.screenshot({ path: "e2e/screenshots/sidebar-rows-error.png" });
 
