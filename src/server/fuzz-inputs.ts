@@ -1719,6 +1719,20 @@ function bodyOf(body: BodySpec, token: string | null): { contentType: string | n
 }
 
 /** The inject() options for a generated request, sent as `agent` would send it. */
+/**
+ * inject() parses a URL with WHATWG URL against a base before the server sees it, and refuses
+ * what that can't parse: a raw backslash right after the first slash reads as a host there
+ * (`/\/x` → `//x`). Such a request-target is sent with its backslashes percent-encoded.
+ */
+function injectable(url: string): string {
+  try {
+    new URL(url, "http://localhost");
+    return url;
+  } catch {
+    return url.replaceAll("\\", "%5C");
+  }
+}
+
 export function materialize(spec: RequestSpec, options: MaterializeOptions): InjectOptions {
   const agent = options.agents[spec.agent];
   const token = tokenFor(spec, options);
@@ -1739,7 +1753,7 @@ export function materialize(spec: RequestSpec, options: MaterializeOptions): Inj
   const query = spec.query === null ? "" : `?${renderPieces(spec.query)}`;
   return {
     method: spec.method as InjectOptions["method"],
-    url: `${path}${query}`,
+    url: injectable(`${path}${query}`),
     headers,
     remoteAddress: spec.remoteAddress,
     ...(payload !== null ? { payload } : {}),
