@@ -54,7 +54,7 @@ test.describe("public view page", () => {
     await page.screenshot({ path: "e2e/screenshots/home.png", fullPage: false });
     expect(await axeViolations(page)).toEqual([]);
 
-    // Keyboard: the skip link comes first, then the logo, Log in, Get started, then the cards.
+    // Keyboard: the skip link comes first, then the logo, Log in, Get started, the search (issue 12), then the cards.
     await page.keyboard.press("Tab");
     await expect(page.getByRole("link", { name: "Skip to content" })).toBeFocused();
     await page.keyboard.press("Tab");
@@ -63,6 +63,10 @@ test.describe("public view page", () => {
     await expect(page.getByRole("link", { name: "Log in" })).toBeFocused();
     await page.keyboard.press("Tab");
     await expect(page.getByRole("link", { name: "Get started" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("searchbox")).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("button", { name: "Search", exact: true })).toBeFocused();
     await page.keyboard.press("Tab");
     const focusedHref = await page.evaluate(() =>
       (document.activeElement as HTMLAnchorElement | null)?.getAttribute("href"),
