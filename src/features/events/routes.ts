@@ -1,23 +1,14 @@
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
+import { acceptUsageEvent } from "./accepted-event";
 import { insertClientLog } from "./client-log-repository";
-import { recordUsageEvent } from "./repository";
-import { CLIENT_LOG_PATH, VIEWER_EVENTS } from "./usage-event";
+import { storeEventBatch } from "./store-batch";
+import { CLIENT_LOG_PATH } from "./usage-event";
 
 /** Largest usage-event request (one event; spec §7: a JSON array holding one). */
 export const USAGE_EVENT_MAX_BYTES = 8 * 1024;
-
-const eventSchema = z.tuple([
-  z
-    .object({
-      core: z.object({ type: z.string().max(50), event_type: z.string().max(100) }).loose(),
-      user: z.object({ session_id: z.string().min(1).max(100) }).loose(),
-      body: z.object({ event_name: z.string().min(1).max(100), oid: z.string().max(20).optional() }).loose(),
-    })
-    .loose(),
-]);
 
 /** Largest client-log request (spec §7: a JSON array holding one record). */
 export const CLIENT_LOG_MAX_BYTES = 8 * 1024;
@@ -42,18 +33,10 @@ const clientLogSchema = z.tuple([
  * can't); the rate limit bounds abuse.
  */
 export function registerEventRoutes(app: FastifyInstance, context: FeatureContext): void {
-  const accept = async (body: unknown): Promise<number> => {
-    const parsed = eventSchema.safeParse(body);
-    if (!parsed.success) return 400;
-    const [event] = parsed.data;
-    const oid = event.body.oid && isOid(event.body.oid) ? event.body.oid : null;
-    await recordUsageEvent(context.db, {
-      sessionId: event.user.session_id,
-      eventName: event.body.event_name,
-      presentationOid: oid,
-      payload: event,
-      countsAsView: event.body.event_name === VIEWER_EVENTS.loadedPublicViewPage && oid !== null,
-    });
+  const accept = async (request: FastifyRequest, body: unknown): Promise<number> => {
+    const event = acceptUsageEvent(request, body);
+    if (event === null) return 400;
+    await storeEventBatch(context.db, [event]);
     return 204;
   };
   // Spec §7 client log: like usage events, a record of what happened, so no CSRF token.
@@ -91,7 +74,7 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
       path,
       { bodyLimit: USAGE_EVENT_MAX_BYTES, config: { csrfExempt: true, countsOnly: true } },
       async (request, reply) => {
-        const status = await accept(request.body);
+        const status = await accept(request, request.body);
         if (status === 400)
           return reply
             .status(400)
