@@ -1,4 +1,5 @@
 import type { Database } from "./client";
+import { takeTransactionLock } from "./locks";
 
 /** Committed SQL migrations, applied in file-name order, each in its own transaction. */
 const migrationFiles = import.meta.glob<string>("./migrations/*.sql", {
@@ -23,16 +24,20 @@ const MIGRATION_LOCK_KEY = 727_360_001;
 
 /** Applies every migration not yet applied; returns the names it applied. */
 export async function migrate(db: Database, migrations = listMigrations()): Promise<string[]> {
-  await db.query(
-    `create table if not exists schema_migrations (
-       name text primary key,
-       applied_at timestamptz not null default now()
-     )`,
-  );
+  // Under the lock too: two processes creating the table at once can collide (issue 16 item 5).
+  await db.transaction(async (tx) => {
+    await takeTransactionLock(tx, MIGRATION_LOCK_KEY, "migration");
+    await tx.query(
+      `create table if not exists schema_migrations (
+         name text primary key,
+         applied_at timestamptz not null default now()
+       )`,
+    );
+  });
   const applied: string[] = [];
   for (const migration of migrations) {
     const done = await db.transaction(async (tx) => {
-      await tx.query("select pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+      await takeTransactionLock(tx, MIGRATION_LOCK_KEY, "migration");
       const seen = await tx.query("select 1 from schema_migrations where name = $1", [migration.name]);
       if (seen.length > 0) return false;
       await execMany(tx, migration.sql);

@@ -1,4 +1,5 @@
 import type { Database, Queryable } from "../../db/client";
+import { takeTransactionLock } from "../../db/locks";
 import { hashPassword } from "../../features/accounts/password";
 import { findUserByEmail, insertUser, type UserRow } from "../../features/accounts/repository";
 import { sanitizeDescription } from "../../features/presentation/description";
@@ -28,6 +29,8 @@ export const DEMO_COLLABORATORS = [
 export const DEMO_PASSWORD = "podium-demo";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** An arbitrary constant: the advisory lock that serialises seeding across processes (issue 16 item 5). */
+const SEED_LOCK_KEY = 727_360_002;
 
 /**
  * Issue 12, "demo data looks fake": decks had 100k+ views and 0 likes. A demo deck is liked by a
@@ -184,6 +187,9 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
     if (!(await findUserByEmail(db, user.email))) passwordHashes.set(user.key, await hashPassword(DEMO_PASSWORD));
   }
   await db.transaction(async (tx) => {
+    // Issue 16 item 5: processes starting together on a fresh database seed one after the other;
+    // the later ones then find everything present (each statement sees what the first committed).
+    await takeTransactionLock(tx, SEED_LOCK_KEY, "demo seed");
     const users = new Map<DemoUserKey, UserRow>();
     for (const user of demoUsers) {
       let row = await findUserByEmail(tx, user.email);
