@@ -4,6 +4,7 @@ import type { ClientEntry } from "../client/entries";
 import type { Database } from "../db/client";
 import type { MessageId } from "../i18n/locales";
 import type { FeatureFlags } from "../lib/features";
+import type { Limits } from "../lib/limits";
 import type { ContentChanges } from "./content-changes";
 import type { DocumentWork } from "./document-work";
 
@@ -56,6 +57,8 @@ export interface FeatureContext {
   nativeApps: { type: "ios" | "android"; url: string; ownProtocolUrl: string; openAppTimeout: number }[];
   /** Login and signup throttling. */
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
+  /** Where the login, signup and like limits count: this process, or Redis shared by all (issue 16 item 1). */
+  limits: Limits;
 }
 
 /**

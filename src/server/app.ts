@@ -29,6 +29,7 @@ import { registerPresentationRoutes, registerSitemapRoute } from "../features/pr
 import { registerViewPageRoutes } from "../features/view-page/routes";
 import type { Viewer } from "../features/viewer";
 import { LANGUAGE_COOKIE, type Locale, requestLocale } from "../i18n/locales";
+import { type Limits, memoryLimits } from "../lib/limits";
 import { ownerDisplayName } from "../lib/owner";
 import { COOKIE_CONSENT_COOKIE, type CookieChoice, usageCookieDomain } from "../lib/usage-session";
 import { ErrorPage, type ErrorReason } from "../ui/ErrorPage";
@@ -47,6 +48,9 @@ import { RequestInputError, registerRequestInput } from "./plugins/request-input
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
+import { registerHealthRoutes } from "./shared/health";
+import { openRedis, REDIS_FIRST_CONNECT_WAIT_MS, type SharedRedis } from "./shared/redis";
+import { redisLimits } from "./shared/redis-limits";
 import { createDocumentWorkers } from "./workers/documents";
 import { createPdfWorkers } from "./workers/pdf-pool";
 
@@ -137,7 +141,17 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await registerRequestInput(app, { fileSizeLimit: UPLOAD_LIMIT_BYTES });
+  // Issue 16 item 4: PODIUM_SECRET, or the stored one, read once at start (the same in every process).
   const secret = config.secret ?? (await getOrCreateSecret(db, "csrf", randomBytes(32).toString("base64url")));
+  // Issue 16 item 1: with REDIS_URL the limits are counted in Redis, shared by every process.
+  let redis: SharedRedis | null = null;
+  let limits: Limits = memoryLimits();
+  if (config.redisUrl) {
+    redis = openRedis(config.redisUrl, config.redisPrefix, (message) => app.log.warn(`podium: ${message}`));
+    // Not ready (/readyz) until connected; the start goes on meanwhile, counting in this process.
+    await redis.waitUntilConnected(REDIS_FIRST_CONNECT_WAIT_MS);
+    limits = redisLimits(redis);
+  }
   const sessions = registerSessions(app, {
     db,
     secret,
@@ -147,6 +161,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     timeWindow: "1 minute",
+    // Issue 16 item 1: one count for all processes in Redis. While Redis is away the request limit
+    // is not enforced (fail open; the Redis connection logs a warning): pages keep being served.
+    ...(redis ? { redis: redis.client, nameSpace: "requests:", skipOnError: true } : {}),
     // Podium refreshing a stale cached page is not a visitor.
     allowList: (request) => pageCache?.isRevalidation(request) === true,
     // Rate-limited page requests get a page that says so, in words.
@@ -324,6 +341,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     environment: config.env,
     likeRateLimitPerMinute: config.likeRateLimitPerMinute,
     accountLimits: config.accountLimits,
+    limits,
     nativeApp: config.nativeApp,
     nativeApps: config.nativeApps,
   };
@@ -346,13 +364,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.setErrorHandler(handleError);
   sendFrameworkError = handleError;
 
-  app.get("/healthz", async (_request, reply) => {
-    const ok = await db.ping();
-    reply.header("cache-control", "no-store");
-    return reply
-      .status(ok ? 200 : 503)
-      .send({ status: ok ? "ok" : "unavailable", database: ok ? "ok" : "unreachable" });
-  });
+  const health = registerHealthRoutes(app, { db, redis });
+  app.decorate("startDraining", health.startDraining);
 
   app.get("/favicon.svg", (_request, reply) =>
     reply.type("image/svg+xml").header("cache-control", "public, max-age=86400").send(FAVICON_SVG),
@@ -392,6 +405,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await documents.close();
     await pdfWorkers.close();
     await changes.stop();
+    await redis?.close();
     await db.close();
   });
 
@@ -412,6 +426,8 @@ declare module "fastify" {
     pageCache: PageCache | null;
     /** The change feed: what writes changed, heard from every process on the database. */
     changes: ChangeFeed;
+    /** Issue 16 item 6: /readyz answers 503 from now on (SIGTERM); requests are still served. */
+    startDraining(): void;
   }
 }
 

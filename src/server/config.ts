@@ -48,6 +48,15 @@ export interface Config {
   pageCacheMaxBytes: number;
   /** Issue 11 item 4: server processes sharing the port (PODIUM_WORKERS); 1 is a single process, no cluster. */
   workers: number;
+  /** Issue 16 item 1: Redis for the limits every process shares (REDIS_URL); null counts in each process. */
+  redisUrl: string | null;
+  /** Issue 16 item 1: what every Podium key in Redis starts with (PODIUM_REDIS_PREFIX). */
+  redisPrefix: string;
+  /**
+   * Issue 16 item 6: after SIGTERM, how long /readyz answers 503 while requests are still served,
+   * so a load balancer stops sending new ones before the process stops listening (PODIUM_DRAIN_SECONDS).
+   */
+  drainMs: number;
 }
 
 export interface NativeAppConfig {
@@ -194,6 +203,49 @@ function pageCacheMegabytes(env: NodeJS.ProcessEnv): number {
   return value;
 }
 
+/** Issue 16 item 1: the Redis key prefix when PODIUM_REDIS_PREFIX is not set. */
+export const DEFAULT_REDIS_PREFIX = "podium:";
+/** Issue 16 item 6: the longest drain PODIUM_DRAIN_SECONDS may ask for (the shutdown grace comes after it). */
+export const MAX_DRAIN_SECONDS = 300;
+
+function redisUrlFrom(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.REDIS_URL;
+  if (raw === undefined || raw === "") return null;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// address, not "${raw}".`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// address, not "${raw}".`);
+  }
+  return raw;
+}
+
+function redisPrefixFrom(env: NodeJS.ProcessEnv): string {
+  const raw = env.PODIUM_REDIS_PREFIX;
+  if (raw === undefined || raw === "") return DEFAULT_REDIS_PREFIX;
+  if (raw.length > 100 || /[\s*?[\]]/.test(raw)) {
+    throw new ConfigError(
+      `PODIUM_REDIS_PREFIX must be up to 100 characters without spaces or the pattern characters * ? [ ], not "${raw}".`,
+    );
+  }
+  return raw;
+}
+
+function drainMsFrom(env: NodeJS.ProcessEnv): number {
+  const raw = env.PODIUM_DRAIN_SECONDS;
+  if (raw === undefined || raw === "") return 0;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > MAX_DRAIN_SECONDS) {
+    throw new ConfigError(
+      `PODIUM_DRAIN_SECONDS must be a number of seconds from 0 to ${MAX_DRAIN_SECONDS}, not "${raw}".`,
+    );
+  }
+  return Math.round(value * 1000);
+}
+
 /** Issue 11 item 4: the most server processes PODIUM_WORKERS may ask for. */
 export const MAX_WORKERS = 64;
 
@@ -266,6 +318,9 @@ export function configFromEnv(
     cookieConsentRequired: consent === "required",
     pageCacheMaxBytes: pageCacheMegabytes(env) * 1024 * 1024,
     workers: workerCount(env, Boolean(env.DATABASE_URL)),
+    redisUrl: redisUrlFrom(env),
+    redisPrefix: redisPrefixFrom(env),
+    drainMs: drainMsFrom(env),
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: positiveInt(

@@ -92,6 +92,16 @@ async function serve(config: Config, db: Database, where: string, workerSlot: nu
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    // Issue 16 item 6: /readyz answers 503 at once; for PODIUM_DRAIN_SECONDS requests are still
+    // served, so a load balancer polling it stops sending new ones before this process stops listening.
+    app.startDraining();
+    if (config.drainMs > 0) {
+      console.log(`${logPrefix} ${signal} received; draining for ${config.drainMs / 1000} s (/readyz answers 503)`);
+    }
+    if (config.drainMs > 0) setTimeout(() => close(signal), config.drainMs);
+    else close(signal);
+  };
+  const close = (signal: string) => {
     console.log(`${logPrefix} ${signal} received; finishing requests in flight`);
     const timer = setTimeout(() => fail("shutdown took too long; exiting"), SHUTDOWN_GRACE_MS);
     timer.unref();
@@ -133,7 +143,8 @@ async function main(): Promise<void> {
     workers: config.workers,
     entry: serverEntry(),
     servingLine: (workers) => `podium: serving ${config.publicUrl} (${where}, ${config.env}, ${workers} workers)`,
-    graceMs: SHUTDOWN_GRACE_MS,
+    // The workers drain first (PODIUM_DRAIN_SECONDS), then finish their requests.
+    graceMs: SHUTDOWN_GRACE_MS + config.drainMs,
   });
 }
 

@@ -32,6 +32,9 @@ export const TEST_CONFIG: Config = {
   // Off unless a test is about the page cache: most tests write straight to the database and read back at once.
   pageCacheMaxBytes: 0,
   workers: 1,
+  redisUrl: null,
+  redisPrefix: "podium:",
+  drainMs: 0,
 };
 
 export async function createTestApp(

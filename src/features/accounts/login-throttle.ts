@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { AttemptLimiter, FailureBackoff } from "../../lib/attempt-limiter";
+import type { Limits } from "../../lib/limits";
 
 /**
  * Login throttling after OWASP's advice (Authentication Cheat Sheet; "Slow down online guessing
@@ -22,9 +22,9 @@ import { AttemptLimiter, FailureBackoff } from "../../lib/attempt-limiter";
  * Attempts are counted when they start and taken back if they succeed, so a burst of parallel
  * guesses can't slip past the counts while scrypt runs.
  *
- * In memory, per process: the device cookie's key is made at start, so after a restart (or on
- * another process) an old device cookie is simply not recognised — the browser is an untrusted
- * client until its next successful login, which sets a new one.
+ * The counts live where `limits` keeps them (issue 16 item 1): in Redis, shared by every process,
+ * when REDIS_URL is set; else in this process. The device cookie's key comes from the app's secret,
+ * the same in every process and across restarts.
  */
 
 /** The window of the per-address and per-account counts. */
@@ -46,11 +46,11 @@ export type LoginOutcome = "failure" | "success" | "aborted";
 
 export type LoginAttempt =
   | { allowed: false; retryAfterSeconds: number }
-  | { allowed: true; end(outcome: LoginOutcome): void };
+  | { allowed: true; end(outcome: LoginOutcome): Promise<void> };
 
 export interface LoginThrottle {
   /** Whether this login may be tried now; an allowed attempt must be ended with its outcome. */
-  begin(input: { email: string; address: string; deviceCookie: string | undefined }): LoginAttempt;
+  begin(input: { email: string; address: string; deviceCookie: string | undefined }): Promise<LoginAttempt>;
   /** A new device cookie's value for a browser that just signed in to the account with this email. */
   deviceCookieFor(email: string): string;
 }
@@ -62,11 +62,13 @@ export function createLoginThrottle(
   },
   /** The app's secret (the same in every process and across restarts), so device cookies stay valid. */
   secret: string,
+  /** Where the counts live (in this process, or Redis shared by all). */
+  store: Limits,
 ): LoginThrottle {
   const deviceKey = createHmac("sha256", secret).update("podium device cookie").digest();
-  const failuresByAddress = new AttemptLimiter(limits.loginPerAddress, LOGIN_WINDOW_MS);
-  const failuresByAccount = new AttemptLimiter(limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
-  const failuresByClient = new FailureBackoff({
+  const failuresByAddress = store.sliding("login-address", limits.loginPerAddress, LOGIN_WINDOW_MS);
+  const failuresByAccount = store.sliding("login-account", limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
+  const failuresByClient = store.backoff("login-client", {
     freeFailures: LOGIN_FREE_FAILURES,
     baseDelayMs: LOGIN_BASE_DELAY_MS,
     maxDelayMs: LOGIN_MAX_DELAY_MS,
@@ -86,36 +88,36 @@ export function createLoginThrottle(
   };
 
   return {
-    begin({ email, address, deviceCookie }) {
+    async begin({ email, address, deviceCookie }) {
       const device = deviceOf(deviceCookie, email);
       const client = `${email}\n${device ? `device:${device}` : `address:${address}`}`;
-      const byAddress = failuresByAddress.hit(address);
+      const byAddress = await failuresByAddress.hit(address);
       if (!byAddress.allowed) return { allowed: false, retryAfterSeconds: byAddress.retryAfterSeconds };
-      const byClient = failuresByClient.begin(client);
+      const byClient = await failuresByClient.begin(client);
       if (!byClient.allowed) {
-        failuresByAddress.undo(address);
+        await failuresByAddress.undo(address);
         return { allowed: false, retryAfterSeconds: byClient.retryAfterSeconds };
       }
       if (!device) {
-        const byAccount = failuresByAccount.hit(email);
+        const byAccount = await failuresByAccount.hit(email);
         if (!byAccount.allowed) {
-          failuresByAddress.undo(address);
-          failuresByClient.end(client, "aborted");
+          await failuresByAddress.undo(address);
+          await failuresByClient.end(client, "aborted");
           return { allowed: false, retryAfterSeconds: byAccount.retryAfterSeconds };
         }
       }
       let ended = false;
       return {
         allowed: true,
-        end(outcome) {
+        async end(outcome) {
           if (ended) return;
           ended = true;
           // Only failures count: a success (or an attempt that was never judged) is taken back.
           if (outcome !== "failure") {
-            failuresByAddress.undo(address);
-            if (!device) failuresByAccount.undo(email);
+            await failuresByAddress.undo(address);
+            if (!device) await failuresByAccount.undo(email);
           }
-          failuresByClient.end(client, outcome);
+          await failuresByClient.end(client, outcome);
         },
       };
     },

@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { LANGUAGE_COOKIE } from "../../i18n/locales";
-import { AttemptLimiter } from "../../lib/attempt-limiter";
 import { isOid } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
@@ -33,8 +32,8 @@ const text = (form: Form | undefined, key: string): string => {
 export function registerAccountRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
   const limits = context.accountLimits;
-  const loginThrottle = createLoginThrottle(limits, context.secret);
-  const signupByAddress = new AttemptLimiter(limits.signupsPerAddress, SIGNUP_WINDOW_MS);
+  const loginThrottle = createLoginThrottle(limits, context.secret, context.limits);
+  const signupByAddress = context.limits.sliding("signup-address", limits.signupsPerAddress, SIGNUP_WINDOW_MS);
 
   const sendAccountPage = (
     request: FastifyRequest,
@@ -100,22 +99,26 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
         { id: "accounts.login.submit" },
         status,
       );
-    const attempt = loginThrottle.begin({ email, address: request.ip, deviceCookie: request.cookies[DEVICE_COOKIE] });
+    const attempt = await loginThrottle.begin({
+      email,
+      address: request.ip,
+      deviceCookie: request.cookies[DEVICE_COOKIE],
+    });
     if (!attempt.allowed) return page(tooMany(reply, attempt.retryAfterSeconds), 429);
     let user: Awaited<ReturnType<typeof logIn>>;
     try {
       user = await logIn(db, email, text(form, "password"));
     } catch (error) {
-      attempt.end("aborted");
+      await attempt.end("aborted");
       if (error instanceof PasswordHashingBusyError) return page(busy(reply), 503);
       throw error;
     }
     if (!user) {
-      attempt.end("failure");
+      await attempt.end("failure");
       // One message for a wrong email and a wrong password alike.
       return page({ field: "form", messageId: "accounts.error.login" }, 401);
     }
-    attempt.end("success");
+    await attempt.end("success");
     rememberDevice(reply, email);
     await context.signIn(request, reply, user.id);
     return reply.redirect(safeNextPath(next === "/" ? AFTER_SIGN_IN : next, AFTER_SIGN_IN), 303);
@@ -158,7 +161,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
         { id: "accounts.signup.submit" },
         status,
       );
-    const limit = signupByAddress.hit(request.ip);
+    const limit = await signupByAddress.hit(request.ip);
     if (!limit.allowed) return page(tooMany(reply, limit.retryAfterSeconds), 429);
     try {
       const user = await signUp(db, { ...values, password: text(form, "password") });

@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { RateCounter } from "../../lib/attempt-limiter";
 import type { FeatureContext } from "../http";
 import { createLikeService, LikeError, type LikeTarget } from "./service";
 
@@ -16,11 +15,12 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
   // One budget per person for all four routes together: per-route counters (one per method and
   // path) would let someone alternating like and unlike, by oid and by view link, make four
   // times the calls allowed.
-  const budget = new RateCounter(context.likeRateLimitPerMinute, LIKE_WINDOW_MS);
+  // Counted where context.limits keeps counts: Redis, shared by every process, when REDIS_URL is set (issue 16).
+  const budget = context.limits.fixed("like", context.likeRateLimitPerMinute, LIKE_WINDOW_MS);
   // A route preHandler runs after the app's (session and CSRF checks), so the key is the person
   // once they are known, and only requests that could act are counted.
   const withinBudget = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { allowed, retryAfterSeconds } = budget.hit(
+    const { allowed, retryAfterSeconds } = await budget.hit(
       request.viewer ? `user:${request.viewer.userId}` : `address:${request.ip}`,
     );
     if (allowed) return;

@@ -1,0 +1,70 @@
+import type { FastifyInstance } from "fastify";
+import type { Database } from "../../db/client";
+import { listMigrations } from "../../db/migrate";
+import type { SharedRedis } from "./redis";
+
+/**
+ * Liveness and readiness (issue 16 item 6), for a load balancer or an orchestrator:
+ *
+ * - `GET /healthz` (liveness): the process answers. 200 whenever it can answer at all; the body
+ *   also says whether the database answers, for people reading it, but a database outage is not a
+ *   reason to restart the process (it recovers by itself), so the status stays 200.
+ * - `GET /readyz` (readiness): send this process traffic. 200 once the database answers and holds
+ *   every migration this build knows, and Redis is connected when REDIS_URL is set; 503 otherwise,
+ *   and 503 from SIGTERM on while the process drains (PODIUM_DRAIN_SECONDS), then stops.
+ */
+
+export interface ReadinessCheck {
+  name: string;
+  /** "ok", or what is wrong in a word ("unreachable", "not-migrated"). */
+  check(): Promise<string>;
+}
+
+export function registerHealthRoutes(
+  app: FastifyInstance,
+  { db, redis }: { db: Database; redis: SharedRedis | null },
+): { startDraining(): void } {
+  let draining = false;
+  const latestMigration = listMigrations().at(-1)?.name ?? null;
+  let migrated = latestMigration === null;
+  const checks: ReadinessCheck[] = [
+    {
+      name: "database",
+      async check() {
+        if (!(await db.ping())) return "unreachable";
+        if (!migrated && latestMigration) {
+          const rows = await db.query("select 1 from schema_migrations where name = $1", [latestMigration]);
+          // Once migrated, always: migrations are never taken back.
+          migrated = rows.length > 0;
+        }
+        return migrated ? "ok" : "not-migrated";
+      },
+    },
+  ];
+  if (redis) checks.push({ name: "redis", check: async () => (redis.connected() ? "ok" : "unreachable") });
+
+  // A load balancer polls these from one address every few seconds: never rate-limited.
+  const options = { config: { rateLimit: false as const } };
+  app.get("/healthz", options, async (_request, reply) => {
+    const database = (await db.ping()) ? "ok" : "unreachable";
+    return reply.header("cache-control", "no-store").send({ status: "ok", database });
+  });
+
+  app.get("/readyz", options, async (_request, reply) => {
+    const results: Record<string, string> = {};
+    for (const { name, check } of checks) {
+      results[name] = await check().catch(() => "unreachable");
+    }
+    const ready = !draining && Object.values(results).every((result) => result === "ok");
+    return reply
+      .header("cache-control", "no-store")
+      .status(ready ? 200 : 503)
+      .send({ status: draining ? "draining" : ready ? "ready" : "unavailable", ...results });
+  });
+
+  return {
+    startDraining() {
+      draining = true;
+    },
+  };
+}
