@@ -1,0 +1,417 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import { expect, test } from "@playwright/test";
+import { Redis } from "ioredis";
+import pg from "pg";
+
+/**
+ * Issue 16 "done when": several Podium processes (`node dist/server/main.js`) on one fresh
+ * PostgreSQL database, sharing the machine's Redis under a random key prefix, behind a small
+ * round-robin proxy written here. Each request through the proxy goes to the next process in turn;
+ * the proxy says which one answered (`x-test-upstream`). Database, Redis keys and processes are
+ * removed afterwards.
+ */
+
+const DATABASE_URL = process.env.TEST_DATABASE_URL;
+const REDIS_URL = process.env.TEST_REDIS_URL;
+/** The ports the brief gives this spec: 3326–3335 (E2E_PORT itself is the shared test server's). */
+const BASE_PORT = Number(process.env.E2E_PORT ?? 3325) + 1;
+const STARTUP_TIMEOUT_MS = 120_000;
+
+interface Run {
+  name: string;
+  port: number;
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(name: string, port: number, env: Record<string, string>): Run {
+  const child = spawn(process.execPath, ["dist/server/main.js"], {
+    env: {
+      ...process.env,
+      PODIUM_LOG: "off",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      PODIUM_WORKERS: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { name, port, child, output: () => output, exited };
+}
+
+async function stop(run: Run): Promise<void> {
+  if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGTERM");
+  await run.exited;
+}
+
+/** A round-robin HTTP proxy: request n goes to upstream n mod count, untouched (Host included). */
+async function roundRobinProxy(port: number, upstreams: Run[]): Promise<{ server: Server; close(): Promise<void> }> {
+  let next = 0;
+  const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
+    const upstream = upstreams[next++ % upstreams.length] as Run;
+    const forwarded = httpRequest(
+      {
+        host: "127.0.0.1",
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers: incoming.headers,
+        agent: false,
+      },
+      (response) => {
+        outgoing.writeHead(response.statusCode ?? 502, { ...response.headers, "x-test-upstream": upstream.name });
+        response.pipe(outgoing);
+      },
+    );
+    forwarded.on("error", () => {
+      if (!outgoing.headersSent) outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return {
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A fresh PostgreSQL database with a random name; drop() removes it. */
+async function freshDatabase(adminUrl: string): Promise<{ url: string; client: pg.Client; drop(): Promise<void> }> {
+  const name = `podium_e2e_${randomBytes(5).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  return {
+    url: url.toString(),
+    client,
+    async drop() {
+      await client.end().catch(() => {});
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Removes every key under a prefix (a client without a prefix of its own). */
+async function removeKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = "0";
+  do {
+    const [nextCursor, keys] = await redis.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 500);
+    cursor = nextCursor;
+    if (keys.length > 0) await redis.del(...keys);
+  } while (cursor !== "0");
+}
+
+async function waitForServing(runs: Run[]): Promise<void> {
+  await Promise.all(
+    runs.map((run) =>
+      expect
+        .poll(() => (run.child.exitCode === null ? run.output() : `exited: ${run.output()}`), {
+          timeout: STARTUP_TIMEOUT_MS,
+        })
+        .toContain("podium: serving"),
+    ),
+  );
+}
+
+test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () => {
+  test.skip(!DATABASE_URL || !REDIS_URL, "needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both)");
+  // Four processes seeding on a loaded machine take a while.
+  test.setTimeout(300_000);
+
+  let redis: Redis;
+  let prefix: string;
+  test.beforeEach(async () => {
+    redis = new Redis(String(REDIS_URL));
+    prefix = `podium-e2e-${randomBytes(5).toString("hex")}:`;
+  });
+  test.afterEach(async () => {
+    await removeKeys(redis, prefix);
+    expect(await redis.scan("0", "MATCH", `${prefix}*`, "COUNT", 1000)).toEqual(["0", []]);
+    await redis.quit();
+  });
+
+  test("two processes behind a round-robin proxy: one session, one like count, edits seen within 1 s, one request limit of 600 a minute (items 1, 2, 6)", async ({
+    browser,
+  }) => {
+    const database = await freshDatabase(String(DATABASE_URL));
+    const proxyPort = BASE_PORT + 2;
+    const origin = `http://127.0.0.1:${proxyPort}`;
+    // The default settings but the address and the shared engines: PODIUM_RATE_LIMIT is its default, 600.
+    const env = {
+      DATABASE_URL: database.url,
+      REDIS_URL: String(REDIS_URL),
+      PODIUM_REDIS_PREFIX: prefix,
+      PODIUM_PUBLIC_URL: origin,
+      PODIUM_DRAIN_SECONDS: "3",
+    };
+    const runs: Run[] = [];
+    let proxy: Awaited<ReturnType<typeof roundRobinProxy>> | null = null;
+    try {
+      // A migrates and seeds first; B starts on the prepared database.
+      runs.push(start("A", BASE_PORT, env));
+      await waitForServing(runs);
+      runs.push(start("B", BASE_PORT + 1, env));
+      await waitForServing(runs);
+      const [a, b] = runs as [Run, Run];
+      proxy = await roundRobinProxy(proxyPort, runs);
+      for (const run of runs) {
+        const ready = await fetch(`http://127.0.0.1:${run.port}/readyz`);
+        expect(ready.status).toBe(200);
+        expect(await ready.json()).toEqual({ status: "ready", database: "ok", redis: "ok" });
+      }
+
+      // The request limit (item 1): 600 a minute per address, counted once in Redis for both
+      // processes. The health checks are not counted; the window starts with the first request.
+      await redis.del(`${prefix}requests:127.0.0.1`);
+      const served: Record<string, number> = { A: 0, B: 0 };
+      const LIMIT = 600;
+      const CONCURRENCY = 8;
+      let sent = 0;
+      const statuses: number[] = [];
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (sent < LIMIT) {
+            sent += 1;
+            const response = await fetch(`${origin}/robots.txt`);
+            await response.arrayBuffer();
+            statuses.push(response.status);
+            const upstream = response.headers.get("x-test-upstream") ?? "?";
+            served[upstream] = (served[upstream] ?? 0) + 1;
+          }
+        }),
+      );
+      expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
+      expect(served).toEqual({ A: LIMIT / 2, B: LIMIT / 2 });
+      expect(Number(await redis.get(`${prefix}requests:127.0.0.1`))).toBe(LIMIT);
+      // The 601st, on either process, is refused: each has served only 300 itself.
+      for (let i = 0; i < 2; i++) {
+        const refused = await fetch(`${origin}/robots.txt`);
+        expect(refused.status).toBe(429);
+      }
+      // A fresh window for the rest of the test.
+      await redis.del(`${prefix}requests:127.0.0.1`);
+
+      // Signed in through one process means signed in through the other.
+      const context = await browser.newContext({ baseURL: origin });
+      await context.addCookies([{ name: "podium_cookie_consent", value: "necessary", url: origin }]);
+      const page = await context.newPage();
+      // A mistyped password first: the failure is counted in Redis, once, whichever process took it.
+      await page.goto("/login/");
+      await page.getByLabel("Email").fill("ada@podium.test");
+      await page.getByLabel("Password").fill("podium-demo-typo");
+      const [refused] = await Promise.all([
+        page.waitForResponse((response) => response.request().method() === "POST"),
+        page.getByRole("button", { name: "Log in" }).click(),
+      ]);
+      expect(refused.status()).toBe(401);
+      await expect.poll(() => redis.zcard(`${prefix}limit:login-address:127.0.0.1`)).toBe(1);
+      await page.getByLabel("Password").fill("podium-demo");
+      await page.getByRole("button", { name: "Log in" }).click();
+      await expect(page).toHaveURL(/dashboard/);
+      await page.close();
+      // The successful login took nothing more (successful logins don't count), and cleared its client's delays.
+      expect(await redis.zcard(`${prefix}limit:login-address:127.0.0.1`)).toBe(1);
+      expect(await redis.keys(`${prefix}limit:login-client:*`)).toEqual([]);
+      const dashboardBy = new Set<string>();
+      for (let i = 0; i < 2; i++) {
+        const dashboard = await context.request.get("/dashboard/next/", { maxRedirects: 0 });
+        expect(dashboard.status()).toBe(200);
+        dashboardBy.add(dashboard.headers()["x-test-upstream"] ?? "?");
+      }
+      expect([...dashboardBy].sort()).toEqual(["A", "B"]);
+      const xsrf = (await context.cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
+      expect(xsrf).not.toBe("");
+
+      // A like through one process is counted on the other.
+      const [deck] = (
+        await database.client.query<{ oid: string; title: string; tags: string[]; privacy: string }>(
+          `select p.oid, p.title, p.tags, p.privacy from presentations p join users u on u.id = p.owner_id
+           where u.email = 'ada@podium.test' and p.privacy = 'public' and not p.hidden order by p.oid limit 1`,
+        )
+      ).rows;
+      if (!deck) throw new Error("the demo seed gave Ada no public deck");
+      const like = async (method: "put" | "delete") => {
+        const response = await context.request[method](`/api/v4/presentation/${deck.oid}/like/`, {
+          headers: { "x-xsrf-token": xsrf, "content-type": "application/json" },
+        });
+        expect(response.status()).toBe(200);
+        return {
+          by: response.headers()["x-test-upstream"],
+          body: (await response.json()) as { liked: boolean; likesCount: number },
+        };
+      };
+      const liked = await like("put");
+      const unliked = await like("delete");
+      expect(new Set([liked.by, unliked.by])).toEqual(new Set(["A", "B"]));
+      expect(liked.body.liked).toBe(true);
+      // The other process took back the like the first one counted.
+      expect(unliked.body).toEqual({ liked: false, likesCount: liked.body.likesCount - 1 });
+      const relike = await like("put");
+      expect(relike.body).toEqual({ liked: true, likesCount: liked.body.likesCount });
+
+      // An edit through one process is seen by an anonymous visitor through the other within 1 s.
+      const viewPage = (run: Run) => fetch(`http://127.0.0.1:${run.port}/p/${deck.oid}/`);
+      for (const run of [a, b]) {
+        await (await viewPage(run)).arrayBuffer();
+        const again = await viewPage(run);
+        await again.arrayBuffer();
+        expect(again.headers.get("podium-cache")).toBe("hit");
+      }
+      const retitled = `${deck.title} (revised ${Date.now()})`;
+      const edit = await context.request.post(`/dashboard/next/presentations/${deck.oid}/details`, {
+        headers: { "x-xsrf-token": xsrf },
+        form: { title: retitled, description: "", tags: deck.tags.join(", "), privacy: deck.privacy },
+        maxRedirects: 0,
+      });
+      expect(edit.status()).toBe(303);
+      const editedBy = edit.headers()["x-test-upstream"];
+      const other = editedBy === "A" ? b : a;
+      const edited = Date.now();
+      await expect
+        .poll(async () => (await viewPage(other)).text(), { timeout: 1_000, intervals: [20] })
+        .toContain(retitled);
+      test.info().annotations.push({
+        type: `edit through ${editedBy} seen by an anonymous visitor through ${other.name} after`,
+        description: `${Date.now() - edited} ms`,
+      });
+
+      // The like limit went to Redis too (item 1).
+      const limitKeys = await redis.keys(`${prefix}limit:*`);
+      expect(limitKeys.some((key) => key.startsWith(`${prefix}limit:like:`))).toBe(true);
+      await context.close();
+
+      // Draining (item 6): after SIGTERM, /readyz says 503 while requests are still served.
+      b.child.kill("SIGTERM");
+      await expect
+        .poll(async () => (await fetch(`http://127.0.0.1:${b.port}/readyz`)).status, { timeout: 2_000 })
+        .toBe(503);
+      const draining = await fetch(`http://127.0.0.1:${b.port}/readyz`);
+      expect(await draining.json()).toMatchObject({ status: "draining" });
+      expect((await fetch(`http://127.0.0.1:${b.port}/healthz`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${b.port}/robots.txt`)).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${a.port}/readyz`)).status).toBe(200);
+      expect(await b.exited).toBe(0);
+      expect(b.output()).toContain("draining for 3 s");
+    } finally {
+      await proxy?.close();
+      for (const run of runs) await stop(run);
+      await database.drop();
+    }
+  });
+
+  test("four processes started together migrate once, seed once and agree on one secret (items 4, 5)", async ({
+    browser,
+  }) => {
+    const database = await freshDatabase(String(DATABASE_URL));
+    const runs: Run[] = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const port = BASE_PORT + 3 + i;
+        runs.push(
+          start(`P${i + 1}`, port, {
+            DATABASE_URL: database.url,
+            REDIS_URL: String(REDIS_URL),
+            PODIUM_REDIS_PREFIX: prefix,
+            PODIUM_PUBLIC_URL: `http://127.0.0.1:${port}`,
+          }),
+        );
+      }
+      await waitForServing(runs);
+      const outputs = runs.map((run) => run.output());
+      // Every migration applied once, by one of them (each migration is a transaction of its
+      // own, so they may take turns); the others found it applied.
+      const appliedBy = outputs.flatMap((output) =>
+        output
+          .split("\n")
+          .filter((line) => line.startsWith("podium: applied migrations "))
+          .flatMap((line) => line.slice("podium: applied migrations ".length).split(" (")[0]?.split(", ") ?? []),
+      );
+      const migrations = await database.client.query<{ name: string; count: string }>(
+        "select name, count(*) from schema_migrations group by name order by name",
+      );
+      expect(migrations.rows.length).toBeGreaterThan(10);
+      expect(migrations.rows.every((row) => row.count === "1")).toBe(true);
+      expect(appliedBy.sort()).toEqual(migrations.rows.map((row) => row.name));
+      // The demo content once: one process seeded, the others found it present.
+      expect(outputs.filter((output) => output.includes("seeded demo content"))).toHaveLength(1);
+      expect(outputs.filter((output) => output.includes("demo content already present"))).toHaveLength(3);
+      const users = await database.client.query<{ count: string }>(
+        "select count(*) from users where email = 'ada@podium.test'",
+      );
+      expect(users.rows[0]?.count).toBe("1");
+      // One secret, stored once...
+      const secrets = await database.client.query<{ count: string }>(
+        "select count(*) from app_secrets where name = 'csrf'",
+      );
+      expect(secrets.rows[0]?.count).toBe("1");
+      // ...and every process uses it: a CSRF token made by the first is good on all four
+      // (cookies belong to the host, not the port: the browser sends them to every process).
+      const context = await browser.newContext();
+      const [first] = runs as [Run];
+      await context.addCookies([
+        { name: "podium_cookie_consent", value: "necessary", url: `http://127.0.0.1:${first.port}` },
+      ]);
+      const page = await context.newPage();
+      await page.goto(`http://127.0.0.1:${first.port}/login/`);
+      await page.getByLabel("Email").fill("ada@podium.test");
+      await page.getByLabel("Password").fill("podium-demo");
+      await page.getByRole("button", { name: "Log in" }).click();
+      await expect(page).toHaveURL(/dashboard/);
+      const xsrf = (await context.cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
+      const [deck] = (
+        await database.client.query<{ oid: string }>(
+          "select oid from presentations where privacy = 'public' and not hidden order by oid limit 1",
+        )
+      ).rows;
+      if (!deck) throw new Error("the demo seed has no public deck");
+      for (const run of runs) {
+        const response = await context.request.put(
+          `http://127.0.0.1:${run.port}/api/v4/presentation/${deck.oid}/like/`,
+          {
+            headers: { "x-xsrf-token": xsrf, origin: `http://127.0.0.1:${run.port}` },
+          },
+        );
+        expect(response.status(), `${run.name} accepts the token`).toBe(200);
+        const bad = await context.request.put(`http://127.0.0.1:${run.port}/api/v4/presentation/${deck.oid}/like/`, {
+          headers: { "x-xsrf-token": `${xsrf.slice(0, -2)}xx`, origin: `http://127.0.0.1:${run.port}` },
+        });
+        expect(bad.status(), `${run.name} refuses a forged token`).toBe(403);
+      }
+      await context.close();
+      for (const run of runs) {
+        const ready = await fetch(`http://127.0.0.1:${run.port}/readyz`);
+        expect(ready.status).toBe(200);
+      }
+    } finally {
+      for (const run of runs) await stop(run);
+      await database.drop();
+    }
+  });
+});
