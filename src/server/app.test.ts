@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
+import { listMigrations, migrate } from "../db/migrate";
 import { testDatabaseTargets } from "../db/testing";
 import { insertUser } from "../features/accounts/repository";
 import { sanitizeDescription } from "../features/presentation/description";
@@ -360,23 +361,54 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
     }
   });
 
-  it("reports health: 200 with the database reachable", async () => {
+  it("reports health: 200 with the database reachable; ready (issue 16 item 6) once migrated", async () => {
     const response = await app.inject({ method: "GET", url: "/healthz" });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: "ok", database: "ok" });
+    const ready = await app.inject({ method: "GET", url: "/readyz" });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.headers["cache-control"]).toBe("no-store");
+    expect(ready.json()).toEqual({ status: "ready", database: "ok" });
   });
 });
 
 describe("health without a database", () => {
-  it("answers 503 when the database is unreachable", async () => {
+  it("issue 16 item 6: not ready (503) when the database is unreachable, but alive (200)", async () => {
     const [pglite] = testDatabaseTargets();
     if (!pglite) throw new Error("no PGlite target");
     const { db } = await pglite.create();
     const app = await buildApp(testConfig, db);
     await db.close();
+    const ready = await app.inject({ method: "GET", url: "/readyz" });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toEqual({ status: "unavailable", database: "unreachable" });
     const response = await app.inject({ method: "GET", url: "/healthz" });
-    expect(response.statusCode).toBe(503);
-    expect(response.json()).toEqual({ status: "unavailable", database: "unreachable" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok", database: "unreachable" });
     await app.close();
+  });
+
+  it("issue 16 item 6: not ready until every migration is applied, and 503 while draining", async () => {
+    const [pglite] = testDatabaseTargets();
+    if (!pglite) throw new Error("no PGlite target");
+    const { db, drop } = await pglite.create(listMigrations().slice(0, -1));
+    const app = await buildApp(testConfig, db);
+    try {
+      const early = await app.inject({ method: "GET", url: "/readyz" });
+      expect(early.statusCode).toBe(503);
+      expect(early.json()).toEqual({ status: "unavailable", database: "not-migrated" });
+      await migrate(db);
+      expect((await app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
+      app.startDraining();
+      const draining = await app.inject({ method: "GET", url: "/readyz" });
+      expect(draining.statusCode).toBe(503);
+      expect(draining.json()).toEqual({ status: "draining", database: "ok" });
+      // Still serving while draining.
+      expect((await app.inject({ method: "GET", url: "/robots.txt" })).statusCode).toBe(200);
+      expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await drop();
+    }
   });
 });

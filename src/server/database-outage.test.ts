@@ -102,13 +102,19 @@ describe.runIf(postgres)("hardening 3: a stalled or stopped PostgreSQL never han
     return { response, ms: performance.now() - started };
   };
 
-  it("answers 503 within 2 s on /healthz and 503 pages (not 500) while the connection stalls, and recovers", async () => {
-    expect((await timed("/healthz")).response.statusCode).toBe(200);
+  it("answers 503 within 2 s on /readyz (issue 16: /healthz, liveness, stays 200) and 503 pages (not 500) while the connection stalls, and recovers", async () => {
+    expect((await timed("/readyz")).response.statusCode).toBe(200);
     expect((await timed("/")).response.statusCode).toBe(200);
 
     proxy.stall();
+    const ready = await timed("/readyz");
+    expect(ready.response.statusCode).toBe(503);
+    expect(ready.response.json()).toMatchObject({ status: "unavailable", database: "unreachable" });
+    expect(ready.ms).toBeLessThan(2_000);
+    // The process answers: not a reason to restart it (it recovers by itself).
     const health = await timed("/healthz");
-    expect(health.response.statusCode).toBe(503);
+    expect(health.response.statusCode).toBe(200);
+    expect(health.response.json()).toEqual({ status: "ok", database: "unreachable" });
     expect(health.ms).toBeLessThan(2_000);
     const page = await timed("/explore/");
     expect(page.response.statusCode).toBe(503);
@@ -118,15 +124,16 @@ describe.runIf(postgres)("hardening 3: a stalled or stopped PostgreSQL never han
     expect(page.ms).toBeLessThan(10_000);
 
     proxy.resume();
-    await expect.poll(async () => (await timed("/healthz")).response.statusCode, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await timed("/readyz")).response.statusCode, { timeout: 10_000 }).toBe(200);
     expect((await timed("/explore/")).response.statusCode).toBe(200);
   }, 60_000);
 
   it("answers 503 pages with the error page while the database is down", async () => {
     await proxy.down();
-    const health = await timed("/healthz");
-    expect(health.response.statusCode).toBe(503);
-    expect(health.ms).toBeLessThan(2_000);
+    const ready = await timed("/readyz");
+    expect(ready.response.statusCode).toBe(503);
+    expect(ready.ms).toBeLessThan(2_000);
+    expect((await timed("/healthz")).response.statusCode).toBe(200);
     for (const url of ["/", "/explore/", "/login/"]) {
       const { response } = await timed(url);
       if (url === "/login/") {
