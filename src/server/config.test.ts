@@ -2,7 +2,14 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, configFromEnv, DEFAULT_FEATURES, knownFeatures, parseFeatures } from "./config";
+import {
+  ConfigError,
+  configFromEnv,
+  DEFAULT_FEATURES,
+  DEFAULT_REDIS_PREFIX,
+  knownFeatures,
+  parseFeatures,
+} from "./config";
 
 describe("configuration from the environment", () => {
   it("has working defaults: port 3000, ./data, production", () => {
@@ -125,5 +132,28 @@ describe("configuration from the environment", () => {
     expect(() => configFromEnv({ PODIUM_SECRET: "short" }, { clientDir: null })).toThrow(/at least 32/);
     expect(() => configFromEnv({ PODIUM_LIKE_RATE_LIMIT: "0" }, { clientDir: null })).toThrow(/positive whole number/);
     expect(() => parseFeatures("flag=maybe")).toThrow(/not name=on or name=off/);
+  });
+
+  it("issue 16 reads REDIS_URL, PODIUM_REDIS_PREFIX and PODIUM_DRAIN_SECONDS, and says what is wrong with them", () => {
+    expect(configFromEnv({}, { clientDir: null })).toMatchObject({
+      redisUrl: null,
+      redisPrefix: DEFAULT_REDIS_PREFIX,
+      drainMs: 0,
+    });
+    expect(
+      configFromEnv(
+        { REDIS_URL: "redis://127.0.0.1:6379/2", PODIUM_REDIS_PREFIX: "site-a:", PODIUM_DRAIN_SECONDS: "7.5" },
+        { clientDir: null },
+      ),
+    ).toMatchObject({ redisUrl: "redis://127.0.0.1:6379/2", redisPrefix: "site-a:", drainMs: 7500 });
+    expect(() => configFromEnv({ REDIS_URL: "127.0.0.1:6379" }, { clientDir: null })).toThrow(
+      'REDIS_URL must be a redis:// or rediss:// address, not "127.0.0.1:6379".',
+    );
+    expect(() => configFromEnv({ REDIS_URL: "http://cache" }, { clientDir: null })).toThrow(ConfigError);
+    expect(() => configFromEnv({ PODIUM_REDIS_PREFIX: "a*" }, { clientDir: null })).toThrow(/PODIUM_REDIS_PREFIX/);
+    expect(() => configFromEnv({ PODIUM_DRAIN_SECONDS: "-1" }, { clientDir: null })).toThrow(
+      'PODIUM_DRAIN_SECONDS must be a number of seconds from 0 to 300, not "-1".',
+    );
+    expect(() => configFromEnv({ PODIUM_DRAIN_SECONDS: "soon" }, { clientDir: null })).toThrow(ConfigError);
   });
 });
