@@ -10,12 +10,18 @@ import type { SharedRedis } from "./redis";
  *   also says whether the database answers, for people reading it, but a database outage is not a
  *   reason to restart the process (it recovers by itself), so the status stays 200.
  * - `GET /readyz` (readiness): send this process traffic. 200 once the database answers and holds
- *   every migration this build knows, and Redis is connected when REDIS_URL is set; 503 otherwise,
+ *   every migration this build knows, 503 otherwise (Redis, when REDIS_URL is set, is reported
+ *   but not required: while it is away each process counts its limits itself),
  *   and 503 from SIGTERM on while the process drains (PODIUM_DRAIN_SECONDS), then stops.
  */
 
 export interface ReadinessCheck {
   name: string;
+  /**
+   * False for an engine whose outage Podium rides out (Redis: limits count in each process until
+   * it returns): reported in the body, but never a reason to take every process out of rotation.
+   */
+  required: boolean;
   /** "ok", or what is wrong in a word ("unreachable", "not-migrated"). */
   check(): Promise<string>;
 }
@@ -30,6 +36,7 @@ export function registerHealthRoutes(
   const checks: ReadinessCheck[] = [
     {
       name: "database",
+      required: true,
       async check() {
         if (!(await db.ping())) return "unreachable";
         if (!migrated && latestMigration) {
@@ -41,7 +48,8 @@ export function registerHealthRoutes(
       },
     },
   ];
-  if (redis) checks.push({ name: "redis", check: async () => (redis.connected() ? "ok" : "unreachable") });
+  if (redis)
+    checks.push({ name: "redis", required: false, check: async () => (redis.connected() ? "ok" : "unreachable") });
 
   // A load balancer polls these from one address every few seconds: never rate-limited.
   const options = { config: { rateLimit: false as const } };
@@ -52,10 +60,11 @@ export function registerHealthRoutes(
 
   app.get("/readyz", options, async (_request, reply) => {
     const results: Record<string, string> = {};
-    for (const { name, check } of checks) {
+    let ready = !draining;
+    for (const { name, required, check } of checks) {
       results[name] = await check().catch(() => "unreachable");
+      if (required && results[name] !== "ok") ready = false;
     }
-    const ready = !draining && Object.values(results).every((result) => result === "ok");
     return reply
       .header("cache-control", "no-store")
       .status(ready ? 200 : 503)
