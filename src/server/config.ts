@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
 import type { FeatureFlags } from "../lib/features";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
 
@@ -48,6 +49,10 @@ export interface Config {
   pageCacheMaxBytes: number;
   /** Issue 11 item 4: server processes sharing the port (PODIUM_WORKERS); 1 is a single process, no cluster. */
   workers: number;
+  /** Issue 14 item 5: days raw usage events are kept (PODIUM_EVENT_RETENTION_DAYS); the per-day view counts stay. */
+  eventRetentionDays: number;
+  /** Issue 14 item 5: days client logs are kept (PODIUM_CLIENT_LOG_RETENTION_DAYS). */
+  clientLogRetentionDays: number;
 }
 
 export interface NativeAppConfig {
@@ -266,6 +271,8 @@ export function configFromEnv(
     cookieConsentRequired: consent === "required",
     pageCacheMaxBytes: pageCacheMegabytes(env) * 1024 * 1024,
     workers: workerCount(env, Boolean(env.DATABASE_URL)),
+    eventRetentionDays: positiveInt(env, "PODIUM_EVENT_RETENTION_DAYS", DEFAULT_EVENT_RETENTION_DAYS),
+    clientLogRetentionDays: positiveInt(env, "PODIUM_CLIENT_LOG_RETENTION_DAYS", DEFAULT_CLIENT_LOG_RETENTION_DAYS),
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: positiveInt(
