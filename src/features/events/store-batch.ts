@@ -43,56 +43,51 @@ const STORE_SQL = `
      order by event_uid
   ),
   fresh as (
-    select i.*, to_timestamp(i.received_ms / 1000.0) as received_at
+    select i.*, to_timestamp(i.received_ms / 1000.0) as received_at,
+           (select p.id from presentations p
+             where i.wants_view and i.visitor_key is not null and i.address_key is not null
+               and p.oid = i.presentation_oid and p.privacy in ('public', 'reusable') and not p.hidden) as countable_in,
+           lag(to_timestamp(i.received_ms / 1000.0))
+             over (partition by i.presentation_oid, i.visitor_key order by i.received_ms, i.event_uid) as visited_before
       from input i
      where not exists (select 1 from usage_events e where e.event_uid = i.event_uid)
   ),
-  candidates as (
-    select f.event_uid, f.received_at, f.presentation_oid, f.visitor_key, f.address_key, f.visitor_before,
-           f.address_before, p.id as presentation_id,
-           lag(f.received_at) over (partition by f.presentation_oid, f.visitor_key order by f.received_at, f.event_uid) as visited_before
+  visits as materialized (
+    select f.*,
+           f.countable_in is not null
+           and (f.visited_before is null or f.visited_before <= f.received_at - make_interval(mins => $12))
+           and not exists (
+             select 1 from usage_events e
+              where e.presentation_oid = f.presentation_oid and e.visitor_key in (f.visitor_key, f.visitor_before)
+                and e.received_at > f.received_at - make_interval(mins => $12)
+           ) as new_visit
       from fresh f
-      join presentations p on p.oid = f.presentation_oid and p.privacy in ('public', 'reusable') and not p.hidden
-     where f.wants_view and f.visitor_key is not null and f.address_key is not null
   ),
-  new_visits as (
-    select c.*,
-           row_number() over (partition by c.presentation_oid, c.address_key order by c.received_at, c.event_uid) as address_rank
-      from candidates c
-     where (c.visited_before is null or c.visited_before <= c.received_at - make_interval(mins => $12))
-       and not exists (
-         select 1 from usage_events e
-          where e.presentation_oid = c.presentation_oid and e.visitor_key in (c.visitor_key, c.visitor_before)
-            and e.received_at > c.received_at - make_interval(mins => $12)
-       )
-  ),
-  counted as (
-    select v.event_uid, v.presentation_id
-      from new_visits v
-     where v.address_rank + (
-             select count(*) from usage_events e
-              where e.counted_view and e.presentation_oid = v.presentation_oid
-                and e.address_key in (v.address_key, v.address_before)
-                and e.received_at > v.received_at - interval '1 hour'
-           ) <= $13
+  decided as (
+    select v.*,
+           v.new_visit
+           and row_number() over (partition by v.presentation_oid, v.address_key, v.new_visit order by v.received_at, v.event_uid)
+             + (select count(*) from usage_events e
+                 where v.new_visit and e.counted_view and e.presentation_oid = v.presentation_oid
+                   and e.address_key in (v.address_key, v.address_before)
+                   and e.received_at > v.received_at - interval '1 hour') <= $13 as counts
+      from visits v
   ),
   inserted as (
     insert into usage_events
            (event_uid, received_at, session_id, event_name, presentation_oid, payload, visitor_key, address_key, counted_view)
-    select f.event_uid, f.received_at, f.session_id, f.event_name, f.presentation_oid, f.payload::jsonb,
-           f.visitor_key, f.address_key, c.event_uid is not null
-      from fresh f
-      left join counted c on c.event_uid = f.event_uid
-     order by f.event_uid
+    select d.event_uid, d.received_at, d.session_id, d.event_name, d.presentation_oid, d.payload::jsonb,
+           d.visitor_key, d.address_key, d.counts
+      from decided d
+     order by d.event_uid
         on conflict (event_uid) do nothing
-    returning event_uid, received_at, counted_view
+    returning presentation_oid, received_at, counted_view
   ),
   views as (
-    select c.presentation_id, (n.received_at at time zone 'UTC')::date as day, count(*)::int as n
-      from inserted n
-      join counted c on c.event_uid = n.event_uid
-     where n.counted_view
-     group by 1, 2
+    select p.id as presentation_id, t.day, t.n
+      from (select presentation_oid, (received_at at time zone 'UTC')::date as day, count(*)::int as n
+              from inserted where counted_view group by 1, 2) t
+      join presentations p on p.oid = t.presentation_oid
   ),
   moved as (
     update presentations p set view_count = p.view_count + t.n
