@@ -113,9 +113,11 @@ test.describe("accounts, sharing and likes", () => {
     const oid = /presentations\/([a-z0-9]{12})\//.exec(managePath)?.[1] ?? "";
 
     // Three visitors load the view page (the usage events their browsers send); the first comes
-    // back within 30 minutes, which is no new view.
+    // back within 30 minutes, which is no new view. Issue 14 item 3: a visitor is the sender's
+    // address and browser (all three are at this test's address, with their own browsers).
     for (const session of ["visitor-1", "visitor-2", "visitor-3", "visitor-1"]) {
       const sent = await page.request.post("/log/json", {
+        headers: { "user-agent": `Mozilla/5.0 (${session})` },
         data: [
           {
             core: { type: "Analytics", event_type: "loaded_public_view_page" },

@@ -254,3 +254,42 @@ test("R9.12 the usage cookie's domain follows the environment: the production do
     for (const server of [production, local]) server.child.kill("SIGTERM");
   }
 });
+
+test.describe("issue 14 item 7: found by an independent check of the spec", () => {
+  test("issue 14 item 7 close_modal is sent once per modal close (close button, Escape)", async ({ page }) => {
+    await capturePostedEvents(page);
+    await openDeck(page, "sourdough-basics");
+    await posted(page, "loaded_public_view_page");
+    const closes = async (modal: string) =>
+      (await sentEvents(page)).filter((e) => e.body.event_name === "close_modal" && e.body.modal === modal).length;
+    /** Waits for the nth show_modal of a modal: everything sent before it has been recorded. */
+    const shown = (modal: string, n: number) =>
+      page.waitForFunction(
+        ([name, count]) =>
+          (window as unknown as { __podiumEvents: PostedEvent[] }).__podiumEvents.filter(
+            (e) => e.body.event_name === "show_modal" && e.body.modal === name,
+          ).length === count,
+        [modal, n] as const,
+      );
+
+    await page.getByRole("button", { name: "Embed" }).click();
+    const embed = page.getByRole("dialog", { name: "Embed" });
+    await expect(embed).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await embed.getByRole("button", { name: "Close" }).click();
+    await expect(embed).toBeHidden();
+    // The next event the page sends comes after any second close_modal would have.
+    await page.getByRole("button", { name: "Share" }).click();
+    await shown("share", 1);
+    expect(await closes("embed")).toBe(1);
+
+    const share = page.getByRole("dialog", { name: "Share" });
+    await expect(share).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(share).toBeHidden();
+    await page.getByRole("button", { name: "Embed" }).click();
+    await shown("embed", 2);
+    expect(await closes("share")).toBe(1);
+    await page.screenshot({ path: "e2e/screenshots/issue14-modal-closed-once.png" });
+  });
+});

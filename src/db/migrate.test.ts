@@ -93,6 +93,40 @@ describe.each(testDatabaseTargets())("migrations on $name", (target) => {
     ]);
   });
 
+  it("issue 14 item 5: 0012 puts the views counted before it into the per-day aggregate the chart reads", async () => {
+    current = await target.create(listMigrations().filter((m) => m.name < "0012"));
+    const { db } = current;
+    const [owner] = await db.query<{ id: string }>(
+      "insert into users (oid, email, username, first_name, password_hash) values ('aggregateown', 'a@podium.test', 'aggregate', 'A', 'x') returning id::text",
+    );
+    const [deck] = await db.query<{ id: string }>(
+      "insert into presentations (oid, owner_id, title, privacy, schema_version, document) values ('aggregatedck', $1, 'Deck', 'public', '2', '{}'::jsonb) returning id::text",
+      [owner?.id],
+    );
+    // [time, counted]: two counted on the 10th (one just before midnight UTC), one on the 11th, one not counted.
+    const events: [string, boolean][] = [
+      ["2025-03-10T08:00:00Z", true],
+      ["2025-03-10T23:59:59Z", true],
+      ["2025-03-11T00:00:00Z", true],
+      ["2025-03-11T00:05:00Z", false],
+    ];
+    for (const [at, counted] of events) {
+      await db.query(
+        "insert into usage_events (received_at, session_id, event_name, presentation_oid, payload, counted_view) values ($1::timestamptz, 's', 'loaded_public_view_page', 'aggregatedck', '{}'::jsonb, $2)",
+        [at, counted],
+      );
+    }
+    expect(await migrate(db)).toContain("0012_honest_views");
+    const days = await db.query<{ day: string; views: number }>(
+      "select to_char(day, 'YYYY-MM-DD') as day, views from presentation_daily_views where presentation_id = $1 order by day",
+      [deck?.id],
+    );
+    expect(days).toEqual([
+      { day: "2025-03-10", views: 2 },
+      { day: "2025-03-11", views: 1 },
+    ]);
+  });
+
   it("roll a failing migration back whole: nothing of it is left behind", async () => {
     current = await target.create();
     const { db } = current;

@@ -17,6 +17,7 @@ import { registerCatalogRoutes } from "../features/catalog/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
+import { startEventPruning } from "../features/events/retention";
 import { registerEventRoutes } from "../features/events/routes";
 import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
@@ -401,7 +402,15 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerPresenterRoutes(app, context);
   registerSitemapRoute(app, context);
 
+  // Issue 14 item 5: old raw events and client logs go; every process tries, one at a time prunes.
+  const pruning = startEventPruning(
+    db,
+    { eventRetentionDays: config.eventRetentionDays, clientLogRetentionDays: config.clientLogRetentionDays },
+    (error) => app.log.error({ err: error }, "pruning old usage events failed"),
+  );
+
   app.addHook("onClose", async () => {
+    await pruning.stop();
     await documents.close();
     await pdfWorkers.close();
     await changes.stop();

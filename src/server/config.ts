@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
 import type { FeatureFlags } from "../lib/features";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
 
@@ -57,6 +58,10 @@ export interface Config {
    * so a load balancer stops sending new ones before the process stops listening (PODIUM_DRAIN_SECONDS).
    */
   drainMs: number;
+  /** Issue 14 item 5: days raw usage events are kept (PODIUM_EVENT_RETENTION_DAYS); the per-day view counts stay. */
+  eventRetentionDays: number;
+  /** Issue 14 item 5: days client logs are kept (PODIUM_CLIENT_LOG_RETENTION_DAYS). */
+  clientLogRetentionDays: number;
 }
 
 export interface NativeAppConfig {
@@ -321,6 +326,8 @@ export function configFromEnv(
     redisUrl: redisUrlFrom(env),
     redisPrefix: redisPrefixFrom(env),
     drainMs: drainMsFrom(env),
+    eventRetentionDays: positiveInt(env, "PODIUM_EVENT_RETENTION_DAYS", DEFAULT_EVENT_RETENTION_DAYS),
+    clientLogRetentionDays: positiveInt(env, "PODIUM_CLIENT_LOG_RETENTION_DAYS", DEFAULT_CLIENT_LOG_RETENTION_DAYS),
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: positiveInt(

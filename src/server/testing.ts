@@ -31,6 +31,8 @@ export const TEST_CONFIG: Config = {
   cookieConsentRequired: true,
   // Off unless a test is about the page cache: most tests write straight to the database and read back at once.
   pageCacheMaxBytes: 0,
+  eventRetentionDays: 90,
+  clientLogRetentionDays: 30,
   workers: 1,
   redisUrl: null,
   redisPrefix: "podium:",

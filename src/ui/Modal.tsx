@@ -25,6 +25,12 @@ export function Modal({
 }) {
   const intl = useIntl();
   const ref = useRef<HTMLDialogElement>(null);
+  // Issue 14 item 7: closing through onClose makes the parent pass open={false}, and this effect
+  // then closes the <dialog>, whose "close" event must not call onClose a second time (that sent
+  // and stored close_modal twice). Only a close the page didn't ask for (the browser's own, e.g.
+  // a repeated Escape it won't let be cancelled) reaches onClose from the "close" event.
+  const openRef = useRef(open);
+  openRef.current = open;
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
@@ -38,7 +44,9 @@ export function Modal({
       className={`modal${className ? ` ${className}` : ""}`}
       aria-labelledby="modal-title"
       style={maxWidth || minHeight ? { maxWidth, minHeight } : undefined}
-      onClose={onClose}
+      onClose={() => {
+        if (openRef.current) onClose();
+      }}
       onCancel={(event) => {
         event.preventDefault();
         onClose();

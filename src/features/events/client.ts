@@ -16,7 +16,7 @@ import { buildUsageEvent, CLIENT_LOG_PATH, type EventFamily } from "./usage-even
  * a visitor's way. The session id comes from the usage-session cookie where cookies are
  * allowed (lib/usage-session.ts), else it lives only for this page load.
  */
-const pageSessionId = randomId();
+let pageSessionId: string | null = null;
 let usageSession: UsageSession | null = null;
 
 /** The page's usage session, made on first use from the page's cookie mode (`<html data-cookies>`). */
@@ -43,9 +43,16 @@ export function usageCookieDomainOfPage(): string | null {
   return cookieDomainForPage(window.location.hostname, document.documentElement.dataset.cookieDomain);
 }
 
-function randomId(): string {
-  const bytes = new Uint8Array(12);
-  globalThis.crypto?.getRandomValues?.(bytes);
+/** R8.7: the spec's error where the browser has no secure random numbers. */
+export const NO_SECURE_RANDOM_MESSAGE = "crypto.getRandomValues() not supported";
+
+/**
+ * A random id for a usage session (24 hex digits). Without crypto.getRandomValues it throws the
+ * spec's error (R8.7), never an id of zeros that every such browser would share.
+ */
+export function randomId(): string {
+  if (typeof globalThis.crypto?.getRandomValues !== "function") throw new Error(NO_SECURE_RANDOM_MESSAGE);
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(12));
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -64,7 +71,16 @@ export async function trackEvent(
 ): Promise<boolean> {
   if (typeof window === "undefined") return false;
   const delivery = eventDelivery(document.documentElement.dataset.env);
-  const session = currentUsageSession();
+  let session: UsageSession;
+  try {
+    session = currentUsageSession();
+    pageSessionId ??= randomId();
+  } catch (error) {
+    // R8.7 raised (no secure random numbers): reported, and (R8.10) the event is dropped
+    // without getting in the visitor's way.
+    console.error(error);
+    return false;
+  }
   session.touch();
   const built = buildUsageEvent({
     eventName,

@@ -4,6 +4,7 @@ import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
 import { acceptUsageEvent } from "./accepted-event";
 import { insertClientLog } from "./client-log-repository";
+import { createSenderKeyer } from "./sender-keys";
 import { storeEventBatch } from "./store-batch";
 import { CLIENT_LOG_PATH } from "./usage-event";
 
@@ -33,8 +34,9 @@ const clientLogSchema = z.tuple([
  * can't); the rate limit bounds abuse.
  */
 export function registerEventRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const senderKeys = createSenderKeyer(context.secret);
   const accept = async (request: FastifyRequest, body: unknown): Promise<number> => {
-    const event = acceptUsageEvent(request, body);
+    const event = acceptUsageEvent(request, body, senderKeys);
     if (event === null) return 400;
     await storeEventBatch(context.db, [event]);
     return 204;

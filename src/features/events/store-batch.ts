@@ -1,23 +1,146 @@
 import type { Database } from "../../db/client";
 import type { AcceptedEvent } from "./accepted-event";
-import { recordUsageEvent } from "./repository";
+
+/** Product brief, Analytics; issue 14 item 3: a view counts once per visitor per presentation per 30 minutes. */
+export const VIEW_WINDOW_MINUTES = 30;
+/** Issue 14 item 3: "an address adds at most a handful of views per presentation per hour". */
+export const ADDRESS_VIEWS_PER_HOUR = 3;
 
 /**
- * Stores a batch of accepted usage events (issue 14): all of them or none. The event pipeline
- * (in-process queue or NATS JetStream) calls this with whatever it has gathered; it may call it
- * again with events already stored (a redelivery), which must not store or count them twice.
+ * Locks the rows of the presentations a batch may count views of, in id order (so two batches
+ * never wait on each other in a circle): batches that count views of one presentation take turns,
+ * and each one's counting statement, run after the lock, sees what the ones before it stored.
  */
-export async function storeEventBatch(db: Database, events: readonly AcceptedEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await db.transaction(async (tx) => {
-    for (const event of events) {
-      await recordUsageEvent(tx, {
-        sessionId: event.sessionId,
-        eventName: event.eventName,
-        presentationOid: event.presentationOid,
-        payload: event.payload,
-        countsAsView: event.wantsView,
-      });
-    }
+const LOCK_SQL = `
+  select id from presentations
+   where oid = any($1::text[])
+   order by id
+     for no key update`;
+
+/**
+ * One statement stores a batch and counts its views (issue 14 items 3–5):
+ *  - an event whose id is already stored (a redelivery) is left out, stored and counted once;
+ *  - a view counts when the event asks to (a loaded public view page), its presentation exists and
+ *    is public or reusable and not hidden (private, unlisted, deleted: never), the same visitor
+ *    (features/events/sender-keys.ts) sent no loaded event for it in the 30 minutes before (in the
+ *    batch or stored), and its address counted fewer than ADDRESS_VIEWS_PER_HOUR views of it in
+ *    the hour before;
+ *  - the counted events are marked counted_view, and view_count and the day's row of
+ *    presentation_daily_views grow by exactly the number of counted events that were inserted.
+ * The statement's reads of usage_events see only events stored before it (one snapshot). Across
+ * midnight (UTC) a visitor's and an address's keys change (features/events/sender-keys.ts); stored
+ * events are also matched by the keys under the day before's salt. (Within one batch, events are
+ * matched by today's keys only: a visitor loading a page twice in the same batch across midnight,
+ * a fraction of a second, is not worth a quadratic comparison.)
+ */
+const STORE_SQL = `
+  with input as (
+    select distinct on (event_uid) *
+      from unnest($1::uuid[], $2::float8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[], $9::text[],
+                  $10::text[], $11::text[])
+        as i(event_uid, received_ms, session_id, event_name, presentation_oid, payload, wants_view, visitor_key, address_key,
+             visitor_before, address_before)
+     order by event_uid
+  ),
+  fresh as (
+    select i.*, to_timestamp(i.received_ms / 1000.0) as received_at,
+           (select p.id from presentations p
+             where i.wants_view and i.visitor_key is not null and i.address_key is not null
+               and p.oid = i.presentation_oid and p.privacy in ('public', 'reusable') and not p.hidden) as countable_in,
+           lag(to_timestamp(i.received_ms / 1000.0))
+             over (partition by i.presentation_oid, i.visitor_key order by i.received_ms, i.event_uid) as visited_before
+      from input i
+     where not exists (select 1 from usage_events e where e.event_uid = i.event_uid)
+  ),
+  visits as materialized (
+    select f.*,
+           f.countable_in is not null
+           and (f.visited_before is null or f.visited_before <= f.received_at - make_interval(mins => $12))
+           and not exists (
+             select 1 from usage_events e
+              where e.presentation_oid = f.presentation_oid and e.visitor_key in (f.visitor_key, f.visitor_before)
+                and e.received_at > f.received_at - make_interval(mins => $12)
+           ) as new_visit
+      from fresh f
+  ),
+  decided as (
+    select v.*,
+           v.new_visit
+           and row_number() over (partition by v.presentation_oid, v.address_key, v.new_visit order by v.received_at, v.event_uid)
+             + (select count(*) from usage_events e
+                 where v.new_visit and e.counted_view and e.presentation_oid = v.presentation_oid
+                   and e.address_key in (v.address_key, v.address_before)
+                   and e.received_at > v.received_at - interval '1 hour') <= $13 as counts
+      from visits v
+  ),
+  inserted as (
+    insert into usage_events
+           (event_uid, received_at, session_id, event_name, presentation_oid, payload, visitor_key, address_key, counted_view)
+    select d.event_uid, d.received_at, d.session_id, d.event_name, d.presentation_oid, d.payload::jsonb,
+           d.visitor_key, d.address_key, d.counts
+      from decided d
+     order by d.event_uid
+        on conflict (event_uid) do nothing
+    returning presentation_oid, received_at, counted_view
+  ),
+  views as (
+    select p.id as presentation_id, t.day, t.n
+      from (select presentation_oid, (received_at at time zone 'UTC')::date as day, count(*)::int as n
+              from inserted where counted_view group by 1, 2) t
+      join presentations p on p.oid = t.presentation_oid
+  ),
+  moved as (
+    update presentations p set view_count = p.view_count + t.n
+      from (select presentation_id, sum(n)::int as n from views group by 1) t
+     where p.id = t.presentation_id
+    returning p.id
+  ),
+  charted as (
+    insert into presentation_daily_views (presentation_id, day, views)
+    select presentation_id, day, n from views order by presentation_id, day
+        on conflict (presentation_id, day) do update set views = presentation_daily_views.views + excluded.views
+    returning presentation_id
+  )
+  select (select count(*) from inserted)::int as stored,
+         (select coalesce(sum(n), 0) from views)::int as counted,
+         (select count(*) from moved)::int as presentations`;
+
+/** What a stored batch changed. */
+export interface StoredBatch {
+  /** Events newly stored (a redelivered one isn't). */
+  stored: number;
+  /** Views they counted. */
+  counted: number;
+}
+
+/**
+ * Stores a batch of accepted usage events (issue 14): all of them or none, in a few statements
+ * whatever its size. The event pipeline (in-process queue or NATS JetStream) calls this with
+ * whatever it has gathered, possibly from several processes at once; it may call it again with
+ * events already stored (a redelivery), which are neither stored nor counted twice.
+ */
+export async function storeEventBatch(db: Database, events: readonly AcceptedEvent[]): Promise<StoredBatch> {
+  if (events.length === 0) return { stored: 0, counted: 0 };
+  const viewed = [
+    ...new Set(events.flatMap((event) => (event.wantsView && event.presentationOid ? [event.presentationOid] : []))),
+  ];
+  return db.transaction(async (tx) => {
+    if (viewed.length > 0) await tx.query(LOCK_SQL, [viewed]);
+    const [row] = await tx.query<{ stored: number; counted: number }>(STORE_SQL, [
+      events.map((event) => event.id),
+      events.map((event) => event.receivedAt),
+      events.map((event) => event.sessionId),
+      events.map((event) => event.eventName),
+      events.map((event) => event.presentationOid),
+      events.map((event) => JSON.stringify(event.payload)),
+      events.map((event) => event.wantsView),
+      events.map((event) => event.sender.visitor),
+      events.map((event) => event.sender.address),
+      events.map((event) => event.sender.visitorBefore),
+      events.map((event) => event.sender.addressBefore),
+      VIEW_WINDOW_MINUTES,
+      ADDRESS_VIEWS_PER_HOUR,
+    ]);
+    return { stored: row?.stored ?? 0, counted: row?.counted ?? 0 };
   });
 }

@@ -199,7 +199,7 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
       });
       expect(bad.statusCode, payload).toBe(400);
     }
-    // A loaded view page counts one view per usage session per presentation per 30 minutes.
+    // A loaded view page counts one view per visitor per presentation per 30 minutes.
     const oid = await oidOf("the-water-cycle");
     const views = async () =>
       (await db.query<{ n: number }>("select view_count as n from presentations where oid = $1", [oid]))[0]?.n ?? 0;
@@ -211,10 +211,13 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
         body: { event_name: "loaded_public_view_page", oid },
       },
     ];
+    // Issue 14 item 3: the visitor is the sender's address and browser, never the session id it names.
+    const addresses: Record<string, string> = { "session-a": "192.0.2.10", "session-b": "192.0.2.11" };
     const send = (session: string) =>
       app.inject({
         method: "POST",
         url: "/log/json",
+        remoteAddress: addresses[session],
         headers: { "content-type": "application/json" },
         payload: JSON.stringify(viewEvent(session)),
       });

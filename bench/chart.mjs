@@ -1,0 +1,206 @@
+// Benchmark of the owner's analytics chart (issue 14 item 5, done-when: "the chart for a
+// presentation with 1 million events renders in under 50 ms"). On PostgreSQL: an owner signs up
+// and imports a presentation through the HTTP API; 1 million loaded-view-page events over the
+// last 30 days are generated for it with one INSERT … SELECT generate_series (their per-day
+// views go to presentation_daily_views as migration 0012 does), and the presentation's
+// dashboard page (which draws the chart) is requested one at a time.
+//
+// Baselines from the same run: the same page for a presentation without events (the chart's
+// cost beside the rest of the page), and the views query the chart ran before issue 14 (a scan
+// of the counted raw events, the 30-day window of usage_events_counted_view_idx, which 0012
+// drops: recreated here for the comparison).
+//
+// This reports figures; it is not a pass/fail test on speed. It exits non-zero only when the
+// page doesn't answer 200 or doesn't show the views it should.
+//
+// Usage: npm run bench:chart [-- --events 1000000 --requests 50 --build]
+import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
+import pg from "pg";
+import * as support from "./support.mjs";
+
+process.chdir(support.ROOT);
+
+const EVENTS = Math.floor(support.option("events", 1_000_000));
+const REQUESTS = Math.floor(support.option("requests", 50));
+const PG_ADMIN_URL = `postgres://root@${support.HOST}:5432/test`;
+/** The issue's goal, reported (never enforced): the chart's page in under 50 ms. */
+const GOAL_MS = 50;
+/** The days the generated events spread over: the chart's 30-day window (ACTIVITY_WINDOW_DAYS). */
+const DAYS = 30;
+
+async function signUp(port) {
+  const jar = new support.CookieJar();
+  const form = await support.request(port, { path: "/signup/" });
+  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
+  jar.store(form);
+  const body = new URLSearchParams({
+    firstName: "Bench",
+    lastName: "Owner",
+    publicDisplayName: "",
+    email: `chart-${randomBytes(3).toString("hex")}@bench.test`,
+    password: "correct horse battery staple",
+    _csrf: jar.get("XSRF-TOKEN") ?? "",
+  }).toString();
+  const response = await support.request(port, {
+    method: "POST",
+    path: "/signup/",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
+    body,
+  });
+  if (response.status !== 303) throw new Error(`POST /signup/ answered ${response.status}`);
+  jar.store(response);
+  return jar;
+}
+
+/** A multipart body as a browser sends it (as in bench/likes.mjs). */
+function multipart(fields, file) {
+  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${file.content}\r\n`,
+    `--${boundary}--\r\n`,
+  );
+  return { body: parts.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function importPresentation(port, jar, title) {
+  const { body, contentType } = multipart(
+    { _csrf: jar.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title },
+    { name: "bench.md", content: `# ${title}\n---\n# Two` },
+  );
+  const response = await support.request(port, {
+    method: "POST",
+    path: "/dashboard/next/import",
+    headers: { "content-type": contentType, cookie: jar.header() },
+    body,
+  });
+  const oid = /\/presentations\/([^/]+)\//.exec(String(response.headers.location ?? ""))?.[1];
+  if (response.status !== 303 || !oid) throw new Error(`POST /dashboard/next/import answered ${response.status}`);
+  return oid;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const summary = (times) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+};
+
+/**
+ * Requests two pages in turn, `REQUESTS` times each (after 5 unmeasured rounds), so the machine's
+ * load changes weigh on both alike: ms per answer of each.
+ */
+async function timePages(port, jar, paths, check) {
+  const times = paths.map(() => []);
+  for (let i = 0; i < REQUESTS + 5; i++) {
+    for (const [which, path] of paths.entries()) {
+      const start = performance.now();
+      const response = await support.request(port, { path, headers: { cookie: jar.header() } });
+      const elapsed = performance.now() - start;
+      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+      if (i === 0) check(which, response.body.toString());
+      if (i >= 5) times[which].push(elapsed);
+    }
+  }
+  return times.map(summary);
+}
+
+async function timeQuery(client, sql, params) {
+  const times = [];
+  for (let i = 0; i < REQUESTS + 5; i++) {
+    const start = performance.now();
+    await client.query(sql, params);
+    if (i >= 5) times.push(performance.now() - start);
+  }
+  return summary(times);
+}
+
+/** The views part of the chart's query before issue 14: counted raw events by day. */
+const RAW_VIEWS_SQL = `
+  select (e.received_at at time zone 'UTC')::date as day, count(*)::int as n
+    from usage_events e
+   where e.counted_view and e.presentation_oid = $1
+     and e.received_at >= ((now() at time zone 'UTC')::date - ${DAYS - 1})::timestamp at time zone 'UTC'
+   group by 1`;
+
+/** The views part of the chart's query now (features/dashboard/repository.ts): the per-day aggregate. */
+const AGGREGATE_VIEWS_SQL = `
+  select v.day, v.views from presentation_daily_views v join presentations p on p.id = v.presentation_id
+   where p.oid = $1 and v.day >= (now() at time zone 'UTC')::date - ${DAYS - 1}`;
+
+await support.runBench("chart", async () => {
+  support.ensureBuild();
+  const database = await support.temporaryDatabase(PG_ADMIN_URL);
+  const port = await support.freePort();
+  await support.startPodium(port, database, {
+    PODIUM_SEED: "off",
+    PODIUM_WORKERS: "1",
+    PODIUM_SIGNUP_RATE_LIMIT: "100000000",
+  });
+  const owner = await signUp(port);
+  const busy = await importPresentation(port, owner, "Busy");
+  const quiet = await importPresentation(port, owner, "Quiet");
+
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  support.onCleanUp(() => client.end().catch(() => {}));
+  console.log(`generating ${EVENTS.toLocaleString("en")} events over ${DAYS} days…`);
+  const generateStart = performance.now();
+  await client.query(
+    `insert into usage_events (event_uid, received_at, session_id, event_name, presentation_oid, payload, visitor_key, address_key, counted_view)
+     select gen_random_uuid(), ((now() at time zone 'UTC')::date - i % ${DAYS})::timestamp at time zone 'UTC' + (i % 86000) * interval '1 second',
+            'bench-' || i, 'loaded_public_view_page', $1,
+            jsonb_build_object('body', jsonb_build_object('event_name', 'loaded_public_view_page', 'oid', $1::text)),
+            md5(i::text), md5((i % 5000)::text), true
+       from generate_series(1, $2::int) as i`,
+    [busy, EVENTS],
+  );
+  await client.query(
+    `insert into presentation_daily_views (presentation_id, day, views)
+     select p.id, (e.received_at at time zone 'UTC')::date, count(*)::int
+       from usage_events e join presentations p on p.oid = e.presentation_oid
+      where e.counted_view group by 1, 2`,
+  );
+  await client.query(`update presentations set view_count = $2 where oid = $1`, [busy, EVENTS]);
+  // The index the raw-scan baseline used (0012 drops it: the chart no longer reads events).
+  await client.query(
+    "create index usage_events_counted_view_idx on usage_events (presentation_oid, received_at) where counted_view",
+  );
+  await client.query("vacuum analyze usage_events");
+  await client.query("vacuum analyze presentation_daily_views");
+  console.log(`generated in ${((performance.now() - generateStart) / 1000).toFixed(1)} s`);
+
+  const expectViews = (which, body) => {
+    if (which === 0 && !body.includes(EVENTS.toLocaleString("en"))) {
+      throw new Error(`the busy presentation's page doesn't show its ${EVENTS} views`);
+    }
+  };
+  const [busyPage, quietPage] = await timePages(
+    port,
+    owner,
+    [`/dashboard/next/presentations/${busy}/`, `/dashboard/next/presentations/${quiet}/`],
+    expectViews,
+  );
+  const aggregate = await timeQuery(client, AGGREGATE_VIEWS_SQL, [busy]);
+  const rawScan = await timeQuery(client, RAW_VIEWS_SQL, [busy]);
+
+  const [load1] = loadavg();
+  console.log(
+    `\nissue 14 item 5 — the owner's chart, ${EVENTS.toLocaleString("en")} events (PostgreSQL; load average ${load1.toFixed(2)})`,
+  );
+  const row = support.tableHeader(["measured", "median ms", "p95 ms"], [62, 10, 8]);
+  const lines = [
+    [`dashboard page with the chart, ${EVENTS.toLocaleString("en")} events (aggregates)`, busyPage],
+    ["baseline: same page, a presentation without events", quietPage],
+    ["the chart's views query now (aggregates)", aggregate],
+    ["baseline: the chart's views query before issue 14 (raw scan)", rawScan],
+  ];
+  for (const [label, figures] of lines) console.log(row([label, support.ms(figures.median), support.ms(figures.p95)]));
+  console.log(
+    `\nratio page(1M events) / page(no events): ${(busyPage.median / quietPage.median).toFixed(2)}` +
+      `; raw-scan query / aggregate query: ${(rawScan.median / aggregate.median).toFixed(0)}×` +
+      `; goal < ${GOAL_MS} ms: ${busyPage.median < GOAL_MS ? "met" : "not met"} (median)`,
+  );
+});

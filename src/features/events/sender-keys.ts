@@ -1,0 +1,60 @@
+import { createHmac } from "node:crypto";
+
+/**
+ * Who sent a usage event, as keys the server derives (issue 14 item 3), never the address itself
+ * and never anything the browser chose. Plausible's design: an HMAC of a salt that changes every
+ * UTC day with the sending address, its user agent and the presentation. Every process derives
+ * the same day's salt from the app's secret, so several processes agree on a visitor without
+ * talking to each other. In the first hour of a day an event also carries its keys under the day
+ * before's salt, so a visitor (or address) is still known across midnight for the 30-minute view
+ * window and the hourly address cap; otherwise one day's keys can't be joined with another's.
+ */
+export interface SenderKeys {
+  /** The sending address, keyed with the day's salt: the per-address view cap. */
+  address: string;
+  /** The visitor of a presentation (address, user agent, presentation), keyed with the day's salt; null when the event names none. */
+  visitor: string | null;
+  /** The address under the day before's salt, in the first hour of a UTC day; else null. */
+  addressBefore: string | null;
+  /** The visitor under the day before's salt, in the first hour of a UTC day; else null. */
+  visitorBefore: string | null;
+}
+
+export interface SenderKeyer {
+  keysOf(sender: { address: string; userAgent: string; presentationOid: string | null; now: number }): SenderKeys;
+}
+
+/** One UTC day in ms: the salt's lifetime. */
+const SALT_DAY_MS = 24 * 60 * 60 * 1000;
+/** How long into a day the day before's keys still matter: the longest window they are compared in (the hourly address cap). */
+const KEYS_OVERLAP_MS = 60 * 60 * 1000;
+
+export function createSenderKeyer(secret: string): SenderKeyer {
+  const salts = new Map<number, Buffer>();
+  const saltOf = (day: number) => {
+    let salt = salts.get(day);
+    if (!salt) {
+      salt = createHmac("sha256", secret).update(`podium usage-event salt ${day}`).digest();
+      if (salts.size >= 4) salts.clear();
+      salts.set(day, salt);
+    }
+    return salt;
+  };
+  const key = (salt: Buffer, parts: readonly string[]) =>
+    createHmac("sha256", salt).update(parts.join("\u0000")).digest("base64url").slice(0, 22);
+  const keysUnder = (salt: Buffer, address: string, userAgent: string, presentationOid: string | null) => ({
+    address: key(salt, ["address", address]),
+    visitor: presentationOid === null ? null : key(salt, ["visitor", address, userAgent, presentationOid]),
+  });
+  return {
+    keysOf({ address, userAgent, presentationOid, now }) {
+      const day = Math.floor(now / SALT_DAY_MS);
+      const today = keysUnder(saltOf(day), address, userAgent, presentationOid);
+      const before =
+        now - day * SALT_DAY_MS < KEYS_OVERLAP_MS
+          ? keysUnder(saltOf(day - 1), address, userAgent, presentationOid)
+          : null;
+      return { ...today, addressBefore: before?.address ?? null, visitorBefore: before?.visitor ?? null };
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from "node:crypto";
+import type { AcceptedEvent } from "./accepted-event";
+import { createSenderKeyer } from "./sender-keys";
+import { VIEWER_EVENTS } from "./usage-event";
+
+/** Tests' keyer: the keys the routes derive, from a fixed secret. */
+export const testSenderKeys = createSenderKeyer("test-secret-test-secret-test-secret-0001");
+
+/**
+ * An accepted event as the route makes it (features/events/accepted-event.ts), for tests that
+ * store batches directly: a loaded public view page by default, from `address` with `userAgent`
+ * at `at` (an ISO time or ms), with a fresh id unless one is given.
+ */
+export function acceptedEvent(options: {
+  oid: string | null;
+  at?: string | number;
+  address?: string;
+  userAgent?: string;
+  sessionId?: string;
+  eventName?: string;
+  id?: string;
+}): AcceptedEvent {
+  const eventName = options.eventName ?? VIEWER_EVENTS.loadedPublicViewPage;
+  const receivedAt =
+    options.at === undefined ? Date.now() : typeof options.at === "number" ? options.at : Date.parse(options.at);
+  const wantsView = eventName === VIEWER_EVENTS.loadedPublicViewPage && options.oid !== null;
+  const sessionId = options.sessionId ?? randomUUID();
+  return {
+    id: options.id ?? randomUUID(),
+    receivedAt,
+    sessionId,
+    eventName,
+    presentationOid: options.oid,
+    payload: {
+      core: { type: "Analytics", event_type: eventName },
+      user: { session_id: sessionId },
+      body: options.oid === null ? { event_name: eventName } : { event_name: eventName, oid: options.oid },
+    },
+    wantsView,
+    sender: testSenderKeys.keysOf({
+      address: options.address ?? "203.0.113.7",
+      userAgent: options.userAgent ?? "Mozilla/5.0 (test)",
+      presentationOid: wantsView ? options.oid : null,
+      now: receivedAt,
+    }),
+  };
+}
