@@ -17,6 +17,7 @@ import { registerCatalogRoutes } from "../features/catalog/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
+import { startEventPipeline } from "../features/events/pipeline/start";
 import { registerEventRoutes } from "../features/events/routes";
 import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
@@ -380,7 +381,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerExploreRoutes(app, context);
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);
-  registerEventRoutes(app, context);
+  // Issue 14: accepted usage events wait here (in the process, or in JetStream) and are stored in batches.
+  const events = await startEventPipeline(db, config.events, (error, size) =>
+    app.log.error({ err: error }, `storing ${size} usage events failed; they are kept and retried`),
+  );
+  registerEventRoutes(app, context, events);
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
   registerViewPageRoutes(app, context);
@@ -389,6 +394,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerSitemapRoute(app, context);
 
   app.addHook("onClose", async () => {
+    // The server no longer takes requests: store every accepted event before the database closes.
+    await events.close();
     await documents.close();
     await pdfWorkers.close();
     await changes.stop();

@@ -32,6 +32,7 @@ export const TEST_CONFIG: Config = {
   // Off unless a test is about the page cache: most tests write straight to the database and read back at once.
   pageCacheMaxBytes: 0,
   workers: 1,
+  events: { natsUrl: null, stream: "PODIUM_EVENTS", streamMaxBytes: 64 * 1024 * 1024, queueLimit: 100_000 },
 };
 
 export async function createTestApp(
