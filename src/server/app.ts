@@ -129,6 +129,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
   app.addHook("onSend", async (_request, reply) => {
+    // No content, nothing to frame or run (issue 14: the usage-event beacons' 204s, thousands a second).
+    if (reply.statusCode === 204) return;
     if (!reply.hasHeader("content-security-policy")) {
       reply.header("content-security-policy", contentSecurityPolicy({ frameable: false }));
       reply.header("x-frame-options", "DENY");

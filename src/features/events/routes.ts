@@ -72,7 +72,13 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
   for (const path of ["/log/json", "/fallback/json"]) {
     app.post(
       path,
-      { bodyLimit: USAGE_EVENT_MAX_BYTES, config: { csrfExempt: true, countsOnly: true } },
+      {
+        bodyLimit: USAGE_EVENT_MAX_BYTES,
+        // Issue 14 item 1: a beacon's 204 has no body to compress or protect; each global hook costs at 20,000/s.
+        helmet: false,
+        compress: false,
+        config: { csrfExempt: true, countsOnly: true },
+      },
       async (request, reply) => {
         const status = await accept(request, request.body);
         if (status === 400)
