@@ -18,6 +18,7 @@ import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
 import { startEventPipeline } from "../features/events/pipeline/start";
+import type { EventPipeline } from "../features/events/pipeline/types";
 import { registerEventRoutes } from "../features/events/routes";
 import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
@@ -388,6 +389,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     app.log.error({ err: error }, `storing ${size} usage events failed; they are kept and retried`),
   );
   registerEventRoutes(app, context, events);
+  app.decorate("usageEvents", events);
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
   registerViewPageRoutes(app, context);
@@ -421,6 +423,8 @@ declare module "fastify" {
     pageCache: PageCache | null;
     /** The change feed: what writes changed, heard from every process on the database. */
     changes: ChangeFeed;
+    /** Issue 14: the usage-event pipeline (flush() waits until what it took is stored). */
+    usageEvents: EventPipeline;
   }
 }
 

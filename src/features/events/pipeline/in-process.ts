@@ -101,6 +101,13 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
       schedule();
       return "queued";
     },
+    async flush() {
+      if (queue.length === 0 && inFlight === 0) return;
+      await new Promise<void>((resolve) => {
+        idle.push(resolve);
+        schedule();
+      });
+    },
     async close() {
       closing = true;
       // Whatever waits for a retry goes now: shutting down, the next try is the last chance to store it.

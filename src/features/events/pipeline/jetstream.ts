@@ -32,6 +32,8 @@ export const EVENT_CONSUMER_LOOPS = 2;
 export const EVENT_ACK_WAIT_MS = 30_000;
 /** On close, the consumer keeps storing what the stream holds for at most this long (serve.ts allows 10 s). */
 export const EVENT_DRAIN_MAX_MS = 7_000;
+/** flush() asks JetStream how far the consumer is this often. */
+const EVENT_FLUSH_POLL_MS = 50;
 /** Room per event in a message: the largest event (routes.ts USAGE_EVENT_MAX_BYTES) and its stamps. */
 const EVENT_ROOM_BYTES = 9 * 1024;
 
@@ -178,6 +180,15 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
         return "queued";
       } catch {
         return "busy";
+      }
+    },
+    async flush() {
+      // Everything published is in the stream; it is stored once the consumer has nothing pending.
+      const jsm = await nc.jetstreamManager();
+      for (;;) {
+        const info = await jsm.consumers.info(options.stream, durable);
+        if (info.num_pending === 0 && info.num_ack_pending === 0) return;
+        await wait(EVENT_FLUSH_POLL_MS);
       }
     },
     async close() {

@@ -13,6 +13,8 @@ export interface EventPipeline {
    * "busy": not taken (the queue is full, or JetStream can't take it now): the route answers 503.
    */
   accept(event: AcceptedEvent): Promise<"queued" | "busy">;
+  /** Resolves once every event taken before the call is stored (tests, and reads that must see them). */
+  flush(): Promise<void>;
   /** Stops taking events and stores (or leaves safely in JetStream) everything taken; then resolves. */
   close(): Promise<void>;
   /** Figures for logs and tests. */
