@@ -129,12 +129,42 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
 
   const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-  const storeMessages = async (messages: JsMsg[]) => {
-    const events = messages.flatMap((message) => JSON.parse(decoder.decode(message.data)) as AcceptedEvent[]);
+  /** The events of a message, or null when it isn't an array of events (not Podium's: terminated, never retried). */
+  const eventsOf = (message: JsMsg): AcceptedEvent[] | null => {
+    try {
+      const events: unknown = JSON.parse(decoder.decode(message.data));
+      return Array.isArray(events) ? (events as AcceptedEvent[]) : null;
+    } catch {
+      return null;
+    }
+  };
+
+  /** ack/nak/term on a connection that just closed throw; the message then simply comes again. */
+  const tell = (message: JsMsg, what: (message: JsMsg) => void) => {
+    try {
+      what(message);
+    } catch {
+      // redelivered after ack_wait
+    }
+  };
+
+  const storeMessages = async (fetched: JsMsg[]) => {
+    const messages: JsMsg[] = [];
+    const events: AcceptedEvent[] = [];
+    for (const message of fetched) {
+      const parsed = eventsOf(message);
+      if (parsed === null) {
+        options.onError?.(new Error(`a message on ${subject} is not a list of usage events; dropped`), 0);
+        tell(message, (m) => m.term());
+        continue;
+      }
+      messages.push(message);
+      events.push(...parsed);
+    }
     stats.pending += events.length;
     try {
       await storeEventBatch(db, events);
-      for (const message of messages) message.ack();
+      for (const message of messages) tell(message, (m) => m.ack());
       stats.stored += events.length;
       retryDelay = 0;
     } catch (error) {
@@ -142,7 +172,7 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
       options.onError?.(error, events.length);
       retryDelay = Math.min(EVENT_RETRY_MAX_MS, retryDelay === 0 ? EVENT_RETRY_FIRST_MS : retryDelay * 2);
       // Delivered again after the wait: the database may be back by then.
-      for (const message of messages) message.nak(retryDelay);
+      for (const message of messages) tell(message, (m) => m.nak(retryDelay));
       await wait(retryDelay);
     } finally {
       stats.pending -= events.length;
@@ -169,7 +199,10 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
       await storeMessages(messages);
     }
   };
-  const loops = Array.from({ length: EVENT_CONSUMER_LOOPS }, loop);
+  // A loop never ends on an error it didn't expect: it is told, and the loop is over (close() still resolves).
+  const loops = Array.from({ length: EVENT_CONSUMER_LOOPS }, () =>
+    loop().catch((error) => options.onError?.(error, 0)),
+  );
 
   return {
     kind: "jetstream",
