@@ -7,8 +7,11 @@ import type { EventPipeline, PipelineStats } from "./types";
 export const DEFAULT_EVENT_QUEUE_LIMIT = 100_000;
 /** Events per multi-row batch at most (one transaction through storeEventBatch). */
 export const EVENT_BATCH_MAX = 2_000;
-/** Batches written at once at most: one fills while another commits. */
-export const EVENT_BATCHES_IN_FLIGHT = 2;
+/**
+ * Batches written at once at most: one commits while the next fills (group commit), so a process's
+ * batches land in order and one batch's view counting sees the one before it committed.
+ */
+export const EVENT_BATCHES_IN_FLIGHT = 1;
 /** A failed batch is retried after this long, doubling up to EVENT_RETRY_MAX_MS (the database may be down). */
 export const EVENT_RETRY_FIRST_MS = 100;
 export const EVENT_RETRY_MAX_MS = 5_000;
