@@ -17,6 +17,8 @@ import { registerCatalogRoutes } from "../features/catalog/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
+import { startEventPipeline } from "../features/events/pipeline/start";
+import type { EventPipeline } from "../features/events/pipeline/types";
 import { startEventPruning } from "../features/events/retention";
 import { registerEventRoutes } from "../features/events/routes";
 import { registerExploreRoutes } from "../features/explore/routes";
@@ -133,6 +135,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
   app.addHook("onSend", async (_request, reply) => {
+    // No content, nothing to frame or run (issue 14: the usage-event beacons' 204s, thousands a second).
+    if (reply.statusCode === 204) return;
     if (!reply.hasHeader("content-security-policy")) {
       reply.header("content-security-policy", contentSecurityPolicy({ frameable: false }));
       reply.header("x-frame-options", "DENY");
@@ -394,7 +398,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerExploreRoutes(app, context);
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);
-  registerEventRoutes(app, context);
+  // Issue 14: accepted usage events wait here (in the process, or in JetStream) and are stored in batches.
+  const events = await startEventPipeline(db, config.events, (error, size) =>
+    app.log.error({ err: error }, `storing ${size} usage events failed; they are kept and retried`),
+  );
+  registerEventRoutes(app, context, events);
+  app.decorate("usageEvents", events);
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
   registerViewPageRoutes(app, context);
@@ -411,6 +420,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 
   app.addHook("onClose", async () => {
     await pruning.stop();
+    // The server no longer takes requests: store every accepted event before the database closes.
+    await events.close();
     await documents.close();
     await pdfWorkers.close();
     await changes.stop();
@@ -437,6 +448,8 @@ declare module "fastify" {
     changes: ChangeFeed;
     /** Issue 16 item 6: /readyz answers 503 from now on (SIGTERM); requests are still served. */
     startDraining(): void;
+    /** Issue 14: the usage-event pipeline (flush() waits until what it took is stored). */
+    usageEvents: EventPipeline;
   }
 }
 

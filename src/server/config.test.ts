@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DEFAULT_EVENT_QUEUE_LIMIT } from "../features/events/pipeline/in-process";
+import { DEFAULT_EVENT_STREAM, DEFAULT_EVENT_STREAM_MB } from "../features/events/pipeline/jetstream";
 import {
   ConfigError,
   configFromEnv,
@@ -155,5 +157,41 @@ describe("configuration from the environment", () => {
       'PODIUM_DRAIN_SECONDS must be a number of seconds from 0 to 300, not "-1".',
     );
     expect(() => configFromEnv({ PODIUM_DRAIN_SECONDS: "soon" }, { clientDir: null })).toThrow(ConfigError);
+  });
+});
+
+describe("issue 14 items 1–2: the usage-event pipeline's settings", () => {
+  const events = (env: NodeJS.ProcessEnv) => configFromEnv(env, { clientDir: null }).events;
+
+  it("queues in the process by default, bounded by PODIUM_EVENT_QUEUE", () => {
+    expect(events({})).toEqual({
+      natsUrl: null,
+      stream: DEFAULT_EVENT_STREAM,
+      streamMaxBytes: DEFAULT_EVENT_STREAM_MB * 1024 * 1024,
+      queueLimit: DEFAULT_EVENT_QUEUE_LIMIT,
+    });
+    expect(events({ PODIUM_EVENT_QUEUE: "500" }).queueLimit).toBe(500);
+    expect(() => events({ PODIUM_EVENT_QUEUE: "0" })).toThrow("PODIUM_EVENT_QUEUE must be a positive whole number.");
+  });
+
+  it("uses JetStream when NATS_URL is set, with the stream PODIUM_EVENT_STREAM names", () => {
+    const settings = events({
+      NATS_URL: "nats://127.0.0.1:4222",
+      PODIUM_EVENT_STREAM: "EVENTS_2",
+      PODIUM_EVENT_STREAM_MB: "8",
+    });
+    expect(settings).toMatchObject({
+      natsUrl: "nats://127.0.0.1:4222",
+      stream: "EVENTS_2",
+      streamMaxBytes: 8 * 1024 * 1024,
+    });
+  });
+
+  it("refuses a NATS_URL that isn't one and a stream name JetStream wouldn't take, saying what is expected", () => {
+    expect(() => events({ NATS_URL: "127.0.0.1:4222" })).toThrow(ConfigError);
+    expect(() => events({ NATS_URL: "127.0.0.1:4222" })).toThrow(
+      /NATS_URL must be a NATS server URL such as nats:\/\//,
+    );
+    expect(() => events({ PODIUM_EVENT_STREAM: "has.dots" })).toThrow(/PODIUM_EVENT_STREAM must be 1 to 64 letters/);
   });
 });

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { DEFAULT_EVENT_QUEUE_LIMIT } from "../features/events/pipeline/in-process";
+import { DEFAULT_EVENT_STREAM, DEFAULT_EVENT_STREAM_MB } from "../features/events/pipeline/jetstream";
 import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
 import type { FeatureFlags } from "../lib/features";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
@@ -62,6 +64,20 @@ export interface Config {
   eventRetentionDays: number;
   /** Issue 14 item 5: days client logs are kept (PODIUM_CLIENT_LOG_RETENTION_DAYS). */
   clientLogRetentionDays: number;
+  /** Issue 14 items 1–2: where accepted usage events wait before they are stored. */
+  events: EventPipelineConfig;
+}
+
+/** Issue 14 items 1–2: the usage-event pipeline's settings. */
+export interface EventPipelineConfig {
+  /** NATS_URL: events go through a JetStream stream; null: the in-process queue. */
+  natsUrl: string | null;
+  /** PODIUM_EVENT_STREAM: the JetStream stream (its durable consumer is `<stream>_writer`). */
+  stream: string;
+  /** PODIUM_EVENT_STREAM_MB: the stream's size limit in bytes (beyond it, 503). */
+  streamMaxBytes: number;
+  /** PODIUM_EVENT_QUEUE: events the in-process queue holds at most (beyond it, 503). */
+  queueLimit: number;
 }
 
 export interface NativeAppConfig {
@@ -273,6 +289,26 @@ function workerCount(env: NodeJS.ProcessEnv, onPostgres: boolean): number {
   return value;
 }
 
+/** Issue 14 items 1–2: NATS_URL, PODIUM_EVENT_STREAM, PODIUM_EVENT_STREAM_MB, PODIUM_EVENT_QUEUE. */
+function eventPipelineConfig(env: NodeJS.ProcessEnv): EventPipelineConfig {
+  const natsUrl = env.NATS_URL || null;
+  if (natsUrl !== null && !/^(nats|tls|wss?):\/\/[^\s]+$/.test(natsUrl)) {
+    throw new ConfigError(`NATS_URL must be a NATS server URL such as nats://127.0.0.1:4222, not "${natsUrl}".`);
+  }
+  const stream = env.PODIUM_EVENT_STREAM || DEFAULT_EVENT_STREAM;
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(stream)) {
+    throw new ConfigError(
+      `PODIUM_EVENT_STREAM must be 1 to 64 letters, digits, "_" or "-" (a JetStream stream name), not "${stream}".`,
+    );
+  }
+  return {
+    natsUrl,
+    stream,
+    streamMaxBytes: positiveInt(env, "PODIUM_EVENT_STREAM_MB", DEFAULT_EVENT_STREAM_MB) * 1024 * 1024,
+    queueLimit: positiveInt(env, "PODIUM_EVENT_QUEUE", DEFAULT_EVENT_QUEUE_LIMIT),
+  };
+}
+
 export function configFromEnv(
   env: NodeJS.ProcessEnv,
   defaults: { clientDir: string | null; workerDir?: string | null },
@@ -328,6 +364,7 @@ export function configFromEnv(
     drainMs: drainMsFrom(env),
     eventRetentionDays: positiveInt(env, "PODIUM_EVENT_RETENTION_DAYS", DEFAULT_EVENT_RETENTION_DAYS),
     clientLogRetentionDays: positiveInt(env, "PODIUM_CLIENT_LOG_RETENTION_DAYS", DEFAULT_CLIENT_LOG_RETENTION_DAYS),
+    events: eventPipelineConfig(env),
     accountLimits: {
       loginPerAddress: positiveInt(env, "PODIUM_LOGIN_RATE_LIMIT", DEFAULT_ACCOUNT_LIMITS.loginPerAddress),
       loginFailuresPerAccount: positiveInt(

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Database, DatabaseUnavailableError, openDatabase, redactUrl } from "../db/client";
 import { migrate } from "../db/migrate";
+import { EventStreamUnavailableError } from "../features/events/pipeline/jetstream";
 import { buildApp } from "./app";
 import { clusterWorkerSlot, runPrimary } from "./cluster";
 import { type Config, ConfigError, configFromEnv } from "./config";
@@ -76,7 +77,17 @@ async function prepare(config: Config, db: Database, where: string): Promise<voi
 
 /** Builds the app on an open database, listens, and stops gracefully on SIGTERM/SIGINT. */
 async function serve(config: Config, db: Database, where: string, workerSlot: number | null): Promise<void> {
-  const app = await buildApp(config, db);
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  try {
+    app = await buildApp(config, db);
+  } catch (error) {
+    // Issue 14 item 2: NATS_URL names a NATS that can't be reached: say so and stop.
+    if (error instanceof EventStreamUnavailableError) {
+      await db.close().catch(() => {});
+      fail(error.message);
+    }
+    throw error;
+  }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

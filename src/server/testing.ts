@@ -37,6 +37,7 @@ export const TEST_CONFIG: Config = {
   redisUrl: null,
   redisPrefix: "podium:",
   drainMs: 0,
+  events: { natsUrl: null, stream: "PODIUM_EVENTS", streamMaxBytes: 64 * 1024 * 1024, queueLimit: 100_000 },
 };
 
 export async function createTestApp(

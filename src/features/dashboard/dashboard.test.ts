@@ -258,6 +258,8 @@ describe.each(testDatabaseTargets())("the dashboard on $name", (target) => {
       ]),
     });
     expect(viewed.statusCode).toBe(204);
+    // Issue 14: events are stored in batches after the 204.
+    await app.usageEvents.flush();
     const fan = new TestAgent(app);
     await fan.signUp("fan@dash.test");
     expect((await fan.api("PUT", `/api/v4/presentation/${oid}/like/`)).statusCode).toBe(200);

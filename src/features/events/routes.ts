@@ -4,6 +4,7 @@ import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
 import { acceptUsageEvent } from "./accepted-event";
 import { insertClientLog } from "./client-log-repository";
+import { EVENT_RETRY_AFTER_SECONDS, type EventPipeline } from "./pipeline/types";
 import { createSenderKeyer } from "./sender-keys";
 import { storeEventBatch } from "./store-batch";
 import { CLIENT_LOG_PATH } from "./usage-event";
@@ -33,13 +34,13 @@ const clientLogSchema = z.tuple([
  * happened on a page and change nothing for anyone, so they carry no CSRF token (a beacon
  * can't); the rate limit bounds abuse.
  */
-export function registerEventRoutes(app: FastifyInstance, context: FeatureContext): void {
+export function registerEventRoutes(app: FastifyInstance, context: FeatureContext, events: EventPipeline): void {
   const senderKeys = createSenderKeyer(context.secret);
-  const accept = async (request: FastifyRequest, body: unknown): Promise<number> => {
+  // Issue 14 item 1: validated and handed to the pipeline; 204 once it is queued (or acknowledged by JetStream).
+  const accept = async (request: FastifyRequest, body: unknown): Promise<204 | 400 | 503> => {
     const event = acceptUsageEvent(request, body, senderKeys);
     if (event === null) return 400;
-    await storeEventBatch(context.db, [event]);
-    return 204;
+    return (await events.accept(event)) === "queued" ? 204 : 503;
   };
   // Spec §7 client log: like usage events, a record of what happened, so no CSRF token.
   app.post(
@@ -74,13 +75,27 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
   for (const path of ["/log/json", "/fallback/json"]) {
     app.post(
       path,
-      { bodyLimit: USAGE_EVENT_MAX_BYTES, config: { csrfExempt: true, countsOnly: true } },
+      {
+        bodyLimit: USAGE_EVENT_MAX_BYTES,
+        // Issue 14 item 1: a beacon's 204 has no body to compress or protect; each global hook costs at 20,000/s.
+        helmet: false,
+        compress: false,
+        config: { csrfExempt: true, countsOnly: true },
+      },
       async (request, reply) => {
         const status = await accept(request, request.body);
         if (status === 400)
           return reply
             .status(400)
             .send({ statusCode: 400, message: "A usage event must be a JSON array holding one event." });
+        if (status === 503)
+          return reply
+            .status(503)
+            .header("retry-after", String(EVENT_RETRY_AFTER_SECONDS))
+            .send({
+              statusCode: 503,
+              message: `Podium is recording too many events right now; please send this one again in ${EVENT_RETRY_AFTER_SECONDS} second.`,
+            });
         return reply.status(204).send();
       },
     );

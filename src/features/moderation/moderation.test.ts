@@ -186,6 +186,8 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
       payload: JSON.stringify(event),
     });
     expect(fallback.statusCode).toBe(204);
+    // Issue 14: events are stored in batches after the 204.
+    await app.usageEvents.flush();
     const [count] = await db.query<{ n: number }>(
       "select count(*)::int as n from usage_events where event_name = 'transcript_opened'",
     );
@@ -201,8 +203,13 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
     }
     // A loaded view page counts one view per visitor per presentation per 30 minutes.
     const oid = await oidOf("the-water-cycle");
-    const views = async () =>
-      (await db.query<{ n: number }>("select view_count as n from presentations where oid = $1", [oid]))[0]?.n ?? 0;
+    const views = async () => {
+      // Issue 14: events are stored in batches after the 204.
+      await app.usageEvents.flush();
+      return (
+        (await db.query<{ n: number }>("select view_count as n from presentations where oid = $1", [oid]))[0]?.n ?? 0
+      );
+    };
     const before = await views();
     const viewEvent = (session: string) => [
       {

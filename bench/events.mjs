@@ -1,0 +1,408 @@
+// Benchmark of usage-event ingestion (issue 14 item 6): POST /log/json on PostgreSQL, through the
+// in-process queue and through NATS JetStream, beside Fastify's hello-world measured in the same
+// run (the ratio is the figure to compare on a loaded machine).
+//
+// For each pipeline: a fresh PostgreSQL database, Podium's build started on it (request logging
+// off, the rate limit lifted), a warm-up, DURATION_S measured at CONNECTIONS connections, then a
+// shutdown run: load again and SIGTERM to the server in the middle of it. The requests are what a
+// browser's beacon sends (a JSON array holding one event, Chrome's headers). It reports:
+//   - accepted/s (204s per second) and accept latency p50/p99 during the measured run;
+//   - stored/s during the measured run (rows that landed in usage_events meanwhile) and the
+//     backlog left at its end;
+//   - lost after SIGTERM: every 204 of the whole run (warm-up, measured, shutdown) minus the rows
+//     stored once the server has exited. Anything but 0 is a correctness failure (exit code 1).
+// The issue's goal (≥ 20,000 events/s accepted, p99 ≤ 20 ms, 0 lost) is printed as PASS/MISS
+// and never enforced: on a small shared machine figures move with the load average (printed).
+//
+// Usage: npm run bench:events [-- --duration 10 --warmup 3 --connections 50 --workers 1
+//          --database postgres://root@127.0.0.1:5432/test --nats nats://127.0.0.1:4222 --only in-process|nats
+//          --json reports/bench-events.json --build]
+// `--workers N` runs Podium with PODIUM_WORKERS=N (a cluster: each process has its own queue, or
+// all share the JetStream consumer). BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles
+// the server. Without NATS reachable the JetStream part is skipped.
+import { randomBytes } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import { availableParallelism, loadavg } from "node:os";
+import { dirname, resolve } from "node:path";
+import { connect } from "nats";
+import pg from "pg";
+import * as support from "./support.mjs";
+
+process.chdir(support.ROOT);
+
+const DURATION_S = support.option("duration", 10);
+const WARMUP_S = support.option("warmup", 3);
+const CONNECTIONS = Math.floor(support.option("connections", 50));
+const WORKERS = Math.floor(support.option("workers", 1));
+/** autocannon's requests in flight per connection (a page sends its beacons one at a time). */
+const PIPELINING = Math.floor(support.option("pipelining", 1));
+const DATABASE_ADMIN_URL = support.argument("database") ?? `postgres://root@${support.HOST}:5432/test`;
+const NATS_URL = support.argument("nats") ?? "nats://127.0.0.1:4222";
+const ONLY = support.argument("only") ?? null;
+const JSON_FILE = support.argument("json") ?? null;
+/** The shutdown run: SIGTERM this long after its load starts (× 2). */
+const SHUTDOWN_RUN_S = 4;
+
+/** Issue 14 "Done when", reported as PASS/MISS and never enforced. */
+const GOAL_ACCEPTED_PER_S = 20_000;
+const GOAL_P99_MS = 20;
+
+/** What Chrome sends with navigator.sendBeacon / fetch(keepalive) of a JSON body from a page. */
+const BEACON_HEADERS = {
+  accept: "*/*",
+  "accept-encoding": "gzip, deflate, br, zstd",
+  "accept-language": "en-US,en;q=0.9",
+  "content-type": "application/json",
+  origin: `http://${support.HOST}`,
+  referer: `http://${support.HOST}/p/abcdefghijkl/`,
+  "user-agent":
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
+  "sec-fetch-dest": "empty",
+  "sec-fetch-mode": "no-cors",
+  "sec-fetch-site": "same-origin",
+  cookie: "podium_cookie_consent=performance; podium_usage_session=3f1c2d4e-0000-4000-8000-00000000bench",
+};
+
+/** A usage event as the page sends it (spec §3, §7), about the size of a real one. */
+const EVENT_BODY = JSON.stringify([
+  {
+    core: {
+      type: "Analytics",
+      schema_id: 1,
+      client_time: Date.now(),
+      event_source: "Js",
+      event_type: "transcript_opened",
+    },
+    event_source: { single_page_session_id: "7a0d1c55-1b7e-4f3a-9c55-5f7f3b8f0d11" },
+    platform: { type: "Web", id: null, referer: null, url: `http://${support.HOST}/p/abcdefghijkl/` },
+    user: { session_id: "3f1c2d4e-0000-4000-8000-00000000bench" },
+    body: { event_name: "transcript_opened", oid: "abcdefghijkl" },
+  },
+]);
+
+// --- measuring --------------------------------------------------------------------------------
+
+const cannon = (options) => support.cannon({ connections: CONNECTIONS, pipelining: PIPELINING, ...options });
+
+const accepted = (result) => support.statusCodesOf(result)["204"] ?? 0;
+
+/**
+ * Events sent by fixed count, every answer awaited (autocannon with `amount`): unlike a timed run,
+ * no request is still in flight at the end, so the 204s counted are all the 204s there were.
+ */
+function eventAmount(port, amount) {
+  return cannon({
+    url: `http://${support.HOST}:${port}/log/json`,
+    method: "POST",
+    headers: BEACON_HEADERS,
+    body: EVENT_BODY,
+    amount,
+  });
+}
+
+/**
+ * The shutdown run's load: CONNECTIONS keep-alive loops posting events until the server is gone
+ * (connection refused) or `stopAt` passes, counting every answer; nothing is left uncounted.
+ */
+async function loadUntilGone(port, stopAt) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const statuses = {};
+  let errors = 0;
+  const body = Buffer.from(EVENT_BODY);
+  const post = () =>
+    new Promise((done) => {
+      const req = http.request(
+        {
+          host: support.HOST,
+          port,
+          method: "POST",
+          path: "/log/json",
+          agent,
+          headers: { ...BEACON_HEADERS, "content-length": body.length },
+        },
+        (res) => {
+          res.resume();
+          res.on("end", () => done(res.statusCode));
+          res.on("error", () => done(null));
+        },
+      );
+      req.on("error", () => done(null));
+      req.end(body);
+    });
+  const loop = async () => {
+    let refusedInARow = 0;
+    while (Date.now() < stopAt && refusedInARow < 20) {
+      const status = await post();
+      if (status === null) {
+        errors += 1;
+        refusedInARow += 1;
+        await new Promise((done) => setTimeout(done, 25));
+        continue;
+      }
+      refusedInARow = 0;
+      statuses[status] = (statuses[status] ?? 0) + 1;
+      if (status !== 204) await new Promise((done) => setTimeout(done, 25));
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, loop));
+  agent.destroy();
+  return { statuses, errors, accepted: statuses[204] ?? 0 };
+}
+
+async function storedRows(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select count(*)::int as n from usage_events");
+    return Number(rows[0].n);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function figures(result) {
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
+    latencyMs: { p50: result.latency.p50, p99: result.latency.p99, max: result.latency.max },
+    errors: result.errors,
+    timeouts: result.timeouts,
+    non2xx: result.non2xx,
+    statusCodes: support.statusCodesOf(result),
+  };
+}
+
+async function benchHelloWorld() {
+  const port = await support.freePort();
+  const server = await support.startInline("hello-world", support.HELLO_WORLD, port);
+  try {
+    const url = `http://${support.HOST}:${port}/`;
+    if (WARMUP_S > 0) await cannon({ url, duration: WARMUP_S });
+    const cpu = support.cpuMeter({ server: () => support.cpuSecondsOf(server.pid) });
+    const result = await cannon({ url, duration: DURATION_S });
+    return { ...figures(result), cpuMsPerRequest: cpu(result.requests.total).server };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function natsReachable() {
+  try {
+    const nc = await connect({ servers: NATS_URL, timeout: 2_000, maxReconnectAttempts: 0 });
+    await (await nc.jetstreamManager()).getAccountInfo();
+    await nc.close();
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, reason: error.message };
+  }
+}
+
+/** Events JetStream still holds for the consumer (not yet stored): what the next process stores. */
+async function streamPending(stream) {
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const info = await (await nc.jetstreamManager()).streams.info(stream);
+    return info.state.messages;
+  } finally {
+    await nc.close();
+  }
+}
+
+async function temporaryStream() {
+  const stream = `PODIUM_BENCH_${randomBytes(5).toString("hex")}`;
+  support.onCleanUp(async () => {
+    const nc = await connect({ servers: NATS_URL });
+    await (await nc.jetstreamManager()).streams.delete(stream).catch(() => false);
+    await nc.close();
+  });
+  return stream;
+}
+
+/** One pipeline: start, warm up, measure, then load with a SIGTERM in the middle; count. */
+async function benchPipeline(name, env) {
+  const { url } = await support.temporaryDatabase(DATABASE_ADMIN_URL);
+  const port = await support.freePort();
+  const server = await support.startPodium(
+    port,
+    { url },
+    { PODIUM_SEED: "off", PODIUM_WORKERS: String(WORKERS), ...env },
+  );
+  let acknowledged = 0;
+  try {
+    // The warm-up's size sets the measured run's: about DURATION_S at the warm-up's rate.
+    const warmStarted = performance.now();
+    const warm = await eventAmount(port, Math.max(CONNECTIONS * 20, Math.round(WARMUP_S * 2_000)));
+    const warmRate = accepted(warm) / ((performance.now() - warmStarted) / 1000);
+    acknowledged += accepted(warm);
+    const before = await storedRows(url);
+    const cpu = support.cpuMeter({
+      server: () => support.treeCpuSeconds(server.pid),
+      postgres: support.postgresCpuSeconds,
+      loadGenerator: support.ownCpuSeconds,
+    });
+    const started = performance.now();
+    const result = await eventAmount(port, Math.max(CONNECTIONS * 20, Math.round(warmRate * DURATION_S)));
+    const seconds = (performance.now() - started) / 1000;
+    const after = await storedRows(url);
+    const cpuMsPerRequest = cpu(result.requests.total);
+    acknowledged += accepted(result);
+    const storedPerSecond = Math.round((after - before) / seconds);
+    const backlog = acknowledged - after;
+
+    // The shutdown run: SIGTERM while the load goes on; the server stops taking events (503, then
+    // refused connections), stores what it accepted and exits. Every answer is counted.
+    const shutdownLoad = loadUntilGone(port, Date.now() + 30_000);
+    await new Promise((done) => setTimeout(done, (SHUTDOWN_RUN_S * 1000) / 2));
+    const stopStarted = performance.now();
+    const exit = await server.stop();
+    const stopMs = Math.round(performance.now() - stopStarted);
+    const shutdown = await shutdownLoad;
+    acknowledged += shutdown.accepted;
+    const stored = await storedRows(url);
+    if (exit.code !== 0)
+      console.warn(`  ${name}: the server exited with ${exit.signal ?? exit.code}:\n${server.stderr()}`);
+    // With JetStream, what the stopping process didn't store within its drain time stays in the
+    // stream for the next process: one is started to store it, then the count is taken again.
+    const heldInStream = env.PODIUM_EVENT_STREAM ? await streamPending(env.PODIUM_EVENT_STREAM) : 0;
+    let storedEventually = stored;
+    if (heldInStream > 0) {
+      const next = await support.startPodium(
+        await support.freePort(),
+        { url },
+        { PODIUM_SEED: "off", PODIUM_WORKERS: "1", ...env },
+      );
+      const until = Date.now() + 120_000;
+      while ((await streamPending(env.PODIUM_EVENT_STREAM)) > 0 && Date.now() < until) {
+        await new Promise((done) => setTimeout(done, 500));
+      }
+      await next.stop();
+      storedEventually = await storedRows(url);
+    }
+    return {
+      ...figures(result),
+      seconds: Number(seconds.toFixed(2)),
+      acceptedPerSecond: Math.round(accepted(result) / seconds),
+      storedPerSecond,
+      backlogAtEnd: backlog,
+      cpuMsPerRequest,
+      shutdown: { exit, stopMs, statusCodes: shutdown.statuses, errors: shutdown.errors },
+      acknowledged,
+      stored,
+      heldInStream,
+      storedEventually,
+      lost: acknowledged - storedEventually,
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+// --- report -------------------------------------------------------------------------------------
+
+function printTable(rows, hello) {
+  const header = ["target", "accepted/s", "stored/s", "p50 ms", "p99 ms", "non-2xx", "errors", "lost", "vs hello"];
+  const widths = [12, 10, 9, 7, 7, 8, 7, 6, 9];
+  const line = support.tableHeader(header, widths);
+  for (const [name, row] of rows) {
+    if (!row) {
+      console.log(line([name, "skipped", "", "", "", "", "", "", ""]));
+      continue;
+    }
+    const rate = row.acceptedPerSecond ?? row.requestsPerSecond;
+    console.log(
+      line([
+        name,
+        rate,
+        row.storedPerSecond ?? "",
+        support.ms(row.latencyMs.p50),
+        support.ms(row.latencyMs.p99),
+        row.non2xx,
+        row.errors,
+        row.lost ?? "",
+        row === hello ? "100%" : `${((rate / hello.requestsPerSecond) * 100).toFixed(1)}%`,
+      ]),
+    );
+  }
+}
+
+async function main() {
+  support.ensureBuild();
+  const machine = { cpus: availableParallelism(), loadAverage1mBefore: Number(loadavg()[0].toFixed(2)) };
+  console.log(
+    `Usage-event benchmark: POST /log/json at ${CONNECTIONS} connections (pipelining ${PIPELINING}), ${DURATION_S} s after a ${WARMUP_S} s warm-up, ` +
+      `PostgreSQL (${support.HOST}), PODIUM_WORKERS=${WORKERS}`,
+  );
+  console.log(`  machine: ${machine.cpus} CPUs, load average ${machine.loadAverage1mBefore} before the run`);
+  const failures = [];
+  const hello = await benchHelloWorld();
+  console.log(
+    `  hello-world: ${hello.requestsPerSecond} req/s, server CPU ${hello.cpuMsPerRequest?.toFixed(3) ?? "–"} ms per request`,
+  );
+  const inProcess = ONLY === "nats" ? null : await benchPipeline("in-process", { NATS_URL: undefined });
+  if (inProcess) console.log(`  in-process: ${inProcess.acceptedPerSecond} accepted/s, lost ${inProcess.lost}`);
+  let jetstream = null;
+  if (ONLY !== "in-process") {
+    const reachable = await natsReachable();
+    if (reachable.ok) {
+      jetstream = await benchPipeline("JetStream", { NATS_URL, PODIUM_EVENT_STREAM: await temporaryStream() });
+      console.log(`  JetStream: ${jetstream.acceptedPerSecond} accepted/s, lost ${jetstream.lost}`);
+    } else console.log(`  NATS at ${NATS_URL} is unreachable (${reachable.reason}); JetStream skipped.`);
+  }
+  machine.loadAverage1mAfter = Number(loadavg()[0].toFixed(2));
+
+  console.log("");
+  const rows = [
+    ["hello-world", hello],
+    ["in-process", inProcess],
+    ["JetStream", jetstream],
+  ];
+  printTable(rows, hello);
+  console.log("");
+  for (const [name, row] of rows.slice(1)) {
+    if (!row) continue;
+    const codes = (codesOf) =>
+      Object.entries(codesOf)
+        .map(([code, n]) => `${code}×${n}`)
+        .join(", ") || "none";
+    console.log(
+      `${name}: measured ${row.requests} requests (${codes(row.statusCodes)}); backlog at its end ${row.backlogAtEnd}`,
+    );
+    const cpu = row.cpuMsPerRequest;
+    console.log(
+      `  CPU ms per request: server ${cpu.server?.toFixed(3) ?? "–"}, PostgreSQL ${cpu.postgres?.toFixed(3) ?? "–"}, load generator ${cpu.loadGenerator?.toFixed(3) ?? "–"}`,
+    );
+    console.log(
+      `  SIGTERM under load: exit ${row.shutdown.exit.signal ?? row.shutdown.exit.code} after ${row.shutdown.stopMs} ms; answers ${codes(row.shutdown.statusCodes)}, ${row.shutdown.errors} connection errors`,
+    );
+    console.log(
+      `  acknowledged ${row.acknowledged} (all runs), stored ${row.stored} when the server had exited` +
+        (row.heldInStream
+          ? `; ${row.heldInStream} messages were left in the stream, stored by the next start: ${row.storedEventually}`
+          : "") +
+        ` → lost ${row.lost}`,
+    );
+    if (row.lost !== 0) failures.push(`${name}: ${row.lost} events acknowledged (204) but not stored`);
+    if (row.errors > 0 || row.timeouts > 0) failures.push(`${name}: ${row.errors} errors, ${row.timeouts} timeouts`);
+    const pass = row.acceptedPerSecond >= GOAL_ACCEPTED_PER_S && row.latencyMs.p99 <= GOAL_P99_MS && row.lost === 0;
+    console.log(
+      `  Goal (≥ ${GOAL_ACCEPTED_PER_S} accepted/s, p99 ≤ ${GOAL_P99_MS} ms, 0 lost): ${pass ? "PASS" : "MISS"} — ${row.acceptedPerSecond}/s, p99 ${support.ms(row.latencyMs.p99)} ms, ${((row.acceptedPerSecond / hello.requestsPerSecond) * 100).toFixed(1)}% of hello-world (reported, not enforced)`,
+    );
+  }
+  console.log(`  load average ${machine.loadAverage1mBefore} before, ${machine.loadAverage1mAfter} after`);
+  if (JSON_FILE) {
+    const file = resolve(JSON_FILE);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(
+      file,
+      `${JSON.stringify({ machine, connections: CONNECTIONS, workers: WORKERS, durationS: DURATION_S, hello, inProcess, jetstream }, null, 2)}\n`,
+    );
+    console.log(`  written to ${file}`);
+  }
+  if (failures.length > 0) {
+    console.error(`\nFAILED:\n  ${failures.join("\n  ")}`);
+    process.exitCode = 1;
+  }
+}
+
+await support.runBench("events", main);

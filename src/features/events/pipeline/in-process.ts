@@ -1,0 +1,129 @@
+import type { Database } from "../../../db/client";
+import type { AcceptedEvent } from "../accepted-event";
+import { storeEventBatch } from "../store-batch";
+import type { EventPipeline, PipelineStats } from "./types";
+
+/** Issue 14 item 1: events the in-process queue holds at most (PODIUM_EVENT_QUEUE); full → 503. */
+export const DEFAULT_EVENT_QUEUE_LIMIT = 100_000;
+/** Events per multi-row batch at most (one transaction through storeEventBatch). */
+export const EVENT_BATCH_MAX = 2_000;
+/**
+ * Batches written at once at most: one commits while the next fills (group commit), so a process's
+ * batches land in order and one batch's view counting sees the one before it committed.
+ */
+export const EVENT_BATCHES_IN_FLIGHT = 1;
+/** A failed batch is retried after this long, doubling up to EVENT_RETRY_MAX_MS (the database may be down). */
+export const EVENT_RETRY_FIRST_MS = 100;
+export const EVENT_RETRY_MAX_MS = 5_000;
+
+export interface InProcessOptions {
+  /** Events held at most (taken and not yet stored, in flight included). */
+  limit?: number;
+  maxBatch?: number;
+  maxInFlight?: number;
+  /** Told when a batch fails (it is kept and retried). */
+  onError?: (error: unknown, batchSize: number) => void;
+}
+
+/**
+ * Issue 14 item 1: the in-process pipeline. The route enqueues and answers 204; a writer drains
+ * the queue in batches (group commit as src/lib/batch.ts does for likes: no timer, the first
+ * event starts a batch after the current tick and events that arrive meanwhile wait for the
+ * next, so batches grow with the load). The queue is bounded; a failed batch goes back to the
+ * front of the queue and is retried with backoff, so an accepted event is stored or still held.
+ * close() stops taking events and resolves once every held event is stored.
+ */
+export function createInProcessPipeline(db: Database, options: InProcessOptions = {}): EventPipeline {
+  const limit = options.limit ?? DEFAULT_EVENT_QUEUE_LIMIT;
+  const maxBatch = options.maxBatch ?? EVENT_BATCH_MAX;
+  const maxInFlight = options.maxInFlight ?? EVENT_BATCHES_IN_FLIGHT;
+  let queue: AcceptedEvent[] = [];
+  /** Events in batches being written. */
+  let writing = 0;
+  let inFlight = 0;
+  let scheduled = false;
+  let closing = false;
+  let retryDelay = 0;
+  let retryTimer: NodeJS.Timeout | null = null;
+  const stats: PipelineStats = { pending: 0, stored: 0, retries: 0 };
+  const idle: (() => void)[] = [];
+
+  const settleIdle = () => {
+    if (queue.length === 0 && inFlight === 0) for (const done of idle.splice(0)) done();
+  };
+
+  const write = async (batch: AcceptedEvent[]): Promise<boolean> => {
+    try {
+      await storeEventBatch(db, batch);
+      stats.stored += batch.length;
+      retryDelay = 0;
+      return true;
+    } catch (error) {
+      // Never dropped: back to the front, retried after a growing wait.
+      stats.retries += 1;
+      options.onError?.(error, batch.length);
+      queue = batch.concat(queue);
+      retryDelay = Math.min(EVENT_RETRY_MAX_MS, retryDelay === 0 ? EVENT_RETRY_FIRST_MS : retryDelay * 2);
+      return false;
+    }
+  };
+
+  const pump = () => {
+    scheduled = false;
+    while (!retryTimer && inFlight < maxInFlight && queue.length > 0) {
+      const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
+      queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+      inFlight += 1;
+      writing += batch.length;
+      void write(batch).then((ok) => {
+        inFlight -= 1;
+        writing -= batch.length;
+        if (!ok && !retryTimer) {
+          retryTimer = setTimeout(() => {
+            retryTimer = null;
+            schedule();
+          }, retryDelay);
+        }
+        schedule();
+        settleIdle();
+      });
+    }
+  };
+
+  const schedule = () => {
+    if (scheduled || queue.length === 0 || retryTimer) return;
+    scheduled = true;
+    setImmediate(pump);
+  };
+
+  return {
+    kind: "in-process",
+    async accept(event) {
+      if (closing || queue.length + writing >= limit) return "busy";
+      queue.push(event);
+      schedule();
+      return "queued";
+    },
+    async flush() {
+      if (queue.length === 0 && inFlight === 0) return;
+      await new Promise<void>((resolve) => {
+        idle.push(resolve);
+        schedule();
+      });
+    },
+    async close() {
+      closing = true;
+      // Whatever waits for a retry goes now: shutting down, the next try is the last chance to store it.
+      if (retryTimer) {
+        clearTimeout(retryTimer);
+        retryTimer = null;
+      }
+      if (queue.length === 0 && inFlight === 0) return;
+      await new Promise<void>((resolve) => {
+        idle.push(resolve);
+        schedule();
+      });
+    },
+    stats: () => ({ ...stats, pending: queue.length + writing }),
+  };
+}
