@@ -82,11 +82,11 @@ describe.each(testDatabaseTargets())("honest views through /log/json on $name (i
   });
   afterAll(() => close());
 
-  const send = (
+  const send = async (
     oid: string,
     options: { sessionId: string; address: string; userAgent?: string; cookie?: string; path?: string },
-  ) =>
-    app.inject({
+  ) => {
+    const response = await app.inject({
       method: "POST",
       url: options.path ?? "/log/json",
       remoteAddress: options.address,
@@ -97,6 +97,10 @@ describe.each(testDatabaseTargets())("honest views through /log/json on $name (i
       },
       payload: JSON.stringify(loadedEvent(oid, options.sessionId)),
     });
+    // Issue 14 item 1: a 204 means queued; counts are read once the pipeline has stored it.
+    await app.usageEvents.flush();
+    return response;
+  };
 
   it("issue 14 done-when: 100 forged events with fresh ids from one address raise a view count by at most 3", async () => {
     const deck = await addDeck(db, "forged");
