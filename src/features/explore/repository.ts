@@ -56,8 +56,9 @@ const unmarked = (expression: string) => `translate(${expression}, '${MARK_START
 
 /**
  * One round trip: the three totals (each counted over a LIMIT), and the page of hits, ranked
- * among the bounded candidates by weight (title, tags, description, slide text), then views, then
- * id, so pages never overlap or skip. Presentations and templates come from presentations
+ * among the bounded candidates by where the words are (title, then tags: the small title_vector,
+ * so ranking never reads the slide text), then views, then id, so pages never overlap or skip.
+ * Title matches need no second look at the whole text unless the search excludes words ($6). Presentations and templates come from presentations
  * (templates by their own small index: template_slug), videos from the few video cards.
  */
 const SEARCH_SQL = `
@@ -69,7 +70,8 @@ matched as materialized (
 ),
 titled as materialized (
   select p.id from presentations p, q
-   where p.title_vector @@ q.q and p.search_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
+   where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
+     and (not $6::boolean or p.search_vector @@ q.q)
    limit ${TITLE_CANDIDATE_LIMIT}
 ),
 templates as materialized (
@@ -83,7 +85,7 @@ videos as materialized (
 ),
 candidates as (
   select c.id, case when p.template_slug is null then 'presentation' else 'template' end as kind,
-         ts_rank(p.search_vector, q.q) as rank, p.view_count
+         ts_rank('{0, 0, 0.4, 1}', p.title_vector, q.q) as rank, p.view_count
     from (select id from matched union select id from titled union select id from templates) c
     join presentations p on p.id = c.id, q
 ),
@@ -122,6 +124,7 @@ export async function searchCatalogue(
     query.kinds,
     query.limit,
     query.offset,
+    query.tsquery.includes("!"),
   ]);
   const row = rows[0];
   if (!row) return { hits: [], totals: { presentation: 0, template: 0, video: 0 } };

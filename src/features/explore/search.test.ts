@@ -22,7 +22,8 @@ describe("search", () => {
     expect(tsqueryOf("a & b | !c <-> 'd':*")).toBe("'a' & 'b' & 'c' & 'd'");
     expect(tsqueryOf("  !!! ")).toBeNull();
     expect(tsqueryOf("one two three four five six seven eight nine")?.split("&")).toHaveLength(8);
-    expect(tsqueryOf("日本語 テスト")).toBe("'日本語':* & 'テスト':*");
+    expect(tsqueryOf("日本語 テスト")).toBe("'日本語' & 'テスト'");
+    expect(tsqueryOf("日本語の旅")).toBe("'日本語の旅':*");
     expect(tsqueryOf('"water cycle" -rain')).toBe("('water' <-> 'cycle') & !'rain':*");
     expect(tsqueryOf("mars OR apollo history")).toBe("('mars':* | 'apollo':*) & 'history':*");
     expect(tsqueryOf('-"water cycle" clouds')).toBe("!('water' <-> 'cycle') & 'clouds':*");

@@ -1,8 +1,8 @@
 /** Issue 15 item 3: at most this many words in one search (each costs an index lookup). */
 export const SEARCH_MAX_WORDS = 8;
 export const SEARCH_MAX_LENGTH = 200;
-/** Words shorter than this match whole; longer ones also as a prefix ("sourd" finds "sourdough"). */
-export const SEARCH_PREFIX_MIN_LENGTH = 3;
+/** Words shorter than this match whole (a short prefix such as "the:*" would read a posting list per word it starts); longer ones also as a prefix ("sourd" finds "sourdough"). */
+export const SEARCH_PREFIX_MIN_LENGTH = 4;
 
 /** One thing to match: a word, or a "quoted phrase" (its words in order); `negated` is -excluded. */
 interface SearchAtom {
