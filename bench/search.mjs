@@ -108,6 +108,8 @@ async function load(port, paths, accept) {
   const options = {
     url: `http://${support.HOST}:${port}`,
     connections: CONNECTIONS,
+    // A loaded machine answers slowly: a slow answer is a figure, not an error.
+    timeout: 60,
     headers: accept ? { ...BROWSER_HEADERS, accept } : BROWSER_HEADERS,
     requests: [
       {
@@ -128,6 +130,14 @@ async function load(port, paths, accept) {
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
+/** Each figure as soon as it is measured (a long run that fails late still says what it saw). */
+function report(row) {
+  console.log(
+    `  ${row.name}: ${row.target}: ${row.rps.toFixed(0)} req/s, p50 ${support.ms(row.p50)} ms, p99 ${support.ms(row.p99)} ms (load ${loadavg()[0].toFixed(2)})`,
+  );
+  return row;
+}
+
 async function measure(name, database) {
   const port = await support.freePort();
   const server = await support.startPodium(port, database, {
@@ -137,12 +147,12 @@ async function measure(name, database) {
   try {
     const rows = [];
     const home = await load(port, ["/"]);
-    rows.push({ name, target: "home (baseline)", ...home, ratio: 1 });
+    rows.push(report({ name, target: "home (baseline)", ...home, ratio: 1 }));
     const search = await load(
       port,
       WORDS.map((word) => `/explore/search/?search=${encodeURIComponent(word)}`),
     );
-    rows.push({ name, target: `search, ${QUERY_COUNT} words`, ...search, ratio: search.rps / home.rps });
+    rows.push(report({ name, target: `search, ${QUERY_COUNT} words`, ...search, ratio: search.rps / home.rps }));
     const probe = await support.request(port, { path: "/api/search/suggest?q=sour" });
     if (probe.status === 200) {
       const suggest = await load(
@@ -150,7 +160,7 @@ async function measure(name, database) {
         WORDS.map((word) => `/api/search/suggest?q=${encodeURIComponent(word.slice(0, 4))}`),
         "application/json",
       );
-      rows.push({ name, target: "suggest", ...suggest, ratio: suggest.rps / home.rps });
+      rows.push(report({ name, target: "suggest", ...suggest, ratio: suggest.rps / home.rps }));
     }
     return rows;
   } finally {
@@ -172,14 +182,19 @@ await support.runBench("search", async () => {
 
   const pg = await support.temporaryDatabase(DATABASE_ADMIN_URL);
   seeded.push(`PostgreSQL ${SMALL}: seed:bulk ${seedBulk(SMALL, pg).toFixed(1)} s`);
+  console.log(seeded.at(-1));
   rows.push(...(await measure(`PostgreSQL ${SMALL.toLocaleString("en")}`, pg)));
   let large = pg;
   if (LARGE_DATABASE_URL) large = { url: LARGE_DATABASE_URL };
-  else seeded.push(`PostgreSQL ${LARGE}: seed:bulk top-up ${seedBulk(LARGE, pg).toFixed(1)} s`);
+  else {
+    seeded.push(`PostgreSQL ${LARGE}: seed:bulk top-up ${seedBulk(LARGE, pg).toFixed(1)} s`);
+    console.log(seeded.at(-1));
+  }
   rows.push(...(await measure(`PostgreSQL ${LARGE.toLocaleString("en")}`, large)));
   if (WITH_PGLITE) {
     const dataDir = support.temporaryDirectory("podium-bench-search-");
     seeded.push(`PGlite ${SMALL}: seed:bulk ${seedBulk(SMALL, { dataDir }).toFixed(1)} s`);
+    console.log(seeded.at(-1));
     rows.push(...(await measure(`PGlite ${SMALL.toLocaleString("en")}`, { dataDir })));
   }
 
