@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 
 /** Anything that runs SQL: the database itself or an open transaction. */
@@ -126,7 +127,9 @@ async function openPglite(dataDir: string): Promise<Database> {
   }
   let db: PGlite;
   try {
-    db = inMemory ? new PGlite() : new PGlite(dataDir);
+    // pg_trgm: search's typo tolerance (issue 15, migration 0013) works on PGlite too.
+    const options = { extensions: { pg_trgm } };
+    db = inMemory ? new PGlite(options) : new PGlite(dataDir, options);
     await db.waitReady;
   } catch (error) {
     throw new DatabaseUnavailableError(

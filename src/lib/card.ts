@@ -13,6 +13,31 @@ export interface Card {
   subTitleLines: number;
   /** Issue 12: a presentation card in a list (home, explore, search, profiles) shows its numbers and date. */
   stats?: CardStats;
+  /**
+   * Issue 15 item 3: a search hit's title and snippet with the matched words between MARK_START
+   * and MARK_END (shown as <mark>, always as text).
+   */
+  marked?: { title: string; snippet: string };
+}
+
+/** Highlight markers (issue 15): private-use characters no title keeps (search strips them first). */
+export const MARK_START = "\uE000";
+export const MARK_END = "\uE001";
+
+/** Splits marked text into plain and highlighted runs, in order. */
+export function markedRuns(text: string): { text: string; marked: boolean }[] {
+  const runs: { text: string; marked: boolean }[] = [];
+  let current = "";
+  let marked = false;
+  for (const char of text) {
+    if (char === MARK_START || char === MARK_END) {
+      if (current) runs.push({ text: current, marked });
+      current = "";
+      marked = char === MARK_START;
+    } else current += char;
+  }
+  if (current) runs.push({ text: current, marked });
+  return runs;
 }
 
 export interface CardStats {

@@ -1,5 +1,5 @@
 import { FormattedDate, FormattedMessage, FormattedNumber } from "react-intl";
-import type { Card, CardStats } from "../lib/card";
+import { type Card, type CardStats, markedRuns } from "../lib/card";
 
 /**
  * Spec §3 Card, shown as a grid of links with thumbnails and line-limited text. Issue 12: the title
@@ -15,11 +15,16 @@ export function CardList({ cards, label }: { cards: Card[]; label: string }) {
             <img className="card__thumbnail" src={card.thumbnail} alt="" width={640} height={360} loading="lazy" />
             <span className="card__body">
               <strong className="card__title" style={{ WebkitLineClamp: card.titleLines }}>
-                {card.title}
+                {card.marked ? <Marked text={card.marked.title} /> : card.title}
               </strong>
               <span className="card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
                 {card.subTitle}
               </span>
+              {card.marked?.snippet ? (
+                <span className="card__snippet">
+                  <Marked text={card.marked.snippet} />
+                </span>
+              ) : null}
               {card.stats ? <CardFacts stats={card.stats} /> : null}
             </span>
           </a>
@@ -52,5 +57,18 @@ function CardFacts({ stats }: { stats: CardStats }) {
         </time>
       </span>
     </span>
+  );
+}
+
+/** Issue 15: a search hit's text with its matched words in <mark>; every run is a text node. */
+function Marked({ text }: { text: string }) {
+  return (
+    <>
+      {markedRuns(text).map((run, index) =>
+        // Runs never move: their place in the text is their identity.
+        // biome-ignore lint/suspicious/noArrayIndexKey: a run's position is its key
+        run.marked ? <mark key={index}>{run.text}</mark> : <span key={index}>{run.text}</span>,
+      )}
+    </>
   );
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { createElement } from "react";
-import { LISTS_TAG, SHOWCASE_TAG } from "../content-changes";
+import { LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
 import { type FeatureContext, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { ExplorePage } from "./components/ExplorePage";
+import { SEARCH_MAX_LENGTH, SEARCH_TAG_MAX_LENGTH, searchTypeOf } from "./search";
 import { getExplorePage, getSearchPage } from "./service";
 
 export function registerExploreRoutes(app: FastifyInstance, context: FeatureContext): void {
@@ -20,14 +21,25 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
 
   app.get(
     "/explore/search/",
-    async (request: FastifyRequest<{ Querystring: { search?: string; page?: string } }>, reply) => {
-      const term = typeof request.query.search === "string" ? request.query.search.trim().slice(0, 200) : "";
+    async (
+      request: FastifyRequest<{ Querystring: { search?: unknown; page?: unknown; type?: unknown; tag?: unknown } }>,
+      reply,
+    ) => {
+      const { search, page, type, tag } = request.query;
+      const term = typeof search === "string" ? search.trim().slice(0, SEARCH_MAX_LENGTH) : "";
       // Spec §5: an empty term goes to the plain explore page.
       if (!term) return reply.redirect("/explore/", 303);
-      const page = Number(request.query.page ?? 1);
-      const data = await getSearchPage(context.db, request.viewer, term, Number.isInteger(page) ? page : 1);
+      // Issue 15: filters as written in the address; anything else reads as no filter.
+      const tagFilter = typeof tag === "string" ? tag.trim().toLowerCase().slice(0, SEARCH_TAG_MAX_LENGTH) : "";
+      const pageNumber = typeof page === "string" ? Number(page) : 1;
+      const data = await getSearchPage(context.db, request.viewer, {
+        term,
+        type: searchTypeOf(type),
+        tag: tagFilter || null,
+        page: Number.isInteger(pageNumber) ? pageNumber : 1,
+      });
       reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
-      context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG]);
+      context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG]);
       return context.sendPage(request, reply, {
         entry: "explore",
         data,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authorSegmentOf, searchUrl, tsqueryOf } from "./search";
+import { authorSegmentOf, searchTypeOf, searchUrl, soughtWords, tsqueryOf } from "./search";
 
 describe("search", () => {
   it("R2.4 R5 (search) an empty term goes to /explore/, otherwise the URL-encoded term", () => {
@@ -17,11 +17,34 @@ describe("search", () => {
     expect(authorSegmentOf(undefined)).toBe("other");
   });
 
-  it("turns words into prefix queries and drops every operator", () => {
-    expect(tsqueryOf("Sourd bread")).toBe("sourd:* & bread:*");
-    expect(tsqueryOf("a & b | !c <-> 'd':*")).toBe("a:* & b:* & c:* & d:*");
+  it("issue 15 item 3: web-search syntax becomes a tsquery of quoted lexemes; typed operators stay words", () => {
+    expect(tsqueryOf("Sourd bread")).toBe("'sourd':* & 'bread':*");
+    expect(tsqueryOf("a & b | !c <-> 'd':*")).toBe("'a' & 'b' & 'c' & 'd'");
     expect(tsqueryOf("  !!! ")).toBeNull();
     expect(tsqueryOf("one two three four five six seven eight nine")?.split("&")).toHaveLength(8);
-    expect(tsqueryOf("日本語 テスト")).toBe("日本語:* & テスト:*");
+    expect(tsqueryOf("日本語 テスト")).toBe("'日本語' & 'テスト'");
+    expect(tsqueryOf("日本語の旅")).toBe("'日本語の旅':*");
+    expect(tsqueryOf('"water cycle" -rain')).toBe("('water' <-> 'cycle') & !'rain':*");
+    expect(tsqueryOf("mars OR apollo history")).toBe("('mars':* | 'apollo':*) & 'history':*");
+    expect(tsqueryOf('-"water cycle" clouds')).toBe("!('water' <-> 'cycle') & 'clouds':*");
+    // OR at either end, or next to an exclusion, is a word; exclusions alone look for nothing.
+    expect(tsqueryOf("OR mars")).toBe("'or' & 'mars':*");
+    expect(tsqueryOf("mars OR -apollo")).toBe("'mars':* & 'or' & !'apollo':*");
+    expect(tsqueryOf("-mars -apollo")).toBeNull();
+    // A word with inner punctuation is a phrase of its parts, as web search engines read it.
+    expect(tsqueryOf("e-mail")).toBe("('e' <-> 'mail')");
+  });
+
+  it("issue 15 item 3: sought words leave out the excluded ones (typo tolerance looks for these)", () => {
+    expect(soughtWords('sourdoguh "bread basics" -rye')).toEqual(["sourdoguh", "bread", "basics"]);
+  });
+
+  it("issue 15 item 3: filters go into the address only when set", () => {
+    expect(searchUrl("mars", { type: "all", tag: null })).toBe("/explore/search/?search=mars");
+    expect(searchUrl("mars", { type: "video", tag: "space & time", page: 2 })).toBe(
+      "/explore/search/?search=mars&type=video&tag=space%20%26%20time&page=2",
+    );
+    expect(searchTypeOf("template")).toBe("template");
+    expect(searchTypeOf("<script>")).toBe("all");
   });
 });

@@ -1,4 +1,4 @@
-import type { Queryable } from "../../db/client";
+import type { Database, Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
 import { ownerDisplayName } from "../../lib/owner";
 import { type ContentChanges, LISTS_TAG, SHOWCASE_TAG } from "../content-changes";
@@ -6,13 +6,23 @@ import {
   countListedPresentations,
   listListedPresentations,
   listPopularPresentations,
-  searchListedPresentations,
+  listPresentationSummariesByIds,
 } from "../presentation/repository";
 import { presentationListCard } from "../presentation/service";
+import { listVideoCardsBySlugs } from "../sidebar/repository";
+import { templateCard, videoCard } from "../sidebar/service";
 import { cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
 import type { HeaderAppData } from "./header-data";
-import { authorSegmentOf, SEARCH_TERMS, tsqueryOf } from "./search";
+import {
+  SEARCH_COUNT_CAP,
+  type SearchHit,
+  type SearchHitKind,
+  type SearchTotals,
+  searchCatalogue,
+  searchSimilarTitles,
+} from "./repository";
+import { authorSegmentOf, SEARCH_TERMS, type SearchType, soughtWords, tsqueryOf } from "./search";
 
 /** Results per search page. */
 export const SEARCH_PAGE_SIZE = 24;
@@ -50,6 +60,17 @@ export function headerAppData(
   };
 }
 
+/** Issue 15: what a search page was asked and found, beside its cards. */
+export interface SearchFacts {
+  type: SearchType;
+  tag: string | null;
+  /** Found per type, each exact up to SEARCH_COUNT_CAP (a larger number means "more"). */
+  totals: SearchTotals & { all: number };
+  countCap: number;
+  /** The words found little, so these are titles and tags that look like them (typo tolerance). */
+  similar: boolean;
+}
+
 export interface ExplorePageData {
   header: HeaderAppData;
   term: string;
@@ -59,8 +80,8 @@ export interface ExplorePageData {
   pageCount: number;
   popular: Card[];
   recent: Card[];
+  search?: SearchFacts;
 }
-
 export async function getExplorePage(db: Queryable, viewer: Viewer): Promise<ExplorePageData> {
   const [count, popular, recent] = await Promise.all([
     searchableCount(db),
@@ -79,28 +100,105 @@ export async function getExplorePage(db: Queryable, viewer: Viewer): Promise<Exp
   };
 }
 
-export async function getSearchPage(
-  db: Queryable,
-  viewer: Viewer,
-  term: string,
-  page: number,
-): Promise<ExplorePageData> {
+/** Typo tolerance steps in when the words find fewer than this many (issue 15 item 3). */
+export const SIMILAR_BELOW = 3;
+/** Search pages beyond what the count shows aren't offered (totals stop at SEARCH_COUNT_CAP). */
+const SEARCH_MAX_PAGE = Math.ceil((SEARCH_COUNT_CAP + 1) / SEARCH_PAGE_SIZE);
+
+const KINDS_OF: Record<SearchType, readonly SearchHitKind[]> = {
+  all: ["presentation", "template", "video"],
+  presentation: ["presentation"],
+  template: ["template"],
+  video: ["video"],
+};
+
+export interface SearchRequest {
+  term: string;
+  type: SearchType;
+  tag: string | null;
+  page: number;
+}
+
+export async function getSearchPage(db: Database, viewer: Viewer, request: SearchRequest): Promise<ExplorePageData> {
+  const { term, type, tag } = request;
   const header = headerAppData(await searchableCount(db), viewer, null);
   const query = tsqueryOf(term);
-  if (!query) return { header, term, results: [], total: 0, page: 1, pageCount: 1, popular: [], recent: [] };
-  const current = Math.max(1, Math.min(page, 1000));
-  const found = await searchListedPresentations(db, query, {
+  const empty: SearchTotals = { presentation: 0, template: 0, video: 0 };
+  const facts = (totals: SearchTotals, similar: boolean): SearchFacts => ({
+    type,
+    tag,
+    totals: { ...totals, all: totals.presentation + totals.template + totals.video },
+    countCap: SEARCH_COUNT_CAP,
+    similar,
+  });
+  if (!query) return { ...noResults(header, term), search: facts(empty, false) };
+  const current = Math.max(1, Math.min(request.page, SEARCH_MAX_PAGE));
+  const kinds = KINDS_OF[type];
+  const found = await searchCatalogue(db, {
+    tsquery: query,
+    tag,
+    kinds,
     limit: SEARCH_PAGE_SIZE,
     offset: (current - 1) * SEARCH_PAGE_SIZE,
   });
+  const listed = kinds.reduce((sum, kind) => sum + found.totals[kind], 0);
+  let hits = found.hits;
+  let similar = false;
+  let total = listed;
+  if (listed < SIMILAR_BELOW && current === 1) {
+    const words = soughtWords(term).join(" ");
+    const alike = words
+      ? await searchSimilarTitles(db, words, { tag, kinds, limit: SEARCH_PAGE_SIZE - hits.length })
+      : [];
+    const seen = new Set(hits.map((hit) => `${hit.kind}:${hit.key}`));
+    const added = alike.filter((hit) => !seen.has(`${hit.kind}:${hit.key}`));
+    if (added.length > 0) {
+      hits = [...hits, ...added];
+      similar = true;
+      total = hits.length;
+    }
+  }
   return {
     header,
     term,
-    results: found.rows.map(presentationListCard),
-    total: found.total,
+    results: await cardsOf(db, hits),
+    total: Math.min(total, SEARCH_COUNT_CAP + 1),
     page: current,
-    pageCount: Math.max(1, Math.ceil(found.total / SEARCH_PAGE_SIZE)),
+    pageCount: Math.max(1, Math.min(SEARCH_MAX_PAGE, Math.ceil(Math.min(total, SEARCH_COUNT_CAP) / SEARCH_PAGE_SIZE))),
     popular: [],
     recent: [],
+    search: facts(found.totals, similar),
   };
+}
+
+function noResults(header: HeaderAppData, term: string): ExplorePageData {
+  return { header, term, results: [], total: 0, page: 1, pageCount: 1, popular: [], recent: [] };
+}
+
+/** The page's hits as cards, in the hits' order, each with its highlighted title and snippet. */
+async function cardsOf(db: Queryable, hits: SearchHit[]): Promise<Card[]> {
+  const [rows, videos] = await Promise.all([
+    listPresentationSummariesByIds(
+      db,
+      hits.filter((hit) => hit.kind !== "video").map((hit) => hit.key),
+    ),
+    listVideoCardsBySlugs(
+      db,
+      hits.filter((hit) => hit.kind === "video").map((hit) => hit.key),
+    ),
+  ]);
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const bySlug = new Map(videos.map((row) => [row.slug, row]));
+  const cards: Card[] = [];
+  for (const hit of hits) {
+    const marked = { title: hit.markedTitle, snippet: hit.markedSnippet };
+    if (hit.kind === "video") {
+      const row = bySlug.get(hit.key);
+      if (row) cards.push({ ...videoCard(row), marked });
+    } else {
+      const row = byId.get(hit.key);
+      if (row) cards.push({ ...(hit.kind === "template" ? templateCard(row) : presentationListCard(row)), marked });
+    }
+  }
+  return cards;
 }

@@ -463,6 +463,20 @@ export async function searchListedPresentations(
   return { rows, total: rows[0]?.total ?? 0 };
 }
 
+/** Presentations by id (a search page's hits), in no particular order; the caller orders them. */
+export async function listPresentationSummariesByIds(
+  db: Queryable,
+  ids: readonly string[],
+): Promise<PresentationSummary[]> {
+  if (ids.length === 0) return [];
+  return db.query<PresentationSummary>(
+    `select ${SUMMARY_COLUMNS}
+       from presentations p join users u on u.id = p.owner_id
+      where p.id = any($1::bigint[])`,
+    [ids],
+  );
+}
+
 /** The most watched listed presentations (explore). */
 export async function listPopularPresentations(db: Queryable, limit: number): Promise<PresentationSummary[]> {
   return db.query<PresentationSummary>(

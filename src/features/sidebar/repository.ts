@@ -17,6 +17,16 @@ export async function listVideoCards(db: Queryable): Promise<VideoCardRow[]> {
   );
 }
 
+/** Video cards by slug (a search page's hits). */
+export async function listVideoCardsBySlugs(db: Queryable, slugs: readonly string[]): Promise<VideoCardRow[]> {
+  if (slugs.length === 0) return [];
+  return db.query<VideoCardRow>(
+    `select slug, title, sub_title as "subTitle", path, colors, has_preview_animation as "hasPreviewAnimation", position
+       from video_cards where slug = any($1::text[])`,
+    [slugs],
+  );
+}
+
 /** Inserts a video card unless one with its slug exists; true when it inserted. */
 export async function insertVideoCardIfAbsent(db: Queryable, card: VideoCardRow): Promise<boolean> {
   const rows = await db.query(

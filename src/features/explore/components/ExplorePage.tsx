@@ -1,9 +1,9 @@
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
 import { CardList } from "../../../ui/CardList";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
-import { searchUrl } from "../search";
-import type { ExplorePageData } from "../service";
+import { SEARCH_TYPES, type SearchType, searchUrl } from "../search";
+import type { ExplorePageData, SearchFacts } from "../service";
 import { ViewerHeader } from "./ViewerHeader";
 
 /** Spec §2 /explore/ and /explore/search/?search=: discovery and full-text search. */
@@ -30,27 +30,104 @@ export function ExplorePage({ data }: { data: ExplorePageData }) {
           </section>
         </div>
       ) : (
-        <div className="explore">
-          <h1>
-            <FormattedMessage id="explore.resultsTitle" values={{ term: data.term }} />
-          </h1>
-          <p role="status">
-            <FormattedMessage id="explore.resultCount" values={{ count: data.total }} />
-          </p>
-          {data.results.length > 0 ? (
-            <CardList cards={data.results} label={intl.formatMessage({ id: "explore.results" })} />
-          ) : (
-            <p>
-              <FormattedMessage id="explore.noResults" values={{ link: (text) => <a href="/explore/">{text}</a> }} />
-            </p>
-          )}
-          <Pagination
-            page={data.page}
-            pageCount={data.pageCount}
-            hrefFor={(n) => `${searchUrl(data.term)}&page=${n}`}
-          />
-        </div>
+        <SearchResults data={data} />
       )}
     </SiteLayout>
+  );
+}
+
+/** A count that stops at the cap: "1,000+" past it (issue 15 item 2). */
+function Count({ value, cap }: { value: number; cap: number }) {
+  return value > cap ? (
+    <FormattedMessage id="explore.atLeast" values={{ count: <FormattedNumber value={cap} /> }} />
+  ) : (
+    <FormattedNumber value={value} />
+  );
+}
+
+/**
+ * Issue 15 item 3: the results of /explore/search/ with their filters: the type (links that say
+ * how many each finds, the current one marked) and a tag (a small GET form), both kept in the address.
+ */
+function SearchResults({ data }: { data: ExplorePageData }) {
+  const intl = useIntl();
+  const facts: SearchFacts = data.search ?? {
+    type: "all",
+    tag: null,
+    totals: { all: data.total, presentation: data.total, template: 0, video: 0 },
+    countCap: 1000,
+    similar: false,
+  };
+  const results = data.results ?? [];
+  const totalFor = (type: SearchType) => facts.totals[type];
+  return (
+    <div className="explore">
+      <h1>
+        <FormattedMessage id="explore.resultsTitle" values={{ term: data.term }} />
+      </h1>
+      <p className="search-hint">
+        <FormattedMessage id="explore.syntaxHint" />
+      </p>
+      <section className="search-filters" aria-label={intl.formatMessage({ id: "explore.filters" })}>
+        <nav aria-label={intl.formatMessage({ id: "explore.typeFilter" })}>
+          <ul className="search-types">
+            {SEARCH_TYPES.map((type) => (
+              <li key={type}>
+                <a
+                  className="search-types__link"
+                  href={searchUrl(data.term, { type, tag: facts.tag })}
+                  aria-current={type === facts.type ? "page" : undefined}
+                >
+                  <FormattedMessage id={`explore.type.${type}`} />{" "}
+                  <span className="search-types__count">
+                    <Count value={totalFor(type)} cap={facts.countCap} />
+                  </span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <form className="search-tag" method="get" action="/explore/search/">
+          <input type="hidden" name="search" value={data.term} />
+          {facts.type !== "all" ? <input type="hidden" name="type" value={facts.type} /> : null}
+          <label htmlFor="search-tag-input">
+            <FormattedMessage id="explore.tagLabel" />
+          </label>
+          <input id="search-tag-input" name="tag" type="text" defaultValue={facts.tag ?? ""} maxLength={64} />
+          <button className="button" type="submit">
+            <FormattedMessage id="explore.tagApply" />
+          </button>
+        </form>
+        {facts.tag ? (
+          <p className="search-tag__active">
+            <FormattedMessage id="explore.tagActive" values={{ tag: facts.tag }} />{" "}
+            <a href={searchUrl(data.term, { type: facts.type })}>
+              <FormattedMessage id="explore.tagRemove" />
+            </a>
+          </p>
+        ) : null}
+      </section>
+      <p role="status">
+        {facts.similar ? (
+          <FormattedMessage id="explore.similar" values={{ term: data.term }} />
+        ) : data.total > facts.countCap ? (
+          <FormattedMessage id="explore.resultCountMore" values={{ count: intl.formatNumber(facts.countCap) }} />
+        ) : (
+          <FormattedMessage id="explore.resultCount" values={{ count: data.total }} />
+        )}
+      </p>
+      {results.length > 0 ? (
+        <CardList cards={results} label={intl.formatMessage({ id: "explore.results" })} />
+      ) : (
+        <p>
+          <FormattedMessage id="explore.noResults" values={{ link: (text) => <a href="/explore/">{text}</a> }} />
+        </p>
+      )}
+      <Pagination
+        page={data.page}
+        pageCount={data.pageCount}
+        hrefFor={(n) => searchUrl(data.term, { type: facts.type, tag: facts.tag, page: n })}
+      />
+    </div>
   );
 }

@@ -1,0 +1,162 @@
+import type { Database, Queryable } from "../../db/client";
+import { MARK_END, MARK_START } from "../../lib/card";
+
+/**
+ * Issue 15, items 2 and 3: the search query, whose cost doesn't grow with the catalogue. Every
+ * count and every candidate set stops at a LIMIT taken from the GIN indexes (migration 0013);
+ * ranking (ts_rank) and highlighting (ts_headline) run over that bounded set and the page shown.
+ */
+
+/** Totals are exact up to 1,000, then "1,000+" (issue 15 item 2): counting stops at one more. */
+export const SEARCH_COUNT_CAP = 1_000;
+/** Index hits read per search at most, ranked afterwards (issue 15 item 2). */
+const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
+/** Title and tag matches always join the candidates, so the strongest hits are ranked too. */
+const TITLE_CANDIDATE_LIMIT = 200;
+/**
+ * Typo tolerance (issue 15 item 3): how alike (pg_trgm word_similarity, 0–1) a title or tag must
+ * be to the words searched for; "sourdoguh" is 0.6 like "Sourdough Basics".
+ */
+export const TYPO_SIMILARITY_THRESHOLD = 0.45;
+const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", HighlightAll=true`;
+const SNIPPET_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxWords=24, MinWords=10, MaxFragments=2, FragmentDelimiter=" … "`;
+
+export type SearchHitKind = "presentation" | "template" | "video";
+
+export interface SearchHit {
+  kind: SearchHitKind;
+  /** The presentation's id, or the video card's slug. */
+  key: string;
+  /** The title with matched words between MARK_START and MARK_END. */
+  markedTitle: string;
+  /** A few words around the matches in the description or slide text (presentations, templates). */
+  markedSnippet: string;
+}
+
+export interface SearchTotals {
+  /** Listed presentations found, SEARCH_COUNT_CAP + 1 meaning "more than the cap". */
+  presentation: number;
+  template: number;
+  video: number;
+}
+
+export interface SearchQuery {
+  /** to_tsquery('simple', …) text, built by tsqueryOf (every operand quoted). */
+  tsquery: string;
+  tag: string | null;
+  kinds: readonly SearchHitKind[];
+  limit: number;
+  offset: number;
+}
+
+const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden`;
+const TAGGED = `($2::text is null or p.tags @> array[$2::text])`;
+/** The words of a text with the highlight markers taken out (so only ts_headline places them). */
+const unmarked = (expression: string) => `translate(${expression}, '${MARK_START}${MARK_END}', '')`;
+
+/**
+ * One round trip: the three totals (each counted over a LIMIT), and the page of hits, ranked
+ * among the bounded candidates by where the words are (title, then tags: the small title_vector,
+ * so ranking never reads the slide text), then views, then id, so pages never overlap or skip.
+ * Title matches need no second look at the whole text unless the search excludes words ($6). Presentations and templates come from presentations
+ * (templates by their own small index: template_slug), videos from the few video cards.
+ */
+const SEARCH_SQL = `
+with q as (select to_tsquery('simple', $1) as q),
+matched as materialized (
+  select p.id from presentations p, q
+   where p.search_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
+   limit ${CANDIDATE_LIMIT}
+),
+titled as materialized (
+  select p.id from presentations p, q
+   where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
+     and (not $6::boolean or p.search_vector @@ q.q)
+   limit ${TITLE_CANDIDATE_LIMIT}
+),
+templates as materialized (
+  select p.id from presentations p, q
+   where p.template_slug is not null and not p.hidden and p.search_vector @@ q.q and ${TAGGED}
+),
+videos as materialized (
+  select v.slug, v.position, ts_rank(setweight(to_tsvector('simple', v.title), 'A') || to_tsvector('simple', v.sub_title), q.q) as rank
+    from video_cards v, q
+   where to_tsvector('simple', v.title || ' ' || v.sub_title) @@ q.q and $2::text is null
+),
+candidates as (
+  select c.id, case when p.template_slug is null then 'presentation' else 'template' end as kind,
+         ts_rank('{0, 0, 0.4, 1}', p.title_vector, q.q) as rank, p.view_count
+    from (select id from matched union select id from titled union select id from templates) c
+    join presentations p on p.id = c.id, q
+),
+hits as (
+  select kind, id, null::text as slug, rank, view_count, id as tie from candidates where kind = any($3::text[])
+  union all
+  select 'video', null::bigint, slug, rank, 0, -position from videos where 'video' = any($3::text[])
+),
+page as (
+  select * from hits order by rank desc, view_count desc, kind, tie desc limit $4 offset $5
+)
+select (select count(*) from matched)::int as presentation,
+       (select count(*) from templates)::int as template,
+       (select count(*) from videos)::int as video,
+       coalesce((
+         select json_agg(json_build_object(
+                  'kind', page.kind, 'key', coalesce(page.id::text, page.slug),
+                  'markedTitle', ts_headline('simple', ${unmarked("coalesce(p.title, v.title)")}, q.q, '${HEADLINE_OPTIONS}'),
+                  'markedSnippet', case when p.id is null then ${unmarked("v.sub_title")}
+                    else ts_headline('simple',
+                      ${unmarked("regexp_replace(p.description_html, '<[^>]*>', ' ', 'g') || ' ' || podium_slide_text(p.document)")},
+                      q.q, '${SNIPPET_OPTIONS}') end
+                ) order by page.rank desc, page.view_count desc, page.kind, page.tie desc)
+           from page
+           left join presentations p on p.id = page.id
+           left join video_cards v on v.slug = page.slug, q
+       ), '[]'::json) as hits`;
+
+export async function searchCatalogue(
+  db: Queryable,
+  query: SearchQuery,
+): Promise<{ hits: SearchHit[]; totals: SearchTotals }> {
+  const rows = await db.query<SearchTotals & { hits: SearchHit[] }>(SEARCH_SQL, [
+    query.tsquery,
+    query.tag,
+    query.kinds,
+    query.limit,
+    query.offset,
+    query.tsquery.includes("!"),
+  ]);
+  const row = rows[0];
+  if (!row) return { hits: [], totals: { presentation: 0, template: 0, video: 0 } };
+  const hits = typeof row.hits === "string" ? (JSON.parse(row.hits) as SearchHit[]) : row.hits;
+  return { hits, totals: { presentation: row.presentation, template: row.template, video: row.video } };
+}
+
+/**
+ * Typo tolerance (issue 15 item 3): listed presentations and templates whose title or tags look
+ * like the words (pg_trgm word_similarity on the lower-cased title and tags, by its GIN index),
+ * most alike first. Used when the words themselves find little.
+ */
+export async function searchSimilarTitles(
+  db: Database,
+  words: string,
+  options: { tag: string | null; kinds: readonly SearchHitKind[]; limit: number },
+): Promise<SearchHit[]> {
+  const sql = `
+    select case when p.template_slug is null then 'presentation' else 'template' end as kind, p.id::text as key,
+           ${unmarked("p.title")} as "markedTitle",
+           ${unmarked("left(regexp_replace(p.description_html, '<[^>]*>', ' ', 'g'), 200)")} as "markedSnippet"
+      from presentations p
+     where p.title_text %> $1 and word_similarity($1, p.title_text) >= ${TYPO_SIMILARITY_THRESHOLD}
+       and ${LISTED} and ${TAGGED}
+       and (case when p.template_slug is null then 'presentation' else 'template' end) = any($3::text[])
+     order by word_similarity($1, p.title_text) desc, p.view_count desc, p.id desc
+     limit $4`;
+  // `%>` uses pg_trgm.word_similarity_threshold (0.6 by default): lowered for this transaction only.
+  return db.transaction(async (tx) => {
+    await tx.query("select set_config('pg_trgm.word_similarity_threshold', $1, true)", [
+      String(TYPO_SIMILARITY_THRESHOLD),
+    ]);
+    return tx.query<SearchHit>(sql, [words.toLowerCase(), options.tag, options.kinds, options.limit]);
+  });
+}

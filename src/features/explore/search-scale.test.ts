@@ -1,0 +1,186 @@
+import type { FastifyInstance } from "fastify";
+import { JSDOM } from "jsdom";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { stableOid } from "../../lib/ids";
+import { bulkOwnerCount, removeBulk, seedBulk } from "../../server/seed/bulk";
+import { seedDemoContent } from "../../server/seed/seed";
+import { createTestApp } from "../../server/testing";
+import { importMarkdown } from "../presentation/document/markdown";
+import { insertPresentationIfAbsent } from "../presentation/repository";
+import { SEARCH_COUNT_CAP } from "./repository";
+import { SEARCH_PAGE_SIZE } from "./service";
+
+/** Issue 15: the search page, read as a browser would (the cards' titles, marks, status, filters). */
+function read(html: string) {
+  const document = new JSDOM(html).window.document;
+  const cards = [...document.querySelectorAll(".card-grid .card")];
+  return {
+    document,
+    titles: cards.map((card) => card.querySelector(".card__title")?.textContent ?? ""),
+    paths: cards.map((card) => card.getAttribute("href") ?? ""),
+    marks: [...document.querySelectorAll(".card-grid mark")].map((mark) => mark.textContent ?? ""),
+    status: document.querySelector('[role="status"]')?.textContent ?? "",
+    typeCount: (type: string) =>
+      document.querySelector(`.search-types a[href*="type=${type}"] .search-types__count`)?.textContent ?? "",
+  };
+}
+
+/** A run of bulk decks big enough that a common word matches more than the count cap. */
+const BULK_COUNT = 1_400;
+const RUN_ID = "search-test";
+
+describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  const page = async (query: string) => {
+    const response = await app.inject({ method: "GET", url: `/explore/search/?${query}` });
+    expect(response.statusCode).toBe(200);
+    return read(response.body);
+  };
+
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+    await seedDemoContent(db);
+    const [owner] = await db.query<{ id: string }>("select id::text as id from users where email = 'ada@podium.test'");
+    await insertPresentationIfAbsent(db, {
+      oid: stableOid("search-test:script"),
+      ownerId: owner?.id ?? "",
+      title: "<script>alert(1)</script> Marmalade tips",
+      descriptionHtml: "<p>How to set marmalade every time.</p>",
+      privacy: "public",
+      schemaVersion: "2",
+      tags: ["preserves"],
+      document: importMarkdown("# Marmalade\n---\n## Setting point\n- Wrinkle test on a cold plate\n", "2"),
+    });
+    await seedBulk(db, { count: BULK_COUNT, runId: RUN_ID });
+  }, 240_000);
+
+  afterAll(async () => {
+    await close?.();
+  });
+
+  it("issue 15 item 1: seed:bulk is idempotent per run id and removable", async () => {
+    const again = await seedBulk(db, { count: BULK_COUNT, runId: RUN_ID });
+    expect(again.presentations).toBe(0);
+    expect(again.likes).toBe(0);
+    const [counts] = await db.query<{ decks: number; likes: number; counted: number; liked: number }>(
+      `select count(distinct p.id)::int as decks,
+              (select count(*)::int from likes l join presentations q on q.id = l.presentation_id
+                 join users o on o.id = q.owner_id where o.email like 'bulk-search-test-%') as likes,
+              (select coalesce(sum(c.count), 0)::int from like_counters c join presentations q on q.id = c.presentation_id
+                 join users o on o.id = q.owner_id where o.email like 'bulk-search-test-%') as counted,
+              count(*) filter (where p.view_count > 1000)::int as liked
+         from presentations p join users u on u.id = p.owner_id where u.email like 'bulk-search-test-%'`,
+    );
+    expect(counts?.decks).toBe(BULK_COUNT);
+    expect(counts?.likes).toBeGreaterThan(0);
+    // The counters count exactly the rows (the seed's invariant).
+    expect(counts?.counted).toBe(counts?.likes);
+    // A second, small run comes and goes without touching the first.
+    const other = await seedBulk(db, { count: 10, runId: "other-run" });
+    expect(other.presentations).toBe(10);
+    expect(other.owners).toBe(bulkOwnerCount(10));
+    expect(await removeBulk(db, "other-run")).toEqual({ owners: bulkOwnerCount(10), presentations: 10 });
+    const [left] = await db.query<{ n: number }>(
+      "select count(*)::int as n from users where email like 'bulk-other-run-%'",
+    );
+    expect(left?.n).toBe(0);
+    await expect(seedBulk(db, { count: 1, runId: "Bad Id!" })).rejects.toThrow(/run id/);
+  });
+
+  it('issue 15 item 3: typo tolerance: "sourdoguh" finds Sourdough Basics', async () => {
+    const found = await page("search=sourdoguh");
+    expect(found.titles).toContain("Sourdough Basics");
+    expect(found.status).toMatch(/sourdoguh/);
+    // Filters hold for similar titles too: no video or template is a sourdough deck.
+    expect((await page("search=sourdoguh&type=template")).titles).not.toContain("Sourdough Basics");
+  });
+
+  it('issue 15 item 3: "quoted phrase" and -exclude', async () => {
+    // "Setting point" is a heading of the marmalade deck; the words apart are in others too.
+    const phrase = await page(`search=${encodeURIComponent('"setting point"')}`);
+    expect(phrase.titles).toContain("<script>alert(1)</script> Marmalade tips");
+    const reversed = await page(`search=${encodeURIComponent('"point setting"')}`);
+    expect(reversed.titles).not.toContain("<script>alert(1)</script> Marmalade tips");
+    const sourdough = await page("search=sourdough&type=presentation");
+    expect(sourdough.titles).toContain("Sourdough Basics");
+    const excluded = await page(`search=${encodeURIComponent("sourdough -starter")}&type=presentation`);
+    expect(excluded.titles).not.toContain("Sourdough Basics");
+    // Operators typed as text never reach the database as operators.
+    expect((await page(`search=${encodeURIComponent("sourdough & | ! <-> ':*")}`)).titles).toContain(
+      "Sourdough Basics",
+    );
+    // Exclusions alone look for nothing (and don't read the whole catalogue).
+    expect((await page("search=-sourdough")).titles).toEqual([]);
+  });
+
+  it("issue 15 item 3: OR finds either word", async () => {
+    const either = await page(`search=${encodeURIComponent("marmalade OR crispr")}&type=presentation`);
+    const crispr = await page("search=crispr&type=presentation");
+    const marmalade = await page("search=marmalade&type=presentation");
+    expect(marmalade.titles).toEqual(["<script>alert(1)</script> Marmalade tips"]);
+    expect(Number(crispr.typeCount("presentation"))).toBeGreaterThan(0);
+    expect(Number(either.typeCount("presentation"))).toBe(Number(crispr.typeCount("presentation")) + 1);
+    expect(either.titles).toContain("CRISPR Basics");
+    const both = await page(`search=${encodeURIComponent("marmalade crispr")}&type=presentation`);
+    // Both words find nothing, so what is shown is only alike (typo tolerance), and says so.
+    expect(both.status).toMatch(/No exact matches/);
+  });
+
+  it("issue 15 item 3: highlighting marks the words, and a title with <script> stays text", async () => {
+    const response = await app.inject({ method: "GET", url: "/explore/search/?search=marmalade" });
+    expect(response.body).not.toContain("<script>alert(1)</script>");
+    const found = read(response.body);
+    expect(found.titles).toContain("<script>alert(1)</script> Marmalade tips");
+    expect(found.marks.map((mark) => mark.toLowerCase())).toContain("marmalade");
+    expect(found.document.querySelectorAll(".card-grid script")).toHaveLength(0);
+  });
+
+  it("issue 15 item 3: filters by type and tag, and templates and videos are found and counted", async () => {
+    const all = await page("search=pitch");
+    expect(Number(all.typeCount("template"))).toBeGreaterThanOrEqual(1);
+    const templates = await page("search=pitch&type=template");
+    expect(templates.titles).toContain("Startup Pitch Deck");
+    expect(templates.paths.every((path) => path.startsWith("/presentation-template/"))).toBe(true);
+    const videos = await page("search=presenting&type=video");
+    expect(videos.titles).toContain("Presenting with confidence");
+    expect(videos.paths.every((path) => path.startsWith("/video/"))).toBe(true);
+    expect(Number(all.typeCount("video"))).toBeGreaterThanOrEqual(0);
+    expect(
+      Number(read((await app.inject({ url: "/explore/search/?search=presenting" })).body).typeCount("video")),
+    ).toBe(videos.titles.length);
+    const tagged = await page("search=basics&tag=baking&type=presentation");
+    expect(tagged.titles.length).toBeGreaterThan(0);
+    const [untagged] = await db.query<{ n: number }>(
+      `select count(*)::int as n from presentations where oid = any($1) and not ('baking' = any(tags))`,
+      [tagged.paths.map((path) => path.split("/")[2])],
+    );
+    expect(untagged?.n).toBe(0);
+    expect(tagged.document.querySelector<HTMLInputElement>("#search-tag-input")?.value).toBe("baking");
+  });
+
+  it('issue 15 item 2: totals are exact up to 1,000, then "1,000+"', async () => {
+    const [matches] = await db.query<{ n: number }>(
+      "select count(*)::int as n from presentations where search_vector @@ to_tsquery('simple', 'the') and template_slug is null and privacy in ('public', 'reusable') and not hidden",
+    );
+    expect(matches?.n).toBeGreaterThan(SEARCH_COUNT_CAP);
+    const many = await page("search=the&type=presentation");
+    expect(many.status).toBe("1,000+ results found.");
+    expect(many.typeCount("presentation")).toBe("1,000+");
+    const few = await page("search=marmalade&type=presentation");
+    expect(few.status).toBe("1 result found.");
+  });
+
+  it("issue 15 item 2: pagination keeps a stable order (no hit twice, none skipped)", async () => {
+    const seen: string[] = [];
+    for (let n = 1; n <= 3; n += 1) seen.push(...(await page(`search=the&type=presentation&page=${n}`)).paths);
+    expect(seen).toHaveLength(3 * SEARCH_PAGE_SIZE);
+    expect(new Set(seen).size).toBe(seen.length);
+    const again: string[] = [];
+    for (let n = 1; n <= 3; n += 1) again.push(...(await page(`search=the&type=presentation&page=${n}`)).paths);
+    expect(again).toEqual(seen);
+  });
+});
