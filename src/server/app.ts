@@ -26,6 +26,8 @@ import { registerModerationRoutes } from "../features/moderation/routes";
 import { registerPdfImportRoutes } from "../features/pdf-import/routes";
 import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
+import { registerSearchSuggestRoutes } from "../features/search-suggest/routes";
+import { TrendingSearches } from "../features/search-suggest/service";
 import { registerViewPageRoutes } from "../features/view-page/routes";
 import type { Viewer } from "../features/viewer";
 import { LANGUAGE_COOKIE, type Locale, requestLocale } from "../i18n/locales";
@@ -307,6 +309,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     });
   };
 
+  // Issue 15 item 5: the trending searches list, computed now and refreshed on a timer.
+  const trending = new TrendingSearches(db);
+  trending.start();
+  app.decorate("trendingSearches", trending);
+
   const context: FeatureContext = {
     db,
     secret,
@@ -326,6 +333,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     accountLimits: config.accountLimits,
     nativeApp: config.nativeApp,
     nativeApps: config.nativeApps,
+    recordSearch: (term, address) =>
+      trending.record(term, address).then(
+        () => {},
+        () => {},
+      ),
   };
 
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));
@@ -378,6 +390,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const pdfWorkers = createPdfWorkers(config.workerDir ?? fileURLToPath(new URL(".", import.meta.url)));
   registerPdfImportRoutes(app, context, pdfWorkers);
   registerExploreRoutes(app, context);
+  registerSearchSuggestRoutes(app, context, trending);
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);
   registerEventRoutes(app, context);
@@ -389,6 +402,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerSitemapRoute(app, context);
 
   app.addHook("onClose", async () => {
+    await trending.stop();
     await documents.close();
     await pdfWorkers.close();
     await changes.stop();
@@ -412,6 +426,8 @@ declare module "fastify" {
     pageCache: PageCache | null;
     /** The change feed: what writes changed, heard from every process on the database. */
     changes: ChangeFeed;
+    /** Issue 15 item 5: the trending searches of this process (tests refresh it). */
+    trendingSearches: TrendingSearches;
   }
 }
 

@@ -26,6 +26,8 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
       if (!term) return reply.redirect("/explore/", 303);
       const page = Number(request.query.page ?? 1);
       const data = await getSearchPage(context.db, request.viewer, term, Number.isInteger(page) ? page : 1);
+      // Issue 15 item 5: a search that found something counts toward trending searches.
+      if (data.total > 0) await context.recordSearch(term, request.ip);
       reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
       context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG]);
       return context.sendPage(request, reply, {
