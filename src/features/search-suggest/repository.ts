@@ -12,7 +12,7 @@ const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden and p.templ
  * one that splits the titles): "Sourd bas" → 'sourd':* & 'bas':*. Null when there is no word.
  */
 const PREFIX_QUERY = `(select to_tsquery('simple', string_agg(quote_literal(w.lexeme) || ':*', ' & '))
-    from (select lexeme from unnest(to_tsvector('simple', $1::text)) limit $2) w)`;
+    from (select lexeme from unnest(to_tsvector('simple', $1::text)) limit $2::int) w)`;
 
 export interface SuggestedTitle {
   oid: string;
@@ -34,10 +34,10 @@ export async function suggestTitles(
   const popular = await db.query<SuggestedTitle>(
     `select p.oid, p.title
        from (select p.oid, p.title, p.view_count, p.id from presentations p
-              where ${LISTED} order by p.view_count desc, p.id desc limit $4) p
+              where ${LISTED} order by p.view_count desc, p.id desc limit $4::int) p
       where to_tsvector('simple', p.title) @@ ${PREFIX_QUERY}
-      order by lower(p.title) like $3 desc, p.view_count desc, p.id desc
-      limit $5`,
+      order by lower(p.title) like $3::text desc, p.view_count desc, p.id desc
+      limit $5::int`,
     [typed, options.maxWords, startsWith, options.window, options.limit],
   );
   if (popular.length >= options.limit) return popular;
@@ -45,8 +45,8 @@ export async function suggestTitles(
     `select p.oid, p.title
        from presentations p
       where ${LISTED} and to_tsvector('simple', p.title) @@ ${PREFIX_QUERY}
-      order by lower(p.title) like $3 desc, p.view_count desc, p.id desc
-      limit $4`,
+      order by lower(p.title) like $3::text desc, p.view_count desc, p.id desc
+      limit $4::int`,
     [typed, options.maxWords, startsWith, options.limit],
   );
 }
@@ -76,7 +76,7 @@ export async function trendingTerms(
       group by term
      having sum(searches) >= $4
       order by score desc, term
-      limit $5`,
+      limit $5::int`,
     [options.now, options.halfLifeHours, options.windowHours, options.minSearches, options.limit],
   );
 }
