@@ -21,9 +21,10 @@ export interface SuggestedTitle {
 
 /**
  * Listed titles whose words start with the typed words: titles that start with the text first,
- * then the most watched. Two bounded steps: the `window` most watched listed presentations (an
- * index walk), and only when fewer than `limit` of them match, every match through the title-word
- * index (few, since the most watched had so few).
+ * then the most watched. Two bounded steps: the `window` most recently changed listed
+ * presentations (a walk of presentations_listed_idx), and only when fewer than `limit` of them
+ * match, every match through the title-word index (then they are few, or the text is common
+ * among the most recent, which the first step answers), ranked.
  */
 export async function suggestTitles(
   db: Queryable,
@@ -31,20 +32,20 @@ export async function suggestTitles(
   options: { limit: number; maxWords: number; window: number },
 ): Promise<SuggestedTitle[]> {
   const startsWith = `${typed.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-  const popular = await db.query<SuggestedTitle>(
+  const recent = await db.query<SuggestedTitle>(
     `select p.oid, p.title
-       from (select p.oid, p.title, p.view_count, p.id from presentations p
-              where ${LISTED} order by p.view_count desc, p.id desc limit $4::int) p
-      where to_tsvector('simple', p.title) @@ ${PREFIX_QUERY}
+       from (select p.oid, p.title, p.title_words, p.view_count, p.id from presentations p
+              where ${LISTED} order by p.last_modified desc limit $4::int) p
+      where p.title_words @@ ${PREFIX_QUERY}
       order by lower(p.title) like $3::text desc, p.view_count desc, p.id desc
       limit $5::int`,
     [typed, options.maxWords, startsWith, options.window, options.limit],
   );
-  if (popular.length >= options.limit) return popular;
+  if (recent.length >= options.limit) return recent;
   return db.query<SuggestedTitle>(
     `select p.oid, p.title
        from presentations p
-      where ${LISTED} and to_tsvector('simple', p.title) @@ ${PREFIX_QUERY}
+      where ${LISTED} and p.title_words @@ ${PREFIX_QUERY}
       order by lower(p.title) like $3::text desc, p.view_count desc, p.id desc
       limit $4::int`,
     [typed, options.maxWords, startsWith, options.limit],

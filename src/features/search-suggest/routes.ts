@@ -1,13 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { LISTS_TAG } from "../content-changes";
 import type { FeatureContext } from "../http";
 import { SUGGEST_CACHE_CONTROL, SUGGEST_PATH, suggestQueryProblem } from "./rules";
 import { suggest, type TrendingSearches } from "./service";
 
 /**
  * Issue 15 item 4: `GET /api/search/suggest?q=` → `{ query, titles, terms }`. Anyone may ask
- * (only listed presentations are suggested); the app-wide rate limit applies; answers are
- * cacheable briefly and dropped from the page cache when a listing changes.
+ * (only listed presentations are suggested); the app-wide rate limit applies; browsers keep an
+ * answer briefly.
  */
 export function registerSearchSuggestRoutes(
   app: FastifyInstance,
@@ -23,7 +22,6 @@ export function registerSearchSuggestRoutes(
     }
     const answer = await suggest(context.db, trending, q);
     reply.header("cache-control", SUGGEST_CACHE_CONTROL);
-    context.cacheTags(reply, [LISTS_TAG]);
     return reply.send(answer);
   });
 }

@@ -12,13 +12,17 @@ export const SUGGEST_TERM_LIMIT = 5;
 /** Item 4: words of the typed text matched (each as a word prefix of the title). */
 export const SUGGEST_MAX_WORDS = 8;
 /**
- * Item 4 at 100,000 presentations: titles are first looked for among this many most watched listed
- * ones (an index walk in view order); only when fewer than SUGGEST_TITLE_LIMIT match there does the
- * title-word index answer (then the matches are few, so ranking all of them is cheap).
+ * Item 4 at 100,000 presentations: titles are first looked for among this many most recently
+ * changed listed ones (an index walk); only when fewer than SUGGEST_TITLE_LIMIT match there does the
+ * title-word index answer, ranking every match.
  */
-export const SUGGEST_POPULAR_WINDOW = 1_000;
-/** Item 4 "cacheable briefly": browsers and shared caches keep an answer this long. */
-export const SUGGEST_CACHE_CONTROL = "public, max-age=30, s-maxage=30";
+export const SUGGEST_RECENT_WINDOW = 1_000;
+/**
+ * Item 4 "cacheable briefly": a browser keeps an answer 30 s (backspacing asks nothing). Not
+ * `public`, so Podium's page cache doesn't keep it: measured (bench:suggest), hundreds of different
+ * prefixes hit it too rarely to pay for compressing each answer three ways.
+ */
+export const SUGGEST_CACHE_CONTROL = "max-age=30";
 /** Item 4: the header waits this long after the last keystroke before asking (earlier requests are aborted). */
 export const SUGGEST_DEBOUNCE_MS = 150;
 export const SUGGEST_PATH = "/api/search/suggest";

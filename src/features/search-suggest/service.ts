@@ -6,7 +6,7 @@ import {
   isCountableTerm,
   normaliseTerm,
   SUGGEST_MAX_WORDS,
-  SUGGEST_POPULAR_WINDOW,
+  SUGGEST_RECENT_WINDOW,
   SUGGEST_TERM_LIMIT,
   SUGGEST_TITLE_LIMIT,
   type SuggestAnswer,
@@ -116,7 +116,7 @@ export async function suggest(db: Queryable, trending: TrendingSearches, q: stri
   const titles = await suggestTitles(db, query, {
     limit: SUGGEST_TITLE_LIMIT,
     maxWords: SUGGEST_MAX_WORDS,
-    window: SUGGEST_POPULAR_WINDOW,
+    window: SUGGEST_RECENT_WINDOW,
   });
   return { query, titles: titles.map((row) => ({ ...row, url: canonicalPathOf(row) })), terms };
 }
