@@ -173,7 +173,7 @@ test.describe("issue 12: the view page's header on narrow screens", () => {
     await expect(header.getByRole("link", { name: "Log in" })).toBeVisible();
     await expect(header.getByRole("link", { name: "Log in" })).toHaveAttribute("href", "/login/");
     await expect(header.getByRole("link", { name: "Get started" })).toBeVisible();
-    const search = header.getByRole("searchbox");
+    const search = header.getByRole("combobox");
     await expect(search).toBeHidden();
     await header.getByRole("button", { name: "Search", exact: true }).click();
     await expect(search).toBeVisible();

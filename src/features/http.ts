@@ -55,6 +55,11 @@ export interface FeatureContext {
   nativeApp: { type: "ios" | "android"; url: string; ownProtocolUrl: string; openAppTimeout: number } | null;
   /** R2.26: every native app (iPhone and Android), for the header's store badges. */
   nativeApps: { type: "ios" | "android"; url: string; ownProtocolUrl: string; openAppTimeout: number }[];
+  /**
+   * Issue 15 item 5: counts a search that found something toward trending searches (the term
+   * normalised, the address only to count it once an hour; never fails the search).
+   */
+  recordSearch(term: string, address: string): Promise<void>;
   /** Login and signup throttling. */
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
   /** Where the login, signup and like limits count: this process, or Redis shared by all (issue 16 item 1). */

@@ -29,6 +29,8 @@ import { registerModerationRoutes } from "../features/moderation/routes";
 import { registerPdfImportRoutes } from "../features/pdf-import/routes";
 import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
+import { registerSearchSuggestRoutes } from "../features/search-suggest/routes";
+import { TrendingSearches } from "../features/search-suggest/service";
 import { registerViewPageRoutes } from "../features/view-page/routes";
 import type { Viewer } from "../features/viewer";
 import { LANGUAGE_COOKIE, type Locale, requestLocale } from "../i18n/locales";
@@ -329,6 +331,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     });
   };
 
+  // Issue 15 item 5: the trending searches list, computed now and refreshed on a timer.
+  const trending = new TrendingSearches(db);
+  trending.start();
+  app.decorate("trendingSearches", trending);
+
   const context: FeatureContext = {
     db,
     secret,
@@ -349,6 +356,11 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     limits,
     nativeApp: config.nativeApp,
     nativeApps: config.nativeApps,
+    recordSearch: (term, address) =>
+      trending.record(term, address).then(
+        () => {},
+        () => {},
+      ),
   };
 
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));
@@ -396,6 +408,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const pdfWorkers = createPdfWorkers(config.workerDir ?? fileURLToPath(new URL(".", import.meta.url)));
   registerPdfImportRoutes(app, context, pdfWorkers);
   registerExploreRoutes(app, context);
+  registerSearchSuggestRoutes(app, context, trending);
   registerCatalogRoutes(app, context);
   registerModerationRoutes(app, context);
   // Issue 14: accepted usage events wait here (in the process, or in JetStream) and are stored in batches.
@@ -422,6 +435,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await pruning.stop();
     // The server no longer takes requests: store every accepted event before the database closes.
     await events.close();
+    await trending.stop();
     await documents.close();
     await pdfWorkers.close();
     await changes.stop();
@@ -450,6 +464,8 @@ declare module "fastify" {
     startDraining(): void;
     /** Issue 14: the usage-event pipeline (flush() waits until what it took is stored). */
     usageEvents: EventPipeline;
+    /** Issue 15 item 5: the trending searches of this process (tests refresh it). */
+    trendingSearches: TrendingSearches;
   }
 }
 

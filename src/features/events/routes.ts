@@ -6,7 +6,6 @@ import { acceptUsageEvent } from "./accepted-event";
 import { insertClientLog } from "./client-log-repository";
 import { EVENT_RETRY_AFTER_SECONDS, type EventPipeline } from "./pipeline/types";
 import { createSenderKeyer } from "./sender-keys";
-import { storeEventBatch } from "./store-batch";
 import { CLIENT_LOG_PATH } from "./usage-event";
 
 /** Largest usage-event request (one event; spec §7: a JSON array holding one). */

@@ -5,6 +5,7 @@ import { AccountMenu } from "../../../ui/AccountMenu";
 import { SignedOutNav, SiteLogo } from "../../../ui/SiteLayout";
 import { trackEvent } from "../../events/client";
 import { HEADER_LOG_EVENTS, searchLog } from "../../events/log-calls";
+import { useSearchSuggestions } from "../../search-suggest/components/useSearchSuggestions";
 import { HEADER_CLICK_SOURCE, type HeaderAppData } from "../header-data";
 import { searchUrl } from "../search";
 import { NativeAppBadges } from "./NativeAppBadges";
@@ -121,14 +122,17 @@ function HeaderSearch({
       requestAnimationFrame(() => inputRef.current?.focus());
       return;
     }
-    // Spec §7: log search presentations (§3 search log), then search once the log settles.
-    const term = inputRef.current?.value ?? "";
+    search(inputRef.current?.value ?? "");
+  };
+  // Spec §7: log search presentations (§3 search log), then search once the log settles.
+  const search = (term: string) =>
     void redirectAfter(
       (url) => window.location.assign(url),
       searchUrl(term),
       log(HEADER_LOG_EVENTS.searchPresentations, searchLog(term)),
     );
-  };
+  // Issue 15 item 4: suggestions as you type (a trending term runs its search like a submit).
+  const suggestions = useSearchSuggestions({ inputRef, onTerm: search });
 
   const placeholder = intl.formatMessage({ id: "header.searchPlaceholder" }, { count });
   return (
@@ -147,9 +151,11 @@ function HeaderSearch({
           autoComplete="off"
           maxLength={200}
           className="header-search__input"
+          {...suggestions.inputProps}
           onClick={() => void log(HEADER_LOG_EVENTS.searchBarClicked)}
           onFocus={() => void log(HEADER_LOG_EVENTS.enterSearchBar)}
           onKeyDown={(event) => {
+            if (suggestions.onKeyDown(event)) return;
             if (event.key === "Escape" && expanded) collapse();
           }}
         />
@@ -177,6 +183,7 @@ function HeaderSearch({
           </button>
         ) : null}
       </form>
+      {suggestions.popup}
     </search>
   );
 }

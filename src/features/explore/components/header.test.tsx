@@ -66,7 +66,7 @@ describe("viewer header", () => {
     renderIntl(<ViewerHeader appData={appData()} />);
     expect(screen.getByRole("link", { name: "Log in" }).getAttribute("href")).toBe("/login/");
     expect(screen.getByRole("link", { name: "Get started" }).getAttribute("href")).toBe("/signup/");
-    expect(screen.getByRole("searchbox").getAttribute("placeholder")).toBe("Search 1,234 presentations");
+    expect(screen.getByRole("combobox").getAttribute("placeholder")).toBe("Search 1,234 presentations");
     expect(screen.getByRole("link", { name: "Podium home" }).getAttribute("href")).toBe("/");
   });
 
@@ -152,7 +152,7 @@ describe("viewer header", () => {
     vi.stubGlobal("location", { ...window.location, assign });
     vi.stubGlobal("matchMedia", () => ({ matches: false }));
     renderIntl(<ViewerHeader appData={appData()} />);
-    const box = screen.getByRole("searchbox");
+    const box = screen.getByRole("combobox");
     fireEvent.change(box, { target: { value: "water cycle" } });
     const settle = heldLog();
     fireEvent.submit(box.closest("form") as HTMLFormElement);
@@ -179,7 +179,7 @@ describe("viewer header", () => {
 
   it("R7.8 the search bar logs being clicked and entered", () => {
     renderIntl(<ViewerHeader appData={appData({ oid: null })} />);
-    const box = screen.getByRole("searchbox");
+    const box = screen.getByRole("combobox");
     fireEvent.focus(box);
     expect(trackEvent).toHaveBeenLastCalledWith("enter_search_bar", {});
     fireEvent.click(box);
