@@ -32,6 +32,11 @@ export interface FeatureContext {
    * tagged `lists`.
    */
   cacheTags(reply: FastifyReply, tags: readonly string[]): void;
+  /**
+   * Calls `observer` with the visitor's address each time the page cache serves this response
+   * again instead of the route (what a route records per visit still happens on a hit).
+   */
+  onCachedServe(reply: FastifyReply, observer: (address: string) => void): void;
   features: FeatureFlags;
   /** The origin Podium is reached at, without a trailing slash. */
   publicUrl: string;

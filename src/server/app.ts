@@ -342,6 +342,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     documents,
     changes,
     cacheTags: (reply, tags) => pageCache?.tag(reply, tags),
+    onCachedServe: (reply, observer) => pageCache?.onServe(reply, observer),
     features: config.features,
     publicUrl: config.publicUrl,
     sendPage,

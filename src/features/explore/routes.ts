@@ -38,8 +38,12 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
         tag: tagFilter || null,
         page: Number.isInteger(pageNumber) ? pageNumber : 1,
       });
-      // Issue 15 item 5: a search that found something counts toward trending searches.
-      if (data.total > 0) await context.recordSearch(term, request.ip);
+      // Issue 15 item 5: a search that found something counts toward trending searches, also when
+      // the page cache answers it later instead of this route.
+      if (data.total > 0) {
+        context.onCachedServe(reply, (address) => void context.recordSearch(term, address));
+        await context.recordSearch(term, request.ip);
+      }
       reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
       context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG]);
       return context.sendPage(request, reply, {

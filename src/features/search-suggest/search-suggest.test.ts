@@ -170,6 +170,29 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
     expect(await db.query("select 1 from search_term_hours where term like 'zzz%'")).toEqual([]);
   });
 
+  it("item 5: a search the page cache answers still counts toward trending, once per address", async () => {
+    const cached = await createTestApp(target, { pageCacheMaxBytes: 8 * 1024 * 1024 });
+    try {
+      await insertPresentation(cached.db, await insertOwner(cached.db), "Pitch deck for a bakery");
+      const url = `/explore/search/?search=${encodeURIComponent("pitch deck")}`;
+      const headers = { "accept-encoding": "br, gzip", "user-agent": "Mozilla/5.0 Chrome/130" };
+      const answers = [];
+      for (let i = 1; i <= 6; i += 1) {
+        answers.push(await cached.app.inject({ method: "GET", url, headers, remoteAddress: `192.0.2.${i}` }));
+      }
+      // The first renders (two, while the change feed starts); the later ones are hits that never reach the route.
+      expect(answers.slice(-3).map((answer) => answer.headers["podium-cache"])).toEqual(["hit", "hit", "hit"]);
+      await cached.app.inject({ method: "GET", url, headers, remoteAddress: "192.0.2.1" });
+      await expect
+        .poll(async () =>
+          cached.db.query<{ searches: number }>("select searches from search_term_hours where term = 'pitch deck'"),
+        )
+        .toEqual([{ searches: 6 }]);
+    } finally {
+      await cached.close();
+    }
+  });
+
   it("item 5: time decay ranks recent searches above more, older ones; the window's end prunes old hours", async () => {
     const hour = Math.floor(Date.UTC(2026, 0, 10, 12) / HOUR_MS) * HOUR_MS;
     const now = new Date(hour + 30 * 60_000);

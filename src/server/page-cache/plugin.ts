@@ -51,6 +51,7 @@ interface Pending {
   key: string;
   startedAt: number;
   tags: string[] | null;
+  onServe: ((address: string) => void) | null;
   settle: (page: CachedPage | null) => void;
 }
 
@@ -70,6 +71,12 @@ export interface PageCache {
   serveRaw(request: IncomingMessage, response: ServerResponse): boolean;
   /** Names what the response shows (FeatureContext.cacheTags). */
   tag(reply: FastifyReply, tags: readonly string[]): void;
+  /**
+   * Calls `observer` with the visitor's address whenever a hit serves the page this response
+   * becomes (FeatureContext.onCachedServe): what a route records per request (a search counted for
+   * trending) still happens when the cache answers instead of the route.
+   */
+  onServe(reply: FastifyReply, observer: (address: string) => void): void;
   /** True when the request is Podium revalidating a stale page (the rate limit lets it through). */
   isRevalidation(request: FastifyRequest): boolean;
 }
@@ -127,7 +134,7 @@ export function registerPageCache(
       settle = end;
     });
     flights.set(key, flight);
-    request.pageCache = { key, startedAt: store.sequence, tags: null, settle };
+    request.pageCache = { key, startedAt: store.sequence, tags: null, onServe: null, settle };
   };
 
   const revalidate = (request: { url?: string; headers: IncomingMessage["headers"] }, key: string) => {
@@ -164,6 +171,7 @@ export function registerPageCache(
     const found = store.get(key);
     if (found) {
       if (found.state === "stale") revalidate(request, key);
+      found.page.onServe?.(request.ip);
       serve(request, reply, found.page, found.state === "fresh" ? "hit" : "stale");
       return;
     }
@@ -174,8 +182,10 @@ export function registerPageCache(
     }
     // Single flight: wait for the one render of this page, or render after all if it can't be shared.
     flight.then((page) => {
-      if (page) serve(request, reply, page, "shared");
-      else done();
+      if (page) {
+        page.onServe?.(request.ip);
+        serve(request, reply, page, "shared");
+      } else done();
     }, done);
   });
 
@@ -196,6 +206,7 @@ export function registerPageCache(
       return payload;
     }
     const page = await cachedPageOf(reply, body, pending.tags ?? [LISTS_TAG]);
+    if (pending.onServe) page.onServe = pending.onServe;
     if (store.set(pending.key, page, pending.startedAt)) void recompress(page);
     pending.settle(page);
     // This visitor gets the page the way a hit would.
@@ -221,6 +232,8 @@ export function registerPageCache(
       if (!found) return false;
       if (found.state === "stale") revalidate(request, key);
       const { page } = found;
+      // trustProxy is off (app.ts): the address is the socket's, as request.ip would say.
+      page.onServe?.(request.socket.remoteAddress ?? "");
       const how = found.state === "fresh" ? "hit" : "stale";
       if (etagMatches(request.headers["if-none-match"], page.etag)) {
         response.writeHead(304, { ...page.headers, etag: page.etag, "podium-cache": how });
@@ -236,6 +249,10 @@ export function registerPageCache(
     tag(reply, tags) {
       const pending = reply.request.pageCache;
       if (pending) pending.tags = [...(pending.tags ?? []), ...tags];
+    },
+    onServe(reply, observer) {
+      const pending = reply.request.pageCache;
+      if (pending) pending.onServe = observer;
     },
     isRevalidation: (request) => request.headers[REVALIDATE_HEADER] === revalidationToken,
   };

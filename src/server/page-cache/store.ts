@@ -14,6 +14,8 @@ export interface CachedPage {
   storedAt: number;
   /** Every header of a 200 in each encoding, ready for Node's writeHead (the raw hit path). */
   wire: Readonly<Record<"br" | "gzip" | "identity", Record<string, string | number>>>;
+  /** Called with the visitor's address each time a hit serves this page (PageCache.onServe). */
+  onServe?: (address: string) => void;
 }
 
 export interface PageStoreOptions {
