@@ -30,6 +30,8 @@ function read(html: string) {
 /** A run of bulk decks big enough that a common word matches more than the count cap. */
 const BULK_COUNT = 1_400;
 const RUN_ID = "search-test";
+/** Small statements: the test databases cut each statement after 5 s, and the machine may be busy. */
+const BATCH_SIZE = 200;
 
 describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
   let app: FastifyInstance;
@@ -55,7 +57,7 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
       tags: ["preserves"],
       document: importMarkdown("# Marmalade\n---\n## Setting point\n- Wrinkle test on a cold plate\n", "2"),
     });
-    await seedBulk(db, { count: BULK_COUNT, runId: RUN_ID });
+    await seedBulk(db, { count: BULK_COUNT, runId: RUN_ID, batchSize: BATCH_SIZE });
   }, 240_000);
 
   afterAll(async () => {
@@ -63,7 +65,7 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
   });
 
   it("issue 15 item 1: seed:bulk is idempotent per run id and removable", async () => {
-    const again = await seedBulk(db, { count: BULK_COUNT, runId: RUN_ID });
+    const again = await seedBulk(db, { count: BULK_COUNT, runId: RUN_ID, batchSize: BATCH_SIZE });
     expect(again.presentations).toBe(0);
     expect(again.likes).toBe(0);
     const [counts] = await db.query<{ decks: number; likes: number; counted: number; liked: number }>(

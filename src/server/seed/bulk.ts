@@ -249,7 +249,14 @@ function checkRunId(runId: string): void {
 /** Inserts what is missing of run `runId`'s first `count` decks, batch by batch (each batch whole or not at all). */
 export async function seedBulk(
   db: Database,
-  options: { count: number; runId: string; now?: Date; onProgress?: (done: number) => void },
+  options: {
+    count: number;
+    runId: string;
+    now?: Date;
+    onProgress?: (done: number) => void;
+    /** Decks per statement (smaller where each statement has a short time limit, as in tests). */
+    batchSize?: number;
+  },
 ): Promise<BulkReport> {
   const { count, runId } = options;
   checkRunId(runId);
@@ -259,14 +266,15 @@ export async function seedBulk(
   const ownerIds = await insertOwners(db, runId, ownerCount);
   const words = vocabulary();
   const report: BulkReport = { runId, owners: ownerIds.length, presentations: 0, likes: 0 };
-  for (let start = 0; start < count; start += BULK_BATCH_SIZE) {
+  const batchSize = options.batchSize ?? BULK_BATCH_SIZE;
+  for (let start = 0; start < count; start += batchSize) {
     const decks: BulkDeck[] = [];
-    for (let n = start; n < Math.min(count, start + BULK_BATCH_SIZE); n += 1)
+    for (let n = start; n < Math.min(count, start + batchSize); n += 1)
       decks.push(bulkDeck(runId, n, ownerIds.length, now, words));
     const inserted = await db.transaction((tx) => insertBatch(tx, decks, ownerIds));
     report.presentations += inserted.presentations;
     report.likes += inserted.likes;
-    options.onProgress?.(Math.min(count, start + BULK_BATCH_SIZE));
+    options.onProgress?.(Math.min(count, start + batchSize));
   }
   // Fresh statistics, so the planner knows how common each word is before the first search.
   if (report.presentations > 0) await db.query("analyze presentations, likes, like_counters");
