@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
+import proxyAddr, { compile as compileTrust } from "@fastify/proxy-addr";
 import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -96,7 +97,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
     logger: config.logger ? { level: "info" } : false,
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: false,
+    // Issue 16: behind a load balancer, X-Forwarded-For names the visitor, from the proxies named only.
+    trustProxy: trustedProxies(config.trustProxy),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     onProtoPoisoning: "error",
     onConstructorPoisoning: "error",
@@ -112,6 +114,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     config.pageCacheMaxBytes > 0
       ? registerPageCache(app, {
           maxBytes: config.pageCacheMaxBytes,
+          addressOf: visitorAddress(config.trustProxy),
           feed: changes,
           fingerprint: createHash("sha256")
             .update(JSON.stringify([config.env, config.features, config.cookieConsentRequired, config.publicUrl]))
@@ -506,4 +509,21 @@ function personOf(viewer: NonNullable<Viewer>, session: SessionInfo, csrfToken: 
     oid: viewer.oid,
     csrfToken,
   };
+}
+
+/**
+ * The visitor's address on a raw request (the page cache's hits, before Fastify), read as Fastify
+ * reads request.ip under the same trustProxy setting.
+ */
+function visitorAddress(trust: Config["trustProxy"]): (request: IncomingMessage) => string {
+  const trusts = trustedProxies(trust);
+  if (trusts === false) return (request) => request.socket.remoteAddress ?? "";
+  return (request) => proxyAddr(request, trusts);
+}
+
+/** PODIUM_TRUST_PROXY as the function Fastify and proxy-addr take: which hop may name the one before. */
+function trustedProxies(trust: Config["trustProxy"]): false | ((address: string, hop: number) => boolean) {
+  if (trust === false) return false;
+  if (typeof trust === "number") return (_address, hop) => hop < trust;
+  return compileTrust(trust);
 }

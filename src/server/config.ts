@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { compile as compileTrust } from "@fastify/proxy-addr";
 import { DEFAULT_EVENT_QUEUE_LIMIT } from "../features/events/pipeline/in-process";
 import { DEFAULT_EVENT_STREAM, DEFAULT_EVENT_STREAM_MB } from "../features/events/pipeline/jetstream";
 import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
@@ -51,6 +52,11 @@ export interface Config {
   pageCacheMaxBytes: number;
   /** Issue 11 item 4: server processes sharing the port (PODIUM_WORKERS); 1 is a single process, no cluster. */
   workers: number;
+  /**
+   * Issue 16: which addresses may name the visitor's address in X-Forwarded-For (PODIUM_TRUST_PROXY):
+   * the load balancer or CDN in front. false trusts none (the socket's address is the visitor's).
+   */
+  trustProxy: false | number | string[];
   /** Issue 16 item 1: Redis for the limits every process shares (REDIS_URL); null counts in each process. */
   redisUrl: string | null;
   /** Issue 16 item 1: what every Podium key in Redis starts with (PODIUM_REDIS_PREFIX). */
@@ -229,6 +235,32 @@ export const DEFAULT_REDIS_PREFIX = "podium:";
 /** Issue 16 item 6: the longest drain PODIUM_DRAIN_SECONDS may ask for (the shutdown grace comes after it). */
 export const MAX_DRAIN_SECONDS = 300;
 
+/**
+ * PODIUM_TRUST_PROXY (issue 16): a number of proxy hops in front of Podium, or a comma-separated
+ * list of the proxies' addresses and ranges (`10.0.0.0/8`, `loopback`, `uniquelocal`), read with
+ * the parser Fastify uses for it, so a value Fastify would read otherwise stops the start here.
+ */
+function trustProxyFrom(env: NodeJS.ProcessEnv): false | number | string[] {
+  const raw = (env.PODIUM_TRUST_PROXY ?? "").trim();
+  if (raw === "" || raw === "off") return false;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops >= 1 && hops <= 10) return hops;
+  }
+  const list = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  try {
+    compileTrust(list);
+  } catch {
+    throw new ConfigError(
+      `PODIUM_TRUST_PROXY must be a number of proxies (1 to 10) or a comma-separated list of proxy addresses and ranges (such as 10.0.0.0/8 or loopback), not "${raw}".`,
+    );
+  }
+  return list;
+}
+
 function redisUrlFrom(env: NodeJS.ProcessEnv): string | null {
   const raw = env.REDIS_URL;
   if (raw === undefined || raw === "") return null;
@@ -359,6 +391,7 @@ export function configFromEnv(
     cookieConsentRequired: consent === "required",
     pageCacheMaxBytes: pageCacheMegabytes(env) * 1024 * 1024,
     workers: workerCount(env, Boolean(env.DATABASE_URL)),
+    trustProxy: trustProxyFrom(env),
     redisUrl: redisUrlFrom(env),
     redisPrefix: redisPrefixFrom(env),
     drainMs: drainMsFrom(env),

@@ -34,6 +34,7 @@ export const TEST_CONFIG: Config = {
   eventRetentionDays: 90,
   clientLogRetentionDays: 30,
   workers: 1,
+  trustProxy: false,
   redisUrl: null,
   redisPrefix: "podium:",
   drainMs: 0,

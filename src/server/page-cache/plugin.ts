@@ -90,7 +90,13 @@ export interface PageCache {
  */
 export function registerPageCache(
   app: FastifyInstance,
-  options: { maxBytes: number; feed: ChangeFeed; fingerprint: string },
+  options: {
+    maxBytes: number;
+    feed: ChangeFeed;
+    fingerprint: string;
+    /** The visitor's address on a raw request, as request.ip would say (app.ts trustProxy). */
+    addressOf: (request: IncomingMessage) => string;
+  },
 ): PageCache {
   const { feed } = options;
   const store = new PageStore({
@@ -232,8 +238,7 @@ export function registerPageCache(
       if (!found) return false;
       if (found.state === "stale") revalidate(request, key);
       const { page } = found;
-      // trustProxy is off (app.ts): the address is the socket's, as request.ip would say.
-      page.onServe?.(request.socket.remoteAddress ?? "");
+      page.onServe?.(options.addressOf(request));
       const how = found.state === "fresh" ? "hit" : "stale";
       if (etagMatches(request.headers["if-none-match"], page.etag)) {
         response.writeHead(304, { ...page.headers, etag: page.etag, "podium-cache": how });
