@@ -9,6 +9,7 @@ import {
 } from "node:http";
 import { expect, test } from "@playwright/test";
 import { Redis } from "ioredis";
+import { connect as connectNats } from "nats";
 import pg from "pg";
 
 /**
@@ -21,6 +22,8 @@ import pg from "pg";
 
 const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL;
+/** Issue 16 item 3: the machine's NATS with JetStream carries the usage events of both processes. */
+const NATS_URL = process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222";
 /** The ports the brief gives this spec: 3326–3335 (E2E_PORT itself is the shared test server's). */
 const BASE_PORT = Number(process.env.E2E_PORT ?? 3325) + 1;
 const STARTUP_TIMEOUT_MS = 120_000;
@@ -157,10 +160,11 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
     await redis.quit();
   });
 
-  test("two processes behind a round-robin proxy: one session, one like count, edits seen within 1 s, one request limit of 600 a minute (items 1, 2, 6)", async ({
+  test("two processes behind a round-robin proxy: one session, one like count, edits seen within 1 s, one request limit of 600 a minute, events stored exactly once (items 1, 2, 3, 6)", async ({
     browser,
   }) => {
     const database = await freshDatabase(String(DATABASE_URL));
+    const stream = `PODIUM_E2E_${randomBytes(5).toString("hex")}`;
     const proxyPort = BASE_PORT + 2;
     const origin = `http://127.0.0.1:${proxyPort}`;
     // The default settings but the address and the shared engines: PODIUM_RATE_LIMIT is its default, 600.
@@ -170,6 +174,8 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       PODIUM_REDIS_PREFIX: prefix,
       PODIUM_PUBLIC_URL: origin,
       PODIUM_DRAIN_SECONDS: "3",
+      NATS_URL,
+      PODIUM_EVENT_STREAM: stream,
     };
     const runs: Run[] = [];
     let proxy: Awaited<ReturnType<typeof roundRobinProxy>> | null = null;
@@ -302,6 +308,45 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
         description: `${Date.now() - edited} ms`,
       });
 
+      // Events sent to both processes go through the one JetStream stream and are stored exactly
+      // once (item 3): every 204 is one row, whichever process took it and whichever stored it.
+      const tag = `e2e-${randomBytes(4).toString("hex")}-`;
+      const EVENTS = 200;
+      const eventsBy: Record<string, number> = {};
+      for (let i = 0; i < EVENTS; i++) {
+        const response = await fetch(`${origin}/log/json`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify([
+            {
+              core: {
+                type: "Analytics",
+                schema_id: 1,
+                client_time: Date.now(),
+                event_source: "Js",
+                event_type: "transcript_opened",
+              },
+              event_source: { single_page_session_id: "page-1" },
+              platform: { type: "Web", id: null, referer: null, url: `${origin}/` },
+              user: { session_id: `${tag}${i}` },
+              body: { event_name: "transcript_opened", oid: deck.oid },
+            },
+          ]),
+        });
+        expect(response.status).toBe(204);
+        const upstream = response.headers.get("x-test-upstream") ?? "?";
+        eventsBy[upstream] = (eventsBy[upstream] ?? 0) + 1;
+      }
+      expect(eventsBy).toEqual({ A: EVENTS / 2, B: EVENTS / 2 });
+      const storedEvents = async () =>
+        (
+          await database.client.query<{ rows: number; distinct: number }>(
+            "select count(*)::int as rows, count(distinct session_id)::int as distinct from usage_events where session_id like $1",
+            [`${tag}%`],
+          )
+        ).rows[0];
+      await expect.poll(storedEvents, { timeout: 20_000 }).toEqual({ rows: EVENTS, distinct: EVENTS });
+
       // The like limit went to Redis too (item 1).
       const limitKeys = await redis.keys(`${prefix}limit:*`);
       expect(limitKeys.some((key) => key.startsWith(`${prefix}limit:like:`))).toBe(true);
@@ -319,10 +364,16 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       expect((await fetch(`http://127.0.0.1:${a.port}/readyz`)).status).toBe(200);
       expect(await b.exited).toBe(0);
       expect(b.output()).toContain("draining for 3 s");
+      // Once both have stopped, nothing more was stored: still exactly once.
+      await stop(a);
+      expect(await storedEvents()).toEqual({ rows: EVENTS, distinct: EVENTS });
     } finally {
       await proxy?.close();
       for (const run of runs) await stop(run);
       await database.drop();
+      const nats = await connectNats({ servers: NATS_URL });
+      await (await nats.jetstreamManager()).streams.delete(stream).catch(() => false);
+      await nats.close();
     }
   });
 
