@@ -67,7 +67,7 @@ export function acceptUsageEvent(
     presentationOid: oid,
     payload: event,
     wantsView,
-    // request.ip is the socket's address (app.ts: trustProxy is off), so a client can't name it.
+    // request.ip is the socket's address, or the one a trusted balancer names (PODIUM_TRUST_PROXY): never the client's choice.
     sender: senderKeys.keysOf({
       address: request.ip,
       userAgent: request.headers["user-agent"] ?? "",
