@@ -68,7 +68,7 @@ test.describe("issue 15: search results", () => {
   test('issue 15 item 3: a typo still finds ("sourdoguh" → Sourdough Basics) and says so', async ({ page }) => {
     await page.goto("/explore/search/?search=sourdoguh");
     await waitForHydration(page);
-    await expect(page.getByRole("status")).toContainText("No exact matches for “sourdoguh”");
+    await expect(page.getByRole("main").getByRole("status")).toContainText("No exact matches for “sourdoguh”");
     await expect(
       page.getByRole("list", { name: "Search results" }).getByRole("link", { name: /Sourdough Basics/ }),
     ).toBeVisible();
