@@ -187,6 +187,47 @@ async function benchHelloWorld() {
   }
 }
 
+/**
+ * The floor: Node's HTTP server alone reading the same POST, parsing its JSON and answering 204,
+ * nothing stored. No intake can beat it on this machine; accepted/s is also reported against it.
+ */
+const POST_FLOOR = `
+import http from "node:http";
+const server = http.createServer((request, response) => {
+  const chunks = [];
+  request.on("data", (chunk) => chunks.push(chunk));
+  request.on("end", () => {
+    JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    response.writeHead(204);
+    response.end();
+  });
+});
+server.keepAliveTimeout = 72_000;
+server.listen(Number(process.env.PORT), ${JSON.stringify(support.HOST)}, () => console.log("post-floor: serving"));
+`;
+
+async function benchFloor() {
+  const port = await support.freePort();
+  const server = await support.startInline("post-floor", POST_FLOOR, port);
+  try {
+    const options = {
+      url: `http://${support.HOST}:${port}/log/json`,
+      method: "POST",
+      headers: BEACON_HEADERS,
+      body: EVENT_BODY,
+    };
+    if (WARMUP_S > 0) await cannon({ ...options, duration: WARMUP_S });
+    const cpu = support.cpuMeter({
+      server: () => support.cpuSecondsOf(server.pid),
+      loadGenerator: support.ownCpuSeconds,
+    });
+    const result = await cannon({ ...options, duration: DURATION_S });
+    return { ...figures(result), cpuMsPerRequest: cpu(result.requests.total) };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function natsReachable() {
   try {
     const nc = await connect({ servers: NATS_URL, timeout: 2_000, maxReconnectAttempts: 0 });
@@ -339,6 +380,11 @@ async function main() {
   console.log(
     `  hello-world: ${hello.requestsPerSecond} req/s, server CPU ${hello.cpuMsPerRequest?.toFixed(3) ?? "–"} ms per request`,
   );
+  const floor = await benchFloor();
+  console.log(
+    `  post-floor (Node's HTTP server reading the event and answering 204, nothing else): ${floor.requestsPerSecond} req/s, ` +
+      `server CPU ${floor.cpuMsPerRequest.server?.toFixed(3) ?? "–"} ms, load generator ${floor.cpuMsPerRequest.loadGenerator?.toFixed(3) ?? "–"} ms per request`,
+  );
   const inProcess = ONLY === "nats" ? null : await benchPipeline("in-process", { NATS_URL: undefined });
   if (inProcess) console.log(`  in-process: ${inProcess.acceptedPerSecond} accepted/s, lost ${inProcess.lost}`);
   let jetstream = null;
@@ -354,6 +400,7 @@ async function main() {
   console.log("");
   const rows = [
     ["hello-world", hello],
+    ["post-floor", floor],
     ["in-process", inProcess],
     ["JetStream", jetstream],
   ];
@@ -386,7 +433,7 @@ async function main() {
     if (row.errors > 0 || row.timeouts > 0) failures.push(`${name}: ${row.errors} errors, ${row.timeouts} timeouts`);
     const pass = row.acceptedPerSecond >= GOAL_ACCEPTED_PER_S && row.latencyMs.p99 <= GOAL_P99_MS && row.lost === 0;
     console.log(
-      `  Goal (≥ ${GOAL_ACCEPTED_PER_S} accepted/s, p99 ≤ ${GOAL_P99_MS} ms, 0 lost): ${pass ? "PASS" : "MISS"} — ${row.acceptedPerSecond}/s, p99 ${support.ms(row.latencyMs.p99)} ms, ${((row.acceptedPerSecond / hello.requestsPerSecond) * 100).toFixed(1)}% of hello-world (reported, not enforced)`,
+      `  Goal (≥ ${GOAL_ACCEPTED_PER_S} accepted/s, p99 ≤ ${GOAL_P99_MS} ms, 0 lost): ${pass ? "PASS" : "MISS"} — ${row.acceptedPerSecond}/s, p99 ${support.ms(row.latencyMs.p99)} ms, ${((row.acceptedPerSecond / hello.requestsPerSecond) * 100).toFixed(1)}% of hello-world, ${((row.acceptedPerSecond / floor.requestsPerSecond) * 100).toFixed(1)}% of the post floor (reported, not enforced)`,
     );
   }
   console.log(`  load average ${machine.loadAverage1mBefore} before, ${machine.loadAverage1mAfter} after`);
@@ -395,7 +442,7 @@ async function main() {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(
       file,
-      `${JSON.stringify({ machine, connections: CONNECTIONS, workers: WORKERS, durationS: DURATION_S, hello, inProcess, jetstream }, null, 2)}\n`,
+      `${JSON.stringify({ machine, connections: CONNECTIONS, workers: WORKERS, durationS: DURATION_S, hello, floor, inProcess, jetstream }, null, 2)}\n`,
     );
     console.log(`  written to ${file}`);
   }

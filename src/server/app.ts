@@ -18,10 +18,12 @@ import { registerCatalogRoutes } from "../features/catalog/routes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
+import { createEventIntake, type EventIntake } from "../features/events/intake";
 import { startEventPipeline } from "../features/events/pipeline/start";
 import type { EventPipeline } from "../features/events/pipeline/types";
 import { startEventPruning } from "../features/events/retention";
 import { registerEventRoutes } from "../features/events/routes";
+import { createSenderKeyer } from "../features/events/sender-keys";
 import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PagePerson, PageSpec } from "../features/http";
@@ -85,10 +87,18 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   ) => void = (_error, _request, reply) => reply.status(400).send();
   // Issue 11: a cached page's hit is answered by Node's HTTP server before Fastify builds a request.
   let rawHits: PageCache | null = null;
+  // Issue 14: a usage event is answered by the event intake before Fastify builds a request.
+  let eventIntake: EventIntake | null = null;
+  // From close() on, every request goes to Fastify, which answers 503 and closes the connection:
+  // answered raw, a keep-alive connection under load would hold the server open for ever.
+  let answeringRaw = true;
   const app = Fastify({
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
-        if (!rawHits?.serveRaw(request, response)) handler(request, response);
+        const raw = answeringRaw && (eventIntake?.serveRaw(request, response) || rawHits?.serveRaw(request, response));
+        if (!raw) {
+          handler(request, response);
+        }
       });
       // What Fastify sets on a server of its own.
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
@@ -124,6 +134,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       : null;
   app.decorate("pageCache", pageCache);
   rawHits = pageCache;
+  app.addHook("preClose", (done) => {
+    answeringRaw = false;
+    done();
+  });
   // Signed-in page templates (issue 11): a quarter of the page cache's bytes.
   const personalPages =
     config.pageCacheMaxBytes > 0 ? new PersonalPages({ maxBytes: config.pageCacheMaxBytes / 4, feed: changes }) : null;
@@ -419,7 +433,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   const events = await startEventPipeline(db, config.events, (error, size) =>
     app.log.error({ err: error }, `storing ${size} usage events failed; they are kept and retried`),
   );
-  registerEventRoutes(app, context, events);
+  eventIntake = createEventIntake({
+    pipeline: events,
+    senderKeys: createSenderKeyer(secret),
+    addressOf: visitorAddress(config.trustProxy),
+    perMinute: config.rateLimitPerMinute,
+  });
+  registerEventRoutes(app, context, eventIntake);
   app.decorate("usageEvents", events);
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);

@@ -1,15 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
-import { acceptUsageEvent } from "./accepted-event";
 import { insertClientLog } from "./client-log-repository";
-import { EVENT_RETRY_AFTER_SECONDS, type EventPipeline } from "./pipeline/types";
-import { createSenderKeyer } from "./sender-keys";
+import { type EventIntake, USAGE_EVENT_MAX_BYTES, USAGE_EVENT_PATHS } from "./intake";
 import { CLIENT_LOG_PATH } from "./usage-event";
 
-/** Largest usage-event request (one event; spec §7: a JSON array holding one). */
-export const USAGE_EVENT_MAX_BYTES = 8 * 1024;
+export { USAGE_EVENT_MAX_BYTES } from "./intake";
 
 /** Largest client-log request (spec §7: a JSON array holding one record). */
 export const CLIENT_LOG_MAX_BYTES = 8 * 1024;
@@ -33,14 +30,7 @@ const clientLogSchema = z.tuple([
  * happened on a page and change nothing for anyone, so they carry no CSRF token (a beacon
  * can't); the rate limit bounds abuse.
  */
-export function registerEventRoutes(app: FastifyInstance, context: FeatureContext, events: EventPipeline): void {
-  const senderKeys = createSenderKeyer(context.secret);
-  // Issue 14 item 1: validated and handed to the pipeline; 204 once it is queued (or acknowledged by JetStream).
-  const accept = async (request: FastifyRequest, body: unknown): Promise<204 | 400 | 503> => {
-    const event = acceptUsageEvent(request, body, senderKeys);
-    if (event === null) return 400;
-    return (await events.accept(event)) === "queued" ? 204 : 503;
-  };
+export function registerEventRoutes(app: FastifyInstance, context: FeatureContext, intake: EventIntake): void {
   // Spec §7 client log: like usage events, a record of what happened, so no CSRF token.
   app.post(
     CLIENT_LOG_PATH,
@@ -71,31 +61,26 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
     },
   );
 
-  for (const path of ["/log/json", "/fallback/json"]) {
+  // Issue 14 item 1: a beacon is answered by the intake before Fastify (intake.ts serveRaw); these
+  // routes answer what reaches Fastify all the same: app.inject(), and bodies that aren't JSON (415).
+  for (const path of USAGE_EVENT_PATHS) {
     app.post(
       path,
       {
         bodyLimit: USAGE_EVENT_MAX_BYTES,
-        // Issue 14 item 1: a beacon's 204 has no body to compress or protect; each global hook costs at 20,000/s.
         helmet: false,
         compress: false,
         config: { csrfExempt: true, countsOnly: true },
       },
       async (request, reply) => {
-        const status = await accept(request, request.body);
-        if (status === 400)
-          return reply
-            .status(400)
-            .send({ statusCode: 400, message: "A usage event must be a JSON array holding one event." });
-        if (status === 503)
-          return reply
-            .status(503)
-            .header("retry-after", String(EVENT_RETRY_AFTER_SECONDS))
-            .send({
-              statusCode: 503,
-              message: `Podium is recording too many events right now; please send this one again in ${EVENT_RETRY_AFTER_SECONDS} second.`,
-            });
-        return reply.status(204).send();
+        const answer = await intake.answer(request.body, {
+          address: request.ip,
+          userAgent: request.headers["user-agent"] ?? "",
+        });
+        return reply
+          .status(answer.status)
+          .headers(answer.headers)
+          .send(answer.body ?? undefined);
       },
     );
   }

@@ -132,7 +132,7 @@ export async function storeEventBatch(db: Database, events: readonly AcceptedEve
       events.map((event) => event.sessionId),
       events.map((event) => event.eventName),
       events.map((event) => event.presentationOid),
-      events.map((event) => JSON.stringify(event.payload)),
+      events.map((event) => (typeof event.payload === "string" ? event.payload : JSON.stringify(event.payload))),
       events.map((event) => event.wantsView),
       events.map((event) => event.sender.visitor),
       events.map((event) => event.sender.address),

@@ -31,11 +31,11 @@ export function acceptedEvent(options: {
     sessionId,
     eventName,
     presentationOid: options.oid,
-    payload: {
+    payload: JSON.stringify({
       core: { type: "Analytics", event_type: eventName },
       user: { session_id: sessionId },
       body: options.oid === null ? { event_name: eventName } : { event_name: eventName, oid: options.oid },
-    },
+    }),
     wantsView,
     sender: testSenderKeys.keysOf({
       address: options.address ?? "203.0.113.7",

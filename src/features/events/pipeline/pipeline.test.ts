@@ -66,7 +66,11 @@ for (const target of testDatabaseTargets()) {
       expect(answers.map((answer) => answer.statusCode)).toEqual([204, 204, 204, 204, 204, 503, 503, 503]);
       const full = answers[5];
       expect(full?.headers["retry-after"]).toBe(String(EVENT_RETRY_AFTER_SECONDS));
-      expect(full?.json()).toEqual({ statusCode: 503, message: expect.stringContaining("send this one again") });
+      expect(full?.json()).toEqual({
+        statusCode: 503,
+        error: "Service Unavailable",
+        message: expect.stringContaining("send this one again"),
+      });
       release();
       await holder;
       await app.close();
@@ -140,7 +144,7 @@ describe.runIf(nats)("issue 14 item 2: the JetStream event pipeline", () => {
       sessionId: `${tag}${i}`,
       eventName: "transcript_opened",
       presentationOid: null,
-      payload: { body: { event_name: "transcript_opened" } },
+      payload: JSON.stringify({ body: { event_name: "transcript_opened" } }),
       wantsView: false,
       sender: { address: "127.0.0.1", visitor: null, addressBefore: null, visitorBefore: null },
     }));
