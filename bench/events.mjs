@@ -406,7 +406,7 @@ async function main() {
   ];
   printTable(rows, hello);
   console.log("");
-  for (const [name, row] of rows.slice(1)) {
+  for (const [name, row] of rows.slice(2)) {
     if (!row) continue;
     const codes = (codesOf) =>
       Object.entries(codesOf)
