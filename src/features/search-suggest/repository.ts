@@ -1,4 +1,5 @@
 import type { Queryable } from "../../db/client";
+import type { IndexedTitle } from "./title-index";
 
 /**
  * Issue 15 items 4 and 5: the SQL of suggestions and trending searches. What may be suggested is
@@ -11,48 +12,21 @@ const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden and p.templ
  * The typed text as a prefix tsquery over its words, split by PostgreSQL's own parser (the same
  * one that splits the titles): "Sourd bas" → 'sourd':* & 'bas':*. Null when there is no word.
  */
-const PREFIX_QUERY = `(select to_tsquery('simple', string_agg(quote_literal(w.lexeme) || ':*', ' & '))
-    from (select lexeme from unnest(to_tsvector('simple', $1::text)) limit $2::int) w)`;
-
-export interface SuggestedTitle {
-  oid: string;
-  title: string;
-}
-
 /**
- * Listed titles whose words start with the typed words: titles that start with the text first,
- * then the most watched. Two bounded steps: the `window` most recently changed listed
- * presentations (a walk of presentations_listed_idx), and only when fewer than `limit` of them
- * match, every match through the title-word index (then they are few, or the text is common
- * among the most recent, which the first step answers), ranked.
+ * Issue 15 item 4: the titles suggestions come from (title-index.ts): the `limit` most watched
+ * listed presentations, with their title words as PostgreSQL's 'simple' parser reads them.
  */
-export async function suggestTitles(
-  db: Queryable,
-  typed: string,
-  options: { limit: number; maxWords: number; window: number },
-): Promise<SuggestedTitle[]> {
-  const startsWith = `${typed.replaceAll("\\", "\\\\").replaceAll("%", "\\%").replaceAll("_", "\\_")}%`;
-  const recent = await db.query<SuggestedTitle>(
-    `select p.oid, p.title
-       from (select p.oid, p.title, p.title_words, p.view_count, p.id from presentations p
-              where ${LISTED} order by p.last_modified desc limit $4::int) p
-      where p.title_words @@ ${PREFIX_QUERY}
-      order by lower(p.title) like $3::text desc, p.view_count desc, p.id desc
-      limit $5::int`,
-    [typed, options.maxWords, startsWith, options.window, options.limit],
-  );
-  if (recent.length >= options.limit) return recent;
-  return db.query<SuggestedTitle>(
-    `select p.oid, p.title
+export async function listSuggestibleTitles(db: Queryable, limit: number): Promise<IndexedTitle[]> {
+  return db.query<IndexedTitle>(
+    `select p.oid, p.title, tsvector_to_array(p.title_words) as words
        from presentations p
-      where ${LISTED} and p.title_words @@ ${PREFIX_QUERY}
-      order by lower(p.title) like $3::text desc, p.view_count desc, p.id desc
-      limit $4::int`,
-    [typed, options.maxWords, startsWith, options.limit],
+      where ${LISTED}
+      order by p.view_count desc, p.id desc
+      limit $1::int`,
+    [limit],
   );
 }
 
-/** Counts one search of a normalised term in its hour (an upsert: one row per term and hour). */
 export async function countSearchTerm(db: Queryable, term: string, hour: Date): Promise<void> {
   await db.query(
     `insert into search_term_hours (hour, term) values ($1, $2)

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { LISTS_TAG } from "../content-changes";
 import type { FeatureContext } from "../http";
+import { cachedUntilChange } from "../small-caches";
 import { SUGGEST_CACHE_CONTROL, SUGGEST_PATH, suggestQueryProblem } from "./rules";
-import { suggest, type TrendingSearches } from "./service";
+import { loadTitleIndex, suggest, type TrendingSearches } from "./service";
 
 /**
  * Issue 15 item 4: `GET /api/search/suggest?q=` → `{ query, titles, terms }`. Anyone may ask
@@ -13,6 +15,8 @@ export function registerSearchSuggestRoutes(
   context: FeatureContext,
   trending: TrendingSearches,
 ): void {
+  // Rebuilt after any change to listed presentations (and at least every minute: view counts move).
+  const titleIndex = cachedUntilChange(context.changes, [LISTS_TAG], () => loadTitleIndex(context.db));
   app.get(SUGGEST_PATH, async (request: FastifyRequest<{ Querystring: { q?: unknown } }>, reply) => {
     const q = request.query.q;
     const problem = suggestQueryProblem(q);
@@ -20,7 +24,7 @@ export function registerSearchSuggestRoutes(
       reply.header("cache-control", "no-store");
       return reply.status(400).send({ statusCode: 400, error: "Bad Request", message: problem });
     }
-    const answer = await suggest(context.db, trending, q);
+    const answer = await suggest(titleIndex, trending, q);
     reply.header("cache-control", SUGGEST_CACHE_CONTROL);
     return reply.send(answer);
   });

@@ -12,12 +12,6 @@ export const SUGGEST_TERM_LIMIT = 5;
 /** Item 4: words of the typed text matched (each as a word prefix of the title). */
 export const SUGGEST_MAX_WORDS = 8;
 /**
- * Item 4 at 100,000 presentations: titles are first looked for among this many most recently
- * changed listed ones (an index walk); only when fewer than SUGGEST_TITLE_LIMIT match there does the
- * title-word index answer, ranking every match.
- */
-export const SUGGEST_RECENT_WINDOW = 1_000;
-/**
  * Item 4 "cacheable briefly": a browser keeps an answer 30 s (backspacing asks nothing). Not
  * `public`, so Podium's page cache doesn't keep it: measured (bench:suggest), hundreds of different
  * prefixes hit it too rarely to pay for compressing each answer three ways.
@@ -56,6 +50,17 @@ export function normaliseTerm(text: string): string {
 /** A term worth counting has a letter or a digit. */
 export function isCountableTerm(term: string): boolean {
   return /[\p{L}\p{N}]/u.test(term);
+}
+
+/**
+ * The words of what was typed (normalised): runs of letters, marks and digits, at most
+ * SUGGEST_MAX_WORDS. Everything else separates words, so nothing typed is query syntax.
+ */
+export function typedWordsOf(typed: string): string[] {
+  return typed
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, SUGGEST_MAX_WORDS);
 }
 
 /**

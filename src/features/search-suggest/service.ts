@@ -1,12 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Queryable } from "../../db/client";
 import { canonicalPathOf } from "../presentation/service";
-import { countSearchTerm, pruneSearchTermHours, suggestTitles, trendingTerms } from "./repository";
+import { countSearchTerm, listSuggestibleTitles, pruneSearchTermHours, trendingTerms } from "./repository";
 import {
   isCountableTerm,
   normaliseTerm,
-  SUGGEST_MAX_WORDS,
-  SUGGEST_RECENT_WINDOW,
   SUGGEST_TERM_LIMIT,
   SUGGEST_TITLE_LIMIT,
   type SuggestAnswer,
@@ -17,7 +15,9 @@ import {
   TRENDING_REFRESH_MS,
   TRENDING_WINDOW_HOURS,
   termMatches,
+  typedWordsOf,
 } from "./rules";
+import { buildTitleIndex, SUGGEST_INDEX_MAX_TITLES, type TitleIndex } from "./title-index";
 
 const HOUR_MS = 3_600_000;
 const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / HOUR_MS) * HOUR_MS);
@@ -105,18 +105,27 @@ export class TrendingSearches {
   }
 }
 
+/** Issue 15 item 4: the title index, read from the database (most watched first). */
+export async function loadTitleIndex(db: Queryable): Promise<TitleIndex> {
+  return buildTitleIndex(await listSuggestibleTitles(db, SUGGEST_INDEX_MAX_TITLES));
+}
+
 /** Issue 15 item 4: titles and trending terms for what is typed so far (q already checked). */
-export async function suggest(db: Queryable, trending: TrendingSearches, q: string): Promise<SuggestAnswer> {
+export async function suggest(
+  titleIndex: () => Promise<TitleIndex>,
+  trending: TrendingSearches,
+  q: string,
+): Promise<SuggestAnswer> {
   const query = normaliseTerm(q);
   const terms = trending
     .current()
     .filter((term) => termMatches(term, query))
     .slice(0, SUGGEST_TERM_LIMIT);
   if (!isCountableTerm(query)) return { query, titles: [], terms };
-  const titles = await suggestTitles(db, query, {
-    limit: SUGGEST_TITLE_LIMIT,
-    maxWords: SUGGEST_MAX_WORDS,
-    window: SUGGEST_RECENT_WINDOW,
-  });
-  return { query, titles: titles.map((row) => ({ ...row, url: canonicalPathOf(row) })), terms };
+  const titles = (await titleIndex()).suggest(query, typedWordsOf(query), SUGGEST_TITLE_LIMIT);
+  return {
+    query,
+    titles: titles.map((row) => ({ oid: row.oid, title: row.title, url: canonicalPathOf(row) })),
+    terms,
+  };
 }

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { typedWordsOf } from "./rules";
+import { buildTitleIndex, type IndexedTitle } from "./title-index";
+
+/** The answer by definition: every match, starts-with first, each group in the given (most watched first) order. */
+function reference(titles: readonly IndexedTitle[], typed: string, limit: number): string[] {
+  const words = typedWordsOf(typed);
+  if (words.length === 0) return [];
+  const fits = titles.filter((t) => words.every((w) => t.words.some((word) => word.startsWith(w))));
+  const starts = fits.filter((t) => t.title.toLowerCase().startsWith(typed));
+  const others = fits.filter((t) => !t.title.toLowerCase().startsWith(typed));
+  return [...starts, ...others].slice(0, limit).map((t) => t.oid);
+}
+
+/** A small random generator (mulberry32), so a failure can be replayed. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const VOCABULARY = [
+  "pitch",
+  "deck",
+  "pizza",
+  "piano",
+  "the",
+  "theory",
+  "sourdough",
+  "sour",
+  "über",
+  "a",
+  "ab",
+  "data",
+  "db",
+  "é",
+];
+
+describe("issue 15 item 4: the suggestion title index", () => {
+  it("answers what scanning every title would, for any typed text, with a walk that stops early", () => {
+    const r = random(15);
+    const titles: IndexedTitle[] = Array.from({ length: 3_000 }, (_, n) => {
+      const words = Array.from(
+        { length: 1 + Math.floor(r() * 4) },
+        () => VOCABULARY[Math.floor(r() * VOCABULARY.length)] ?? "x",
+      );
+      return { oid: `oid${n}`, title: words.join(" "), words: [...new Set(words)] };
+    });
+    const index = buildTitleIndex(titles);
+    expect(index.size).toBe(3_000);
+    const typedTexts = [
+      "p",
+      "pi",
+      "pit",
+      "pitch",
+      "pitch d",
+      "the",
+      "th",
+      "theo",
+      "sour",
+      "sourdough pi",
+      "über",
+      "é",
+      "a",
+      "ab",
+      "zz",
+      "pitch zz",
+      "d b",
+      "data db",
+    ];
+    for (const typed of typedTexts) {
+      for (const limit of [1, 8, 50]) {
+        expect(
+          index.suggest(typed, typedWordsOf(typed), limit).map((t) => t.oid),
+          `${typed} / ${limit}`,
+        ).toEqual(reference(titles, typed, limit));
+      }
+    }
+  });
+
+  it("puts titles that start with the typed text first, then the most watched", () => {
+    const index = buildTitleIndex([
+      { oid: "a", title: "The perfect pitch", words: ["the", "perfect", "pitch"] },
+      { oid: "b", title: "Pitch deck 2", words: ["pitch", "deck", "2"] },
+      { oid: "c", title: "Pitch deck 1", words: ["pitch", "deck", "1"] },
+    ]);
+    expect(index.suggest("pitch", ["pitch"], 8).map((t) => t.oid)).toEqual(["b", "c", "a"]);
+    expect(index.suggest("perfect pit", ["perfect", "pit"], 8).map((t) => t.oid)).toEqual(["a"]);
+    expect(index.suggest("itch", ["itch"], 8)).toEqual([]);
+    expect(index.suggest("", [], 8)).toEqual([]);
+  });
+});

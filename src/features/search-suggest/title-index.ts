@@ -1,0 +1,101 @@
+/**
+ * Issue 15 item 4: suggestions from memory. The most watched listed presentations' titles, with
+ * their words as PostgreSQL's 'simple' parser reads them (title_words, migration 0014), most
+ * watched first, and buckets by the first letters of each title word and of each title: a
+ * suggestion walks the smallest bucket that can hold its answer, most watched first, and stops as
+ * soon as it has it. Built from the database when first asked and again after any change to
+ * listed presentations (features/small-caches.ts), so a suggestion costs microseconds at any size.
+ */
+
+/** The titles held at most: the most watched ones (a suggestion for a title beyond them is rare). */
+export const SUGGEST_INDEX_MAX_TITLES = 100_000;
+/** Bucket keys are a word's (or title's) first 1, 2 and 3 characters. */
+const BUCKET_PREFIX_MAX = 3;
+
+export interface IndexedTitle {
+  oid: string;
+  title: string;
+  /** The title's words (lexemes), lower case. */
+  words: readonly string[];
+}
+
+interface Entry extends IndexedTitle {
+  /** The title in lower case, for "starts with what was typed". */
+  lower: string;
+}
+
+export interface TitleIndex {
+  /**
+   * At most `limit` titles in which every typed word starts a word: those whose title starts with
+   * `typed` first, then the others, each group most watched first.
+   */
+  suggest(typed: string, typedWords: readonly string[], limit: number): IndexedTitle[];
+  readonly size: number;
+}
+
+const prefixesOf = (text: string): string[] => {
+  const chars = Array.from(text);
+  const keys: string[] = [];
+  for (let length = 1; length <= Math.min(BUCKET_PREFIX_MAX, chars.length); length += 1) {
+    keys.push(chars.slice(0, length).join(""));
+  }
+  return keys;
+};
+
+const keyOf = (text: string): string => Array.from(text).slice(0, BUCKET_PREFIX_MAX).join("");
+
+/** Builds the index from titles given most watched first. */
+export function buildTitleIndex(titles: readonly IndexedTitle[]): TitleIndex {
+  const entries: Entry[] = titles.map((title) => ({ ...title, lower: title.title.toLowerCase() }));
+  /** Entry numbers (ascending: most watched first) by the first characters of a title word. */
+  const byWord = new Map<string, number[]>();
+  /** …and by the first characters of the whole title. */
+  const byStart = new Map<string, number[]>();
+  const add = (buckets: Map<string, number[]>, key: string, n: number) => {
+    const bucket = buckets.get(key);
+    if (!bucket) buckets.set(key, [n]);
+    else if (bucket[bucket.length - 1] !== n) bucket.push(n);
+  };
+  entries.forEach((entry, n) => {
+    for (const word of entry.words) for (const key of prefixesOf(word)) add(byWord, key, n);
+    for (const key of prefixesOf(entry.lower)) add(byStart, key, n);
+  });
+
+  const fits = (entry: Entry, typedWords: readonly string[]) =>
+    typedWords.every((typed) => entry.words.some((word) => word.startsWith(typed)));
+
+  return {
+    size: entries.length,
+    suggest(typed, typedWords, limit) {
+      if (typedWords.length === 0 || limit <= 0) return [];
+      // The typed word with the fewest candidates bounds the walk.
+      let smallest: number[] = [];
+      for (const [index, word] of typedWords.entries()) {
+        const bucket = byWord.get(keyOf(word)) ?? [];
+        if (index === 0 || bucket.length < smallest.length) smallest = bucket;
+      }
+      if (smallest.length === 0) return [];
+      const found: Entry[] = [];
+      const taken = new Set<number>();
+      // Titles that start with the typed text, most watched first.
+      for (const n of byStart.get(keyOf(typed)) ?? []) {
+        const entry = entries[n] as Entry;
+        if (entry.lower.startsWith(typed) && fits(entry, typedWords)) {
+          found.push(entry);
+          taken.add(n);
+          if (found.length === limit) return found;
+        }
+      }
+      // Then the others, most watched first.
+      for (const n of smallest) {
+        if (taken.has(n)) continue;
+        const entry = entries[n] as Entry;
+        if (fits(entry, typedWords)) {
+          found.push(entry);
+          if (found.length === limit) break;
+        }
+      }
+      return found;
+    },
+  };
+}
