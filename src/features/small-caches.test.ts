@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ChangeFeed } from "../server/page-cache/change-feed";
 import { EVERYTHING_TAG, LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "./content-changes";
-import { cachedByKey, cachedUntilChange, SMALL_CACHE_TTL_MS, ValueCache } from "./small-caches";
+import { cachedByKey, cachedUntilChange, refreshedOnChange, SMALL_CACHE_TTL_MS, ValueCache } from "./small-caches";
 
 /** A load that answers when told to, counting its calls. */
 function controlledLoad() {
@@ -116,5 +116,45 @@ describe("issue 11 values kept by key (the view page's presentation rows)", () =
     expect(await get("b")).toBe("b@6");
     feed.publish([EVERYTHING_TAG]);
     expect(await get("b")).toBe("b@7");
+  });
+});
+
+describe("issue 15 item 4: a large value refreshed on change", () => {
+  it("waits for the first load only; after a change or its age it serves the value before while one load runs", async () => {
+    const feed = new ChangeFeed();
+    const control = controlledLoad();
+    let now = 0;
+    const get = refreshedOnChange(feed, [LISTS_TAG], control.load, 60_000, () => now);
+    const first = get();
+    const second = get();
+    control.answer(1);
+    expect(await first).toBe(1);
+    expect(await second).toBe(1);
+    expect(control.calls).toBe(1);
+    // Untouched by others' tags.
+    feed.publish([VIDEOS_TAG]);
+    expect(await get()).toBe(1);
+    expect(control.calls).toBe(1);
+    // A change: the value before is served at once, one load starts in the background.
+    feed.publish([LISTS_TAG]);
+    expect(await get()).toBe(1);
+    expect(await get()).toBe(1);
+    expect(control.calls).toBe(2);
+    // A change heard while that load runs starts another once it ends.
+    feed.publish([EVERYTHING_TAG]);
+    control.answer(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await get()).toBe(2);
+    expect(control.calls).toBe(3);
+    control.answer(3);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await get()).toBe(3);
+    // Its age: past maxAgeMs a load starts.
+    now = 60_000;
+    expect(await get()).toBe(3);
+    expect(control.calls).toBe(4);
+    control.answer(4);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await get()).toBe(4);
   });
 });

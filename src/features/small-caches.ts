@@ -113,3 +113,53 @@ export function cachedByKey<Value>(
     return entry.cache.get();
   };
 }
+
+/**
+ * A large value that is slow to load (issue 15's suggestion index: 100,000 titles, half a second):
+ * loaded when first asked, then, after a change touches one of `tags` (or `*`) or `maxAgeMs` has
+ * passed, loaded again in the background while askers keep getting the one before. Only the first
+ * load is waited for; one load runs at a time, and a change heard during a load starts another
+ * after it, so what a change did is served once the load that follows it ends.
+ */
+export function refreshedOnChange<Value>(
+  changes: ContentChanges,
+  tags: readonly string[],
+  load: () => Promise<Value>,
+  maxAgeMs: number,
+  now: () => number = Date.now,
+): () => Promise<Value> {
+  let kept: { value: Value; loadedAt: number } | null = null;
+  let loading: Promise<Value> | null = null;
+  let stale = false;
+  const start = (): Promise<Value> => {
+    stale = false;
+    const startedAt = now();
+    const current = load().then(
+      (value) => {
+        kept = { value, loadedAt: startedAt };
+        return value;
+      },
+      (error: unknown) => {
+        // The one before stays; the next asker tries again.
+        stale = true;
+        throw error;
+      },
+    );
+    loading = current;
+    void current
+      .finally(() => {
+        if (loading === current) loading = null;
+        if (stale && kept) void start().catch(() => {});
+      })
+      .catch(() => {});
+    return current;
+  };
+  changes.subscribe((changed) => {
+    if (tags.some((tag) => touches(changed, tag))) stale = true;
+  });
+  return () => {
+    if (!kept) return loading ?? start();
+    if ((stale || now() - kept.loadedAt >= maxAgeMs) && !loading) void start().catch(() => {});
+    return Promise.resolve(kept.value);
+  };
+}

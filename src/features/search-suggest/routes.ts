@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { LISTS_TAG } from "../content-changes";
 import type { FeatureContext } from "../http";
-import { cachedUntilChange } from "../small-caches";
+import { refreshedOnChange, SMALL_CACHE_TTL_MS } from "../small-caches";
 import { SUGGEST_CACHE_CONTROL, SUGGEST_PATH, suggestQueryProblem } from "./rules";
 import { loadTitleIndex, suggest, type TrendingSearches } from "./service";
 
@@ -15,8 +15,14 @@ export function registerSearchSuggestRoutes(
   context: FeatureContext,
   trending: TrendingSearches,
 ): void {
-  // Rebuilt after any change to listed presentations (and at least every minute: view counts move).
-  const titleIndex = cachedUntilChange(context.changes, [LISTS_TAG], () => loadTitleIndex(context.db));
+  // Rebuilt in the background after any change to listed presentations (and at least every
+  // minute: view counts move); suggestions meanwhile come from the index before.
+  const titleIndex = refreshedOnChange(
+    context.changes,
+    [LISTS_TAG],
+    () => loadTitleIndex(context.db),
+    SMALL_CACHE_TTL_MS,
+  );
   app.get(SUGGEST_PATH, async (request: FastifyRequest<{ Querystring: { q?: unknown } }>, reply) => {
     const q = request.query.q;
     const problem = suggestQueryProblem(q);

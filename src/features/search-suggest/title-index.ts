@@ -19,9 +19,17 @@ export interface IndexedTitle {
   words: readonly string[];
 }
 
-interface Entry extends IndexedTitle {
+/**
+ * A title as held: plain strings only, no arrays (100,000 of them stay in the old generation;
+ * the fewer objects there, the shorter the garbage collector's pauses).
+ */
+interface Entry {
+  oid: string;
+  title: string;
   /** The title in lower case, for "starts with what was typed". */
   lower: string;
+  /** The title's words, each after a space: " word" is in it when a word starts with "word". */
+  spaced: string;
 }
 
 export interface TitleIndex {
@@ -29,7 +37,7 @@ export interface TitleIndex {
    * At most `limit` titles in which every typed word starts a word: those whose title starts with
    * `typed` first, then the others, each group most watched first.
    */
-  suggest(typed: string, typedWords: readonly string[], limit: number): IndexedTitle[];
+  suggest(typed: string, typedWords: readonly string[], limit: number): { oid: string; title: string }[];
   readonly size: number;
 }
 
@@ -46,39 +54,50 @@ const keyOf = (text: string): string => Array.from(text).slice(0, BUCKET_PREFIX_
 
 /** Builds the index from titles given most watched first. */
 export function buildTitleIndex(titles: readonly IndexedTitle[]): TitleIndex {
-  const entries: Entry[] = titles.map((title) => ({ ...title, lower: title.title.toLowerCase() }));
+  const entries: Entry[] = titles.map((title) => ({
+    oid: title.oid,
+    title: title.title,
+    lower: title.title.toLowerCase(),
+    spaced: ` ${title.words.join(" ")}`,
+  }));
   /** Entry numbers (ascending: most watched first) by the first characters of a title word. */
-  const byWord = new Map<string, number[]>();
+  const wordLists = new Map<string, number[]>();
   /** …and by the first characters of the whole title. */
-  const byStart = new Map<string, number[]>();
+  const startLists = new Map<string, number[]>();
   const add = (buckets: Map<string, number[]>, key: string, n: number) => {
     const bucket = buckets.get(key);
     if (!bucket) buckets.set(key, [n]);
     else if (bucket[bucket.length - 1] !== n) bucket.push(n);
   };
-  entries.forEach((entry, n) => {
-    for (const word of entry.words) for (const key of prefixesOf(word)) add(byWord, key, n);
-    for (const key of prefixesOf(entry.lower)) add(byStart, key, n);
+  titles.forEach((title, n) => {
+    for (const word of title.words) for (const key of prefixesOf(word)) add(wordLists, key, n);
+    for (const key of prefixesOf(entries[n]?.lower ?? "")) add(startLists, key, n);
   });
+  const packed = (lists: Map<string, number[]>) =>
+    new Map([...lists].map(([key, list]) => [key, Int32Array.from(list)]));
+  const byWord = packed(wordLists);
+  const byStart = packed(startLists);
+  const none = new Int32Array(0);
 
+  // Words never hold a space (they are the parser's lexemes), so " typed" marks a word's start.
   const fits = (entry: Entry, typedWords: readonly string[]) =>
-    typedWords.every((typed) => entry.words.some((word) => word.startsWith(typed)));
+    typedWords.every((typed) => entry.spaced.includes(` ${typed}`));
 
   return {
     size: entries.length,
     suggest(typed, typedWords, limit) {
       if (typedWords.length === 0 || limit <= 0) return [];
       // The typed word with the fewest candidates bounds the walk.
-      let smallest: number[] = [];
+      let smallest = none;
       for (const [index, word] of typedWords.entries()) {
-        const bucket = byWord.get(keyOf(word)) ?? [];
+        const bucket = byWord.get(keyOf(word)) ?? none;
         if (index === 0 || bucket.length < smallest.length) smallest = bucket;
       }
       if (smallest.length === 0) return [];
       const found: Entry[] = [];
       const taken = new Set<number>();
       // Titles that start with the typed text, most watched first.
-      for (const n of byStart.get(keyOf(typed)) ?? []) {
+      for (const n of byStart.get(keyOf(typed)) ?? none) {
         const entry = entries[n] as Entry;
         if (entry.lower.startsWith(typed) && fits(entry, typedWords)) {
           found.push(entry);
