@@ -4,11 +4,12 @@ import { LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
 import { type FeatureContext, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { ExplorePage } from "./components/ExplorePage";
 import { SEARCH_MAX_LENGTH, SEARCH_TAG_MAX_LENGTH, searchTypeOf } from "./search";
-import { getExplorePage, getSearchPage } from "./service";
+import { exploreSources, getExplorePage, getSearchPage } from "./service";
 
 export function registerExploreRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const sources = exploreSources(context.db, context.changes);
   app.get("/explore/", async (request, reply) => {
-    const data = await getExplorePage(context.db, request.viewer);
+    const data = await getExplorePage(context.db, request.viewer, sources);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG]);
     return context.sendPage(request, reply, {
@@ -32,12 +33,17 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
       // Issue 15: filters as written in the address; anything else reads as no filter.
       const tagFilter = typeof tag === "string" ? tag.trim().toLowerCase().slice(0, SEARCH_TAG_MAX_LENGTH) : "";
       const pageNumber = typeof page === "string" ? Number(page) : 1;
-      const data = await getSearchPage(context.db, request.viewer, {
-        term,
-        type: searchTypeOf(type),
-        tag: tagFilter || null,
-        page: Number.isInteger(pageNumber) ? pageNumber : 1,
-      });
+      const data = await getSearchPage(
+        context.db,
+        request.viewer,
+        {
+          term,
+          type: searchTypeOf(type),
+          tag: tagFilter || null,
+          page: Number.isInteger(pageNumber) ? pageNumber : 1,
+        },
+        sources,
+      );
       // Issue 15 item 5: a search that found something counts toward trending searches, also when
       // the page cache answers it later instead of this route.
       if (data.total > 0) {

@@ -1,14 +1,16 @@
 import type { FastifyInstance } from "fastify";
 import { createElement } from "react";
 import { LISTS_TAG } from "../content-changes";
+import { cachedSearchableCount } from "../explore/service";
 import { type FeatureContext, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { HomePage } from "./components/HomePage";
 import { getHomePage } from "./service";
 
 export function registerHomeRoutes(app: FastifyInstance, context: FeatureContext): void {
+  const listedCount = cachedSearchableCount(context.db, context.changes);
   // Spec §2: the logo target, and the bottom band's target for logged-out visitors.
   app.get("/", async (request, reply) => {
-    const data = await getHomePage(context.db);
+    const data = await getHomePage(context.db, listedCount);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [LISTS_TAG]);
     return context.sendPage(request, reply, {

@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/client";
 import type { Card } from "../../lib/card";
-import { countListedPresentations, listListedPresentations } from "../presentation/repository";
+import { listListedPresentations } from "../presentation/repository";
 import { presentationListCard } from "../presentation/service";
 
 /** How many presentations the home page lists. */
@@ -11,9 +11,10 @@ export interface HomePageData {
   recent: Card[];
 }
 
-export async function getHomePage(db: Queryable): Promise<HomePageData> {
+/** `listedCount`: the app's kept count of listed presentations (explore/service.ts cachedSearchableCount). */
+export async function getHomePage(db: Queryable, listedCount: () => Promise<number>): Promise<HomePageData> {
   const [presentationCount, recent] = await Promise.all([
-    countListedPresentations(db),
+    listedCount(),
     listListedPresentations(db, { limit: HOME_CARD_COUNT }),
   ]);
   return { presentationCount, recent: recent.map(presentationListCard) };
