@@ -9,8 +9,12 @@
 
 /** The titles held at most: the most watched ones (a suggestion for a title beyond them is rare). */
 export const SUGGEST_INDEX_MAX_TITLES = 100_000;
-/** Bucket keys are a word's (or title's) first 1, 2 and 3 characters. */
-const BUCKET_PREFIX_MAX = 3;
+/**
+ * Bucket keys are a word's first 1–4 characters and a title's first 1–8: a longer typed text walks
+ * a smaller bucket ("the b" walks the titles starting "the b", not all those starting "the").
+ */
+const WORD_PREFIX_MAX = 4;
+const START_PREFIX_MAX = 8;
 
 export interface IndexedTitle {
   oid: string;
@@ -41,16 +45,16 @@ export interface TitleIndex {
   readonly size: number;
 }
 
-const prefixesOf = (text: string): string[] => {
+const prefixesOf = (text: string, max: number): string[] => {
   const chars = Array.from(text);
   const keys: string[] = [];
-  for (let length = 1; length <= Math.min(BUCKET_PREFIX_MAX, chars.length); length += 1) {
+  for (let length = 1; length <= Math.min(max, chars.length); length += 1) {
     keys.push(chars.slice(0, length).join(""));
   }
   return keys;
 };
 
-const keyOf = (text: string): string => Array.from(text).slice(0, BUCKET_PREFIX_MAX).join("");
+const keyOf = (text: string, max: number): string => Array.from(text).slice(0, max).join("");
 
 /** Builds the index from titles given most watched first. */
 export function buildTitleIndex(titles: readonly IndexedTitle[]): TitleIndex {
@@ -70,8 +74,8 @@ export function buildTitleIndex(titles: readonly IndexedTitle[]): TitleIndex {
     else if (bucket[bucket.length - 1] !== n) bucket.push(n);
   };
   titles.forEach((title, n) => {
-    for (const word of title.words) for (const key of prefixesOf(word)) add(wordLists, key, n);
-    for (const key of prefixesOf(entries[n]?.lower ?? "")) add(startLists, key, n);
+    for (const word of title.words) for (const key of prefixesOf(word, WORD_PREFIX_MAX)) add(wordLists, key, n);
+    for (const key of prefixesOf(entries[n]?.lower ?? "", START_PREFIX_MAX)) add(startLists, key, n);
   });
   const packed = (lists: Map<string, number[]>) =>
     new Map([...lists].map(([key, list]) => [key, Int32Array.from(list)]));
@@ -90,14 +94,14 @@ export function buildTitleIndex(titles: readonly IndexedTitle[]): TitleIndex {
       // The typed word with the fewest candidates bounds the walk.
       let smallest = none;
       for (const [index, word] of typedWords.entries()) {
-        const bucket = byWord.get(keyOf(word)) ?? none;
+        const bucket = byWord.get(keyOf(word, WORD_PREFIX_MAX)) ?? none;
         if (index === 0 || bucket.length < smallest.length) smallest = bucket;
       }
       if (smallest.length === 0) return [];
       const found: Entry[] = [];
       const taken = new Set<number>();
       // Titles that start with the typed text, most watched first.
-      for (const n of byStart.get(keyOf(typed)) ?? none) {
+      for (const n of byStart.get(keyOf(typed, START_PREFIX_MAX)) ?? none) {
         const entry = entries[n] as Entry;
         if (entry.lower.startsWith(typed) && fits(entry, typedWords)) {
           found.push(entry);
