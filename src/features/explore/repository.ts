@@ -11,8 +11,6 @@ import { MARK_END, MARK_START } from "../../lib/card";
 export const SEARCH_COUNT_CAP = 1_000;
 /** Index hits read per search at most, ranked afterwards (issue 15 item 2). */
 const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
-/** Title and tag matches always join the candidates, so the strongest hits are ranked too. */
-const TITLE_CANDIDATE_LIMIT = 200;
 /**
  * Typo tolerance (issue 15 item 3): how alike (pg_trgm word_similarity, 0–1) a title or tag must
  * be to the words searched for; "sourdoguh" is 0.6 like "Sourdough Basics".
@@ -41,8 +39,8 @@ export interface SearchTotals {
 }
 
 export interface SearchQuery {
-  /** to_tsquery('simple', …) text, built by tsqueryOf (every operand quoted). */
-  tsquery: string;
+  /** to_tsquery('simple', …) texts, built by searchQueriesOf (every operand quoted). */
+  queries: { titles: string; text: string; exclusions: string | null };
   tag: string | null;
   kinds: readonly SearchHitKind[];
   limit: number;
@@ -58,25 +56,31 @@ const unmarked = (expression: string) => `translate(${expression}, '${MARK_START
  * One round trip: the three totals (each counted over a LIMIT), and the page of hits, ranked
  * among the bounded candidates by where the words are (title, then tags: the small title_vector,
  * so ranking never reads the slide text), then views, then id, so pages never overlap or skip.
- * Title matches need no second look at the whole text unless the search excludes words ($6). Presentations and templates come from presentations
- * (templates by their own small index: template_slug), videos from the few video cards.
+ * Candidates: whole words anywhere ($6 on search_vector), and words as prefixes in titles and tags
+ * ($1 on title_vector; issue 15 item 2: prefixes over every slide's words cost four times as
+ * much), a title hit holding none of the excluded words anywhere ($7). A presentation found both
+ * ways counts once. Presentations and templates come from presentations (templates by their own
+ * small index: template_slug), videos from the few video cards.
  */
 const SEARCH_SQL = `
 with q as (select to_tsquery('simple', $1) as q),
+words as (select to_tsquery('simple', $6) as q),
 matched as materialized (
-  select p.id from presentations p, q
-   where p.search_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
+  select p.id from presentations p, words
+   where p.search_vector @@ words.q and ${LISTED} and p.template_slug is null and ${TAGGED}
    limit ${CANDIDATE_LIMIT}
 ),
 titled as materialized (
   select p.id from presentations p, q
    where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
-     and (not $6::boolean or p.search_vector @@ q.q)
-   limit ${TITLE_CANDIDATE_LIMIT}
+     and ($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))
+   limit ${CANDIDATE_LIMIT}
 ),
 templates as materialized (
-  select p.id from presentations p, q
-   where p.template_slug is not null and not p.hidden and p.search_vector @@ q.q and ${TAGGED}
+  select p.id from presentations p, q, words
+   where p.template_slug is not null and not p.hidden and ${TAGGED}
+     and (p.search_vector @@ words.q
+          or (p.title_vector @@ q.q and ($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))))
 ),
 videos as materialized (
   select v.slug, v.position, ts_rank(setweight(to_tsvector('simple', v.title), 'A') || to_tsvector('simple', v.sub_title), q.q) as rank
@@ -97,7 +101,7 @@ hits as (
 page as (
   select * from hits order by rank desc, view_count desc, kind, tie desc limit $4 offset $5
 )
-select (select count(*) from matched)::int as presentation,
+select (select count(*) from (select id from matched union select id from titled) found)::int as presentation,
        (select count(*) from templates)::int as template,
        (select count(*) from videos)::int as video,
        coalesce((
@@ -119,12 +123,13 @@ export async function searchCatalogue(
   query: SearchQuery,
 ): Promise<{ hits: SearchHit[]; totals: SearchTotals }> {
   const rows = await db.query<SearchTotals & { hits: SearchHit[] }>(SEARCH_SQL, [
-    query.tsquery,
+    query.queries.titles,
     query.tag,
     query.kinds,
     query.limit,
     query.offset,
-    query.tsquery.includes("!"),
+    query.queries.text,
+    query.queries.exclusions,
   ]);
   const row = rows[0];
   if (!row) return { hits: [], totals: { presentation: 0, template: 0, video: 0 } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { authorSegmentOf, searchTypeOf, searchUrl, soughtWords, tsqueryOf } from "./search";
+import { authorSegmentOf, searchQueriesOf, searchTypeOf, searchUrl, soughtWords, tsqueryOf } from "./search";
 
 describe("search", () => {
   it("R2.4 R5 (search) an empty term goes to /explore/, otherwise the URL-encoded term", () => {
@@ -46,5 +46,19 @@ describe("search", () => {
     );
     expect(searchTypeOf("template")).toBe("template");
     expect(searchTypeOf("<script>")).toBe("all");
+  });
+
+  it("issue 15 item 2: prefixes for titles and tags, whole words for the text, the excluded words alone", () => {
+    expect(searchQueriesOf('sourd "wild yeast" -rye')).toEqual({
+      titles: "'sourd':* & ('wild' <-> 'yeast') & !'rye'",
+      text: "'sourd' & ('wild' <-> 'yeast') & !'rye'",
+      exclusions: "!'rye'",
+    });
+    expect(searchQueriesOf("bread OR pie")).toEqual({
+      titles: "('bread':* | 'pie')",
+      text: "('bread' | 'pie')",
+      exclusions: null,
+    });
+    expect(searchQueriesOf("  !!! ")).toBeNull();
   });
 });

@@ -93,24 +93,53 @@ function lexeme(word: string, prefix: boolean): string {
   return prefix && [...word].length >= SEARCH_PREFIX_MIN_LENGTH ? `${quoted}:*` : quoted;
 }
 
-function atomQuery(atom: SearchAtom): string {
+function atomQuery(atom: SearchAtom, prefixes: boolean): string {
   const body = atom.quoted
     ? atom.words.map((word) => lexeme(word, false)).join(" <-> ")
-    : lexeme(atom.words[0] ?? "", true);
+    : lexeme(atom.words[0] ?? "", prefixes);
   const grouped = atom.words.length > 1 ? `(${body})` : body;
   return atom.negated ? `!${grouped}` : grouped;
 }
 
+function queryOf(groups: SearchAtom[][], prefixes: boolean): string {
+  return groups
+    .map((group) =>
+      group.length > 1
+        ? `(${group.map((atom) => atomQuery(atom, prefixes)).join(" | ")})`
+        : atomQuery(group[0] as SearchAtom, prefixes),
+    )
+    .join(" & ");
+}
+
 /**
  * The to_tsquery('simple', …) text for a visitor's search, or null when it finds nothing to
- * look for. Every operand is a quoted lexeme; the operators are ours.
+ * look for. Every operand is a quoted lexeme; the operators are ours. Words of 4 letters or more
+ * are also prefixes ("sourd" finds "sourdough").
  */
 export function tsqueryOf(term: string): string | null {
   const groups = parseSearch(term);
+  return groups.length === 0 ? null : queryOf(groups, true);
+}
+
+/**
+ * Issue 15 item 2: the three queries a search runs (null when it looks for nothing). Prefixes are
+ * matched in titles and tags only: a prefix over every slide's words reads the posting list of
+ * every word it starts (200 real words on 100,000 decks: 16.7 ms a query with prefixes, 4.6 ms
+ * whole words, 0.8 ms prefixes over titles and tags).
+ *  - `titles`: for title_vector, words as prefixes;
+ *  - `text`: for search_vector, whole words;
+ *  - `exclusions`: the excluded words and phrases alone (whole words), which a title hit must not
+ *    hold anywhere in its text; null when nothing is excluded.
+ */
+export function searchQueriesOf(term: string): { titles: string; text: string; exclusions: string | null } | null {
+  const groups = parseSearch(term);
   if (groups.length === 0) return null;
-  return groups
-    .map((group) => (group.length > 1 ? `(${group.map(atomQuery).join(" | ")})` : atomQuery(group[0] as SearchAtom)))
-    .join(" & ");
+  const excluded = groups.filter((group) => group.every((atom) => atom.negated));
+  return {
+    titles: queryOf(groups, true),
+    text: queryOf(groups, false),
+    exclusions: excluded.length > 0 ? queryOf(excluded, false) : null,
+  };
 }
 
 /** The words a search looks for (not the excluded ones), for typo tolerance. */

@@ -23,7 +23,7 @@ import {
   searchCatalogue,
   searchSimilarTitles,
 } from "./repository";
-import { authorSegmentOf, SEARCH_TERMS, type SearchType, soughtWords, tsqueryOf } from "./search";
+import { authorSegmentOf, SEARCH_TERMS, type SearchType, searchQueriesOf, soughtWords } from "./search";
 
 /** Results per search page. */
 export const SEARCH_PAGE_SIZE = 24;
@@ -147,7 +147,7 @@ export async function getSearchPage(
 ): Promise<ExplorePageData> {
   const { term, type, tag } = request;
   const header = headerAppData(await sources.searchableCount(), viewer, null);
-  const query = tsqueryOf(term);
+  const queries = searchQueriesOf(term);
   const empty: SearchTotals = { presentation: 0, template: 0, video: 0 };
   const facts = (totals: SearchTotals, similar: boolean): SearchFacts => ({
     type,
@@ -156,11 +156,11 @@ export async function getSearchPage(
     countCap: SEARCH_COUNT_CAP,
     similar,
   });
-  if (!query) return { ...noResults(header, term), search: facts(empty, false) };
+  if (!queries) return { ...noResults(header, term), search: facts(empty, false) };
   const current = Math.max(1, Math.min(request.page, SEARCH_MAX_PAGE));
   const kinds = KINDS_OF[type];
   const found = await searchCatalogue(db, {
-    tsquery: query,
+    queries,
     tag,
     kinds,
     limit: SEARCH_PAGE_SIZE,
