@@ -11,6 +11,8 @@ import { MARK_END, MARK_START } from "../../lib/card";
 export const SEARCH_COUNT_CAP = 1_000;
 /** Index hits read per search at most, ranked afterwards (issue 15 item 2). */
 const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
+/** Title and tag matches always join the candidates, so the strongest hits are ranked too. */
+const TITLE_CANDIDATE_LIMIT = 200;
 /**
  * Typo tolerance (issue 15 item 3): how alike (pg_trgm word_similarity, 0–1) a title or tag must
  * be to the words searched for; "sourdoguh" is 0.6 like "Sourdough Basics".
@@ -74,7 +76,7 @@ titled as materialized (
   select p.id from presentations p, q
    where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
      and ($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))
-   limit ${CANDIDATE_LIMIT}
+   limit ${TITLE_CANDIDATE_LIMIT}
 ),
 templates as materialized (
   select p.id from presentations p, q, words
@@ -101,7 +103,17 @@ hits as (
 page as (
   select * from hits order by rank desc, view_count desc, kind, tie desc limit $4 offset $5
 )
-select (select count(*) from (select id from matched union select id from titled) found)::int as presentation,
+select (case when (select count(*) from titled) < ${TITLE_CANDIDATE_LIMIT}
+             then (select count(*) from (select id from matched union select id from titled) found)
+             -- More title hits than candidates: counted on (to the cap), so the total stays exact up to it.
+             else (select count(*) from (
+                     select id from matched
+                     union
+                     (select p.id from presentations p, q
+                       where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
+                         and ($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))
+                       limit ${CANDIDATE_LIMIT})) found)
+        end)::int as presentation,
        (select count(*) from templates)::int as template,
        (select count(*) from videos)::int as video,
        coalesce((

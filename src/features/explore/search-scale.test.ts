@@ -119,6 +119,24 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
     expect((await page("search=-sourdough")).titles).toEqual([]);
   });
 
+  it("issue 15 item 2: a word's start finds titles and tags, whole words find the text; each deck counted once", async () => {
+    // "sourd" starts "Sourdough" in a title: found and counted, though no deck's text holds the word "sourd".
+    const start = await page("search=sourd&type=presentation");
+    expect(start.titles).toContain("Sourdough Basics");
+    expect(Number(start.typeCount("presentation").replace(/\D/g, ""))).toBeGreaterThanOrEqual(start.titles.length);
+    // Decks found both ways (title and text) are listed and counted once: the pages hold the count.
+    const count = Number(start.typeCount("presentation").replace(/\D/g, ""));
+    const paths: string[] = [];
+    for (let n = 1; n <= Math.ceil(count / 24); n += 1)
+      paths.push(...(await page(`search=sourd&type=presentation&page=${n}`)).paths);
+    expect(new Set(paths).size).toBe(paths.length);
+    expect(paths).toHaveLength(count);
+    // An excluded word excludes a title hit too.
+    expect((await page(`search=${encodeURIComponent("sourd -starter")}&type=presentation`)).titles).not.toContain(
+      "Sourdough Basics",
+    );
+  });
+
   it("issue 15 item 3: OR finds either word", async () => {
     const either = await page(`search=${encodeURIComponent("marmalade OR crispr")}&type=presentation`);
     const crispr = await page("search=crispr&type=presentation");
