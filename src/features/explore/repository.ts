@@ -11,7 +11,7 @@ import { MARK_END, MARK_START } from "../../lib/card";
 export const SEARCH_COUNT_CAP = 1_000;
 /** Index hits read per search at most, ranked afterwards (issue 15 item 2). */
 const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
-/** Title and tag matches always join the candidates, so the strongest hits are ranked too. */
+/** Title and tag hits ranked when the words alone already fill the candidates. */
 const TITLE_CANDIDATE_LIMIT = 200;
 /**
  * Typo tolerance (issue 15 item 3): how alike (pg_trgm word_similarity, 0–1) a title or tag must
@@ -54,66 +54,62 @@ const TAGGED = `($2::text is null or p.tags @> array[$2::text])`;
 /** The words of a text with the highlight markers taken out (so only ts_headline places them). */
 const unmarked = (expression: string) => `translate(${expression}, '${MARK_START}${MARK_END}', '')`;
 
+/** How a candidate ranks (issue 15 item 2): where the words are, title then tags (the small title_vector). */
+const RANK = `ts_rank('{0, 0, 0.4, 1}', p.title_vector, q.q)`;
+/** A title hit holds none of the excluded words anywhere ($7: the negated words, `!'word'`). */
+const NOT_EXCLUDED = `($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))`;
+
 /**
  * One round trip: the three totals (each counted over a LIMIT), and the page of hits, ranked
- * among the bounded candidates by where the words are (title, then tags: the small title_vector,
- * so ranking never reads the slide text), then views, then id, so pages never overlap or skip.
+ * among the bounded candidates by where the words are (title, then tags), then views, then id, so
+ * pages never overlap or skip. Each candidate's rank is computed in the index scan that found it
+ * (the row is at hand there), so nothing is looked up twice.
  * Candidates: whole words anywhere ($6 on search_vector), and words as prefixes in titles and tags
  * ($1 on title_vector; issue 15 item 2: prefixes over every slide's words cost four times as
  * much), a title hit holding none of the excluded words anywhere ($7). A presentation found both
- * ways counts once. Presentations and templates come from presentations (templates by their own
- * small index: template_slug), videos from the few video cards.
+ * ways is the same row in both and counts once. Presentations and templates come from
+ * presentations (templates by their own small index: template_slug), videos from the few video
+ * cards.
  */
 const SEARCH_SQL = `
 with q as (select to_tsquery('simple', $1) as q),
 words as (select to_tsquery('simple', $6) as q),
 matched as materialized (
-  select p.id from presentations p, words
+  select p.id, ${RANK} as rank, p.view_count
+    from presentations p, words, q
    where p.search_vector @@ words.q and ${LISTED} and p.template_slug is null and ${TAGGED}
    limit ${CANDIDATE_LIMIT}
 ),
 titled as materialized (
-  select p.id from presentations p, q
-   where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
-     and ($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))
-   limit ${TITLE_CANDIDATE_LIMIT}
+  select p.id, ${RANK} as rank, p.view_count
+    from presentations p, q
+   where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED} and ${NOT_EXCLUDED}
+   -- Words found past the cap already make the total "1,000+": the title hits only join the ranking.
+   limit (select case when count(*) = ${CANDIDATE_LIMIT} then ${TITLE_CANDIDATE_LIMIT} else ${CANDIDATE_LIMIT} end from matched)
 ),
+found as materialized (select * from matched union select * from titled),
 templates as materialized (
-  select p.id from presentations p, q, words
+  select p.id, ${RANK} as rank, p.view_count
+    from presentations p, q, words
    where p.template_slug is not null and not p.hidden and ${TAGGED}
-     and (p.search_vector @@ words.q
-          or (p.title_vector @@ q.q and ($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))))
+     and (p.search_vector @@ words.q or (p.title_vector @@ q.q and ${NOT_EXCLUDED}))
 ),
 videos as materialized (
   select v.slug, v.position, ts_rank(setweight(to_tsvector('simple', v.title), 'A') || to_tsvector('simple', v.sub_title), q.q) as rank
     from video_cards v, q
    where to_tsvector('simple', v.title || ' ' || v.sub_title) @@ q.q and $2::text is null
 ),
-candidates as (
-  select c.id, case when p.template_slug is null then 'presentation' else 'template' end as kind,
-         ts_rank('{0, 0, 0.4, 1}', p.title_vector, q.q) as rank, p.view_count
-    from (select id from matched union select id from titled union select id from templates) c
-    join presentations p on p.id = c.id, q
-),
 hits as (
-  select kind, id, null::text as slug, rank, view_count, id as tie from candidates where kind = any($3::text[])
+  select 'presentation' as kind, id, null::text as slug, rank, view_count, id as tie from found where 'presentation' = any($3::text[])
+  union all
+  select 'template', id, null::text, rank, view_count, id from templates where 'template' = any($3::text[])
   union all
   select 'video', null::bigint, slug, rank, 0, -position from videos where 'video' = any($3::text[])
 ),
 page as (
   select * from hits order by rank desc, view_count desc, kind, tie desc limit $4 offset $5
 )
-select (case when (select count(*) from titled) < ${TITLE_CANDIDATE_LIMIT}
-             then (select count(*) from (select id from matched union select id from titled) found)
-             -- More title hits than candidates: counted on (to the cap), so the total stays exact up to it.
-             else (select count(*) from (
-                     select id from matched
-                     union
-                     (select p.id from presentations p, q
-                       where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED}
-                         and ($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))
-                       limit ${CANDIDATE_LIMIT})) found)
-        end)::int as presentation,
+select (select count(*) from found)::int as presentation,
        (select count(*) from templates)::int as template,
        (select count(*) from videos)::int as video,
        coalesce((
