@@ -68,6 +68,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 export const BODY_LIMIT_BYTES = 256 * 1024;
 /** When the database is unavailable, visitors are asked to come back after this long. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+/** Answers up to this size are compressed in one call (brotli 4: about 1 ms for 256 KiB); larger ones stream. */
+const COMPRESS_IN_ONE_CALL_MAX_BYTES = 256 * 1024;
 /** Largest presentation file accepted by an import (Markdown or JSON). */
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -161,7 +163,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       reply.header("x-frame-options", "DENY");
     }
   });
-  await app.register(compress, { threshold: 1024 });
+  // A page (tens of KiB) is compressed in one call, not through a stream: @fastify/compress's
+  // default on 2 cores streams anything over 8 KiB, a brotli context and several writes per
+  // response (a 51 KiB search page: 0.75 ms of the event loop's time against 0.21 ms in one call).
+  await app.register(compress, { threshold: 1024, syncThreshold: COMPRESS_IN_ONE_CALL_MAX_BYTES });
   await app.register(cookie);
   await app.register(formbody, { bodyLimit: BODY_LIMIT_BYTES });
   await registerRequestInput(app, { fileSizeLimit: UPLOAD_LIMIT_BYTES });
