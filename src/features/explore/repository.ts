@@ -1,10 +1,12 @@
 import type { Database, Queryable } from "../../db/client";
 import { MARK_END, MARK_START } from "../../lib/card";
+import { markedSnippet, SNIPPET_TEXT_MAX_CHARS, type SnippetWords } from "./snippet";
 
 /**
  * Issue 15, items 2 and 3: the search query, whose cost doesn't grow with the catalogue. Every
  * count and every candidate set stops at a LIMIT taken from the GIN indexes (migration 0013);
- * ranking (ts_rank) and highlighting (ts_headline) run over that bounded set and the page shown.
+ * ranking (ts_rank) runs over that bounded set, and highlighting over the page shown (ts_headline for
+ * titles, snippet.ts for the snippets).
  */
 
 /** Totals are exact up to 1,000, then "1,000+" (issue 15 item 2): counting stops at one more. */
@@ -19,7 +21,6 @@ const TITLE_CANDIDATE_LIMIT = 200;
  */
 export const TYPO_SIMILARITY_THRESHOLD = 0.45;
 const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", HighlightAll=true`;
-const SNIPPET_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", MaxWords=24, MinWords=10, MaxFragments=2, FragmentDelimiter=" … "`;
 
 export type SearchHitKind = "presentation" | "template" | "video";
 
@@ -33,6 +34,9 @@ export interface SearchHit {
   markedSnippet: string;
 }
 
+/** A hit as the query returns it: the text its snippet is drawn from (a video's subtitle as it is). */
+type FoundHit = Omit<SearchHit, "markedSnippet"> & { snippetText: string };
+
 export interface SearchTotals {
   /** Listed presentations found, SEARCH_COUNT_CAP + 1 meaning "more than the cap". */
   presentation: number;
@@ -43,6 +47,8 @@ export interface SearchTotals {
 export interface SearchQuery {
   /** to_tsquery('simple', …) texts, built by searchQueriesOf (every operand quoted). */
   queries: { titles: string; text: string; exclusions: string | null };
+  /** What the hits' snippets mark (snippet.ts). */
+  snippetWords: SnippetWords;
   tag: string | null;
   kinds: readonly SearchHitKind[];
   limit: number;
@@ -116,10 +122,9 @@ select (select count(*) from found)::int as presentation,
          select json_agg(json_build_object(
                   'kind', page.kind, 'key', coalesce(page.id::text, page.slug),
                   'markedTitle', ts_headline('simple', ${unmarked("coalesce(p.title, v.title)")}, q.q, '${HEADLINE_OPTIONS}'),
-                  'markedSnippet', case when p.id is null then ${unmarked("v.sub_title")}
-                    else ts_headline('simple',
-                      ${unmarked("regexp_replace(p.description_html, '<[^>]*>', ' ', 'g') || ' ' || podium_slide_text(p.document)")},
-                      q.q, '${SNIPPET_OPTIONS}') end
+                  'snippetText', case when p.id is null then ${unmarked("v.sub_title")}
+                    else left(${unmarked("regexp_replace(p.description_html, '<[^>]*>', ' ', 'g') || ' ' || podium_slide_text(p.document)")},
+                              ${SNIPPET_TEXT_MAX_CHARS}) end
                 ) order by page.rank desc, page.view_count desc, page.kind, page.tie desc)
            from page
            left join presentations p on p.id = page.id
@@ -130,7 +135,7 @@ export async function searchCatalogue(
   db: Queryable,
   query: SearchQuery,
 ): Promise<{ hits: SearchHit[]; totals: SearchTotals }> {
-  const rows = await db.query<SearchTotals & { hits: SearchHit[] }>(SEARCH_SQL, [
+  const rows = await db.query<SearchTotals & { hits: FoundHit[] | string }>(SEARCH_SQL, [
     query.queries.titles,
     query.tag,
     query.kinds,
@@ -141,7 +146,11 @@ export async function searchCatalogue(
   ]);
   const row = rows[0];
   if (!row) return { hits: [], totals: { presentation: 0, template: 0, video: 0 } };
-  const hits = typeof row.hits === "string" ? (JSON.parse(row.hits) as SearchHit[]) : row.hits;
+  const found = typeof row.hits === "string" ? (JSON.parse(row.hits) as FoundHit[]) : row.hits;
+  const hits = found.map(({ snippetText, ...hit }) => ({
+    ...hit,
+    markedSnippet: hit.kind === "video" ? snippetText : markedSnippet(snippetText, query.snippetWords),
+  }));
   return { hits, totals: { presentation: row.presentation, template: row.template, video: row.video } };
 }
 

@@ -24,6 +24,7 @@ import {
   searchSimilarTitles,
 } from "./repository";
 import { authorSegmentOf, SEARCH_TERMS, type SearchType, searchQueriesOf, soughtWords } from "./search";
+import { snippetWordsOf } from "./snippet";
 
 /** Results per search page. */
 export const SEARCH_PAGE_SIZE = 24;
@@ -161,6 +162,7 @@ export async function getSearchPage(
   const kinds = KINDS_OF[type];
   const found = await searchCatalogue(db, {
     queries,
+    snippetWords: snippetWordsOf(term),
     tag,
     kinds,
     limit: SEARCH_PAGE_SIZE,

@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { MARK_END, MARK_START } from "../../lib/card";
+import { markedSnippet, SNIPPET_PASSAGES, SNIPPET_TEXT_MAX_CHARS, SNIPPET_WORDS, snippetWordsOf } from "./snippet";
+
+/** Marked runs as [word] for reading. */
+const shown = (snippet: string) => snippet.replaceAll(MARK_START, "[").replaceAll(MARK_END, "]");
+const filler = (count: number, word = "filler") => Array.from({ length: count }, (_, i) => `${word}${i}`).join(" ");
+
+describe("issue 15 item 3: search snippets (highlighting)", () => {
+  it("marks the words searched for, whatever their case, as whole words or as the start of a word (4 letters or more), never the excluded ones", () => {
+    const words = snippetWordsOf("sourd bread -rye");
+    expect(shown(markedSnippet("Sourdough and BREAD, breadth, shortbread and rye bread.", words))).toBe(
+      "[Sourdough] and [BREAD], [breadth], shortbread and rye [bread]",
+    );
+  });
+
+  it("marks words of three letters only whole, and the words of a quoted phrase whole", () => {
+    expect(shown(markedSnippet("the theory of the tea", snippetWordsOf("the")))).toBe("[the] theory of [the] tea");
+    expect(shown(markedSnippet("wild yeast and wilder yeasts", snippetWordsOf('"wild yeast"')))).toBe(
+      "[wild] [yeast] and wilder yeasts",
+    );
+  });
+
+  it("shows a passage starting a few words before the first match, and a second one at the next match", () => {
+    const text = `${filler(40)} starter ${filler(60, "more")} starter ${filler(30, "end")}`;
+    const snippet = shown(markedSnippet(text, snippetWordsOf("starter")));
+    const passages = snippet.split(" … ");
+    expect(passages).toHaveLength(SNIPPET_PASSAGES);
+    expect(passages[0]?.startsWith("filler34 ")).toBe(true);
+    expect(passages[0]).toContain("[starter]");
+    expect(passages[1]).toContain("[starter]");
+    for (const passage of passages) expect(passage.split(" ")).toHaveLength(SNIPPET_WORDS);
+  });
+
+  it("without a match (a hit found by its title), shows the text's first words", () => {
+    const snippet = markedSnippet(`Intro\n\n  to   ${filler(50)}`, snippetWordsOf("nowhere"));
+    expect(snippet.startsWith("Intro to filler0 ")).toBe(true);
+    expect(snippet.split(" ")).toHaveLength(SNIPPET_WORDS);
+    expect(snippet).not.toContain(MARK_START);
+  });
+
+  it("reads at most the start of a very long text", () => {
+    const text = `${"word ".repeat(SNIPPET_TEXT_MAX_CHARS / 5)} needle`;
+    expect(markedSnippet(text, snippetWordsOf("needle"))).not.toContain(MARK_START);
+  });
+
+  it("keeps text as text: markup characters are left for the page to escape", () => {
+    expect(shown(markedSnippet("Try <script>alert(1)</script> marmalade & jam", snippetWordsOf("marmalade")))).toBe(
+      "Try <script>alert(1)</script> [marmalade] & jam",
+    );
+  });
+});
