@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "../../db/client";
 import { MARK_END, MARK_START } from "../../lib/card";
+import { type PresentationSummary, presentationSummaryJson, summaryFromJson } from "../presentation/repository";
 import { markedSnippet, SNIPPET_TEXT_MAX_CHARS, type SnippetWords } from "./snippet";
 
 /**
@@ -32,10 +33,15 @@ export interface SearchHit {
   markedTitle: string;
   /** A few words around the matches in the description or slide text (presentations, templates). */
   markedSnippet: string;
+  /** What the card of a presentation or template shows (null for a video), read with the hit. */
+  summary: PresentationSummary | null;
 }
 
 /** A hit as the query returns it: the text its snippet is drawn from (a video's subtitle as it is). */
-type FoundHit = Omit<SearchHit, "markedSnippet"> & { snippetText: string };
+type FoundHit = Omit<SearchHit, "markedSnippet" | "summary"> & {
+  snippetText: string;
+  summary: Parameters<typeof summaryFromJson>[0] | null;
+};
 
 export interface SearchTotals {
   /** Listed presentations found, SEARCH_COUNT_CAP + 1 meaning "more than the cap". */
@@ -122,6 +128,7 @@ select (select count(*) from found)::int as presentation,
          select json_agg(json_build_object(
                   'kind', page.kind, 'key', coalesce(page.id::text, page.slug),
                   'markedTitle', ts_headline('simple', ${unmarked("coalesce(p.title, v.title)")}, q.q, '${HEADLINE_OPTIONS}'),
+                  'summary', case when page.id is null then null else ${presentationSummaryJson("page.id")} end,
                   'snippetText', case when p.id is null then ${unmarked("v.sub_title")}
                     else left(${unmarked("regexp_replace(p.description_html, '<[^>]*>', ' ', 'g') || ' ' || podium_slide_text(p.document)")},
                               ${SNIPPET_TEXT_MAX_CHARS}) end
@@ -147,9 +154,10 @@ export async function searchCatalogue(
   const row = rows[0];
   if (!row) return { hits: [], totals: { presentation: 0, template: 0, video: 0 } };
   const found = typeof row.hits === "string" ? (JSON.parse(row.hits) as FoundHit[]) : row.hits;
-  const hits = found.map(({ snippetText, ...hit }) => ({
+  const hits = found.map(({ snippetText, summary, ...hit }) => ({
     ...hit,
     markedSnippet: hit.kind === "video" ? snippetText : markedSnippet(snippetText, query.snippetWords),
+    summary: summary ? summaryFromJson(summary) : null,
   }));
   return { hits, totals: { presentation: row.presentation, template: row.template, video: row.video } };
 }
@@ -165,20 +173,35 @@ export async function searchSimilarTitles(
   options: { tag: string | null; kinds: readonly SearchHitKind[]; limit: number },
 ): Promise<SearchHit[]> {
   const sql = `
-    select case when p.template_slug is null then 'presentation' else 'template' end as kind, p.id::text as key,
-           ${unmarked("p.title")} as "markedTitle",
-           ${unmarked("left(regexp_replace(p.description_html, '<[^>]*>', ' ', 'g'), 200)")} as "markedSnippet"
-      from presentations p
-     where p.title_text %> $1 and word_similarity($1, p.title_text) >= ${TYPO_SIMILARITY_THRESHOLD}
-       and ${LISTED} and ${TAGGED}
-       and (case when p.template_slug is null then 'presentation' else 'template' end) = any($3::text[])
-     order by word_similarity($1, p.title_text) desc, p.view_count desc, p.id desc
-     limit $4`;
+    with alike as (
+      select case when p.template_slug is null then 'presentation' else 'template' end as kind, p.id,
+             ${unmarked("p.title")} as "markedTitle",
+             ${unmarked("left(regexp_replace(p.description_html, '<[^>]*>', ' ', 'g'), 200)")} as "markedSnippet",
+             word_similarity($1, p.title_text) as similarity, p.view_count
+        from presentations p
+       where p.title_text %> $1 and word_similarity($1, p.title_text) >= ${TYPO_SIMILARITY_THRESHOLD}
+         and ${LISTED} and ${TAGGED}
+         and (case when p.template_slug is null then 'presentation' else 'template' end) = any($3::text[])
+       order by similarity desc, p.view_count desc, p.id desc
+       limit $4
+    )
+    select kind, id::text as key, "markedTitle", "markedSnippet", ${presentationSummaryJson("alike.id")} as summary
+      from alike
+     order by similarity desc, view_count desc, id desc`;
   // `%>` uses pg_trgm.word_similarity_threshold (0.6 by default): lowered for this transaction only.
   return db.transaction(async (tx) => {
     await tx.query("select set_config('pg_trgm.word_similarity_threshold', $1, true)", [
       String(TYPO_SIMILARITY_THRESHOLD),
     ]);
-    return tx.query<SearchHit>(sql, [words.toLowerCase(), options.tag, options.kinds, options.limit]);
+    const rows = await tx.query<FoundHit & { markedSnippet: string }>(sql, [
+      words.toLowerCase(),
+      options.tag,
+      options.kinds,
+      options.limit,
+    ]);
+    return rows.map(({ snippetText: _, summary, ...hit }) => ({
+      ...hit,
+      summary: summary ? summaryFromJson(summary) : null,
+    }));
   });
 }

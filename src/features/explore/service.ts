@@ -6,7 +6,6 @@ import {
   countListedPresentations,
   listListedPresentations,
   listPopularPresentations,
-  listPresentationSummariesByIds,
   type PresentationSummary,
 } from "../presentation/repository";
 import { presentationListCard } from "../presentation/service";
@@ -204,27 +203,18 @@ function noResults(header: HeaderAppData, term: string): ExplorePageData {
 
 /** The page's hits as cards, in the hits' order, each with its highlighted title and snippet. */
 async function cardsOf(db: Queryable, hits: SearchHit[]): Promise<Card[]> {
-  const [rows, videos] = await Promise.all([
-    listPresentationSummariesByIds(
-      db,
-      hits.filter((hit) => hit.kind !== "video").map((hit) => hit.key),
-    ),
-    listVideoCardsBySlugs(
-      db,
-      hits.filter((hit) => hit.kind === "video").map((hit) => hit.key),
-    ),
-  ]);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  const bySlug = new Map(videos.map((row) => [row.slug, row]));
+  // A presentation's or template's summary comes with its hit; only videos are read here.
+  const videoSlugs = hits.filter((hit) => hit.kind === "video").map((hit) => hit.key);
+  const bySlug = new Map((await listVideoCardsBySlugs(db, videoSlugs)).map((row) => [row.slug, row]));
   const cards: Card[] = [];
   for (const hit of hits) {
     const marked = { title: hit.markedTitle, snippet: hit.markedSnippet };
     if (hit.kind === "video") {
       const row = bySlug.get(hit.key);
       if (row) cards.push({ ...videoCard(row), marked });
-    } else {
-      const row = byId.get(hit.key);
-      if (row) cards.push({ ...(hit.kind === "template" ? templateCard(row) : presentationListCard(row)), marked });
+    } else if (hit.summary) {
+      const summary = hit.summary;
+      cards.push({ ...(hit.kind === "template" ? templateCard(summary) : presentationListCard(summary)), marked });
     }
   }
   return cards;

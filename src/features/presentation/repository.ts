@@ -49,6 +49,19 @@ const SUMMARY_COLUMNS = `
   p.template_slug as "templateSlug", p.template_sub_title as "templateSubTitle", p.hidden,
   p.last_modified as "lastModified", ${OWNER_COLUMNS}`;
 
+/**
+ * A presentation's summary as one JSON object (aliases `p` and `u` as in SUMMARY_COLUMNS), for a
+ * query that returns it beside other things (search's page of hits, issue 15); summaryFromJson
+ * reads it back.
+ */
+export const presentationSummaryJson = (presentationId: string) =>
+  `(select to_json(s) from (select ${SUMMARY_COLUMNS}
+      from presentations p join users u on u.id = p.owner_id where p.id = ${presentationId}) s)`;
+
+export function summaryFromJson(json: Omit<PresentationSummary, "lastModified"> & { lastModified: string }) {
+  return { ...json, lastModified: new Date(json.lastModified) } satisfies PresentationSummary;
+}
+
 /** Listed means anyone may find it: public or reusable, and not hidden by moderation. */
 const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden and p.template_slug is null`;
 
