@@ -10,8 +10,9 @@
 // connections, so no answer is asked for twice in a row; and suggest (GET /api/search/suggest?q=)
 // when this build has it. The page cache is off (PODIUM_PAGE_CACHE_MB=0): with it, the 200
 // pages would be served from memory after their first request, and this measures the query.
-// The rate limit is lifted. The table gives req/s, p50, p99 and search's req/s as a ratio to the
-// home page's in the same run, then the issue's goals as PASS/MISS lines (never enforced): search
+// The rate limit is lifted. At 100,000 on PostgreSQL and on PGlite, the same searches are then
+// measured as served by default (page cache on), reported beside and never judged. The table
+// gives req/s, p50, p99 and search's req/s as a ratio to the home page's in the same run, then the issue's goals as PASS/MISS lines (never enforced): search
 // p99 ≤ 50 ms at 100,000 on PostgreSQL, ≤ 150 ms at 10,000 on PGlite, suggest p99 ≤ 20 ms.
 // Non-2xx answers or request errors make the figures untrustworthy: the run then exits 1.
 //
@@ -168,6 +169,26 @@ async function measure(name, database) {
   }
 }
 
+/**
+ * The same 200 searches as served by default (page cache on): each page is rendered once, then
+ * served from memory while fresh and refreshed in the background. What visitors asking the same
+ * searches again get; the goals are judged on the figures above (cache off), which are what a
+ * search nobody asked for recently costs.
+ */
+async function measureAsServed(name, database) {
+  const port = await support.freePort();
+  const server = await support.startPodium(port, database, { PODIUM_WORKERS: String(WORKERS) });
+  try {
+    const search = await load(
+      port,
+      WORDS.map((word) => `/explore/search/?search=${encodeURIComponent(word)}`),
+    );
+    return report({ name, target: `search, page cache on`, ...search, ratio: Number.NaN });
+  } finally {
+    await server.stop();
+  }
+}
+
 await support.runBench("search", async () => {
   support.ensureBuild();
   const load0 = loadavg()
@@ -191,11 +212,13 @@ await support.runBench("search", async () => {
     console.log(seeded.at(-1));
   }
   rows.push(...(await measure(`PostgreSQL ${LARGE.toLocaleString("en")}`, large)));
+  rows.push(await measureAsServed(`PostgreSQL ${LARGE.toLocaleString("en")}`, large));
   if (WITH_PGLITE) {
     const dataDir = support.temporaryDirectory("podium-bench-search-");
     seeded.push(`PGlite ${SMALL}: seed:bulk ${seedBulk(SMALL, { dataDir }).toFixed(1)} s`);
     console.log(seeded.at(-1));
     rows.push(...(await measure(`PGlite ${SMALL.toLocaleString("en")}`, { dataDir })));
+    rows.push(await measureAsServed(`PGlite ${SMALL.toLocaleString("en")}`, { dataDir }));
   }
 
   console.log("");
@@ -207,7 +230,14 @@ await support.runBench("search", async () => {
   );
   for (const row of rows)
     console.log(
-      line([row.name, row.target, row.rps.toFixed(0), support.ms(row.p50), support.ms(row.p99), row.ratio.toFixed(2)]),
+      line([
+        row.name,
+        row.target,
+        row.rps.toFixed(0),
+        support.ms(row.p50),
+        support.ms(row.p99),
+        Number.isNaN(row.ratio) ? "" : row.ratio.toFixed(2),
+      ]),
     );
   console.log("");
   const goal = (label, row, limit) => {
@@ -216,12 +246,15 @@ await support.runBench("search", async () => {
   };
   goal(
     `search at ${LARGE.toLocaleString("en")} on PostgreSQL`,
-    rows.find((r) => r.name.startsWith(`PostgreSQL ${LARGE.toLocaleString("en")}`) && r.target.startsWith("search")),
+    rows.find(
+      (r) =>
+        r.name.startsWith(`PostgreSQL ${LARGE.toLocaleString("en")}`) && r.target === `search, ${QUERY_COUNT} words`,
+    ),
     GOAL_PG_LARGE_P99_MS,
   );
   goal(
     `search at ${SMALL.toLocaleString("en")} on PGlite`,
-    rows.find((r) => r.name.startsWith("PGlite") && r.target.startsWith("search")),
+    rows.find((r) => r.name.startsWith("PGlite") && r.target === `search, ${QUERY_COUNT} words`),
     GOAL_PGLITE_SMALL_P99_MS,
   );
   goal(
