@@ -13,6 +13,8 @@ function page(tags: string[], size = 1000, storedAt = 0): CachedPage {
     tags,
     storedAt,
     wire: { br: {}, gzip: {}, identity: {} },
+    hits: 0,
+    best: false,
   };
 }
 

@@ -16,6 +16,10 @@ export interface CachedPage {
   wire: Readonly<Record<"br" | "gzip" | "identity", Record<string, string | number>>>;
   /** Called with the visitor's address each time a hit serves this page (PageCache.onServe). */
   onServe?: (address: string) => void;
+  /** Hits since the body was first rendered (kept across refreshes that render the same bytes). */
+  hits: number;
+  /** `br` is the best brotli (quality 11), not the quick one. */
+  best: boolean;
 }
 
 export interface PageStoreOptions {
@@ -94,6 +98,11 @@ export class TaggedStore<V extends Stored> {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     return { page: entry.page, state: age < this.#options.freshMs ? "fresh" : "stale" };
+  }
+
+  /** The page held for a key, however old, without counting as a use (a refresh compares with it). */
+  peek(key: string): V | null {
+    return this.#entries.get(key)?.page ?? null;
   }
 
   /**
