@@ -10,7 +10,7 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
   it("marks the words searched for, whatever their case, as whole words or as the start of a word (4 letters or more), never the excluded ones", () => {
     const words = snippetWordsOf("sourd bread -rye");
     expect(shown(markedSnippet("Sourdough and BREAD, breadth, shortbread and rye bread.", words))).toBe(
-      "[Sourdough] and [BREAD], [breadth], shortbread and rye [bread]",
+      "[Sourdough] and [BREAD], [breadth], shortbread and rye [bread].",
     );
   });
 
@@ -21,21 +21,32 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
     );
   });
 
-  it("shows a passage starting a few words before the first match, and a second one at the next match", () => {
+  it("shows a passage starting a few words before the first match, and a second one at the next match, with ellipses where text was left out", () => {
     const text = `${filler(40)} starter ${filler(60, "more")} starter ${filler(30, "end")}`;
     const snippet = shown(markedSnippet(text, snippetWordsOf("starter")));
-    const passages = snippet.split(" … ");
+    expect(snippet.startsWith("… filler34 ")).toBe(true);
+    expect(snippet.endsWith(" …")).toBe(true);
+    const passages = snippet.slice(2, -2).split(" … ");
     expect(passages).toHaveLength(SNIPPET_PASSAGES);
-    expect(passages[0]?.startsWith("filler34 ")).toBe(true);
-    expect(passages[0]).toContain("[starter]");
-    expect(passages[1]).toContain("[starter]");
-    for (const passage of passages) expect(passage.split(" ")).toHaveLength(SNIPPET_WORDS);
+    for (const passage of passages) {
+      expect(passage).toContain("[starter]");
+      expect(passage.split(" ")).toHaveLength(SNIPPET_WORDS);
+    }
+  });
+
+  it("starts a passage at a sentence's first word when one is near, and never inside a word such as baker's", () => {
+    const words = snippetWordsOf("sourdough");
+    const sentence = `${filler(30)}. Good sourdough needs time`;
+    expect(shown(markedSnippet(sentence, words))).toBe("… Good [sourdough] needs time");
+    const possessive = `${filler(30)} of baker's famous percentages and the timeline sourdough needs`;
+    expect(shown(markedSnippet(possessive, words))).toBe("… famous percentages and the timeline [sourdough] needs");
   });
 
   it("without a match (a hit found by its title), shows the text's first words", () => {
     const snippet = markedSnippet(`Intro\n\n  to   ${filler(50)}`, snippetWordsOf("nowhere"));
     expect(snippet.startsWith("Intro to filler0 ")).toBe(true);
-    expect(snippet.split(" ")).toHaveLength(SNIPPET_WORDS);
+    expect(snippet.endsWith(" …")).toBe(true);
+    expect(snippet.split(" ")).toHaveLength(SNIPPET_WORDS + 1);
     expect(snippet).not.toContain(MARK_START);
   });
 

@@ -15,7 +15,8 @@ export const SNIPPET_PASSAGES = 2;
 const WORDS_BEFORE_MATCH = 6;
 /** Only the start of a long text is read (a 50-slide deck's text is about 10,000 characters). */
 export const SNIPPET_TEXT_MAX_CHARS = 20_000;
-const PASSAGE_DELIMITER = " … ";
+const ELLIPSIS = "…";
+const PASSAGE_DELIMITER = ` ${ELLIPSIS} `;
 
 /** What a snippet marks: the words searched for (not the excluded ones), whole or as prefixes. */
 export interface SnippetWords {
@@ -51,9 +52,10 @@ interface Word {
 /**
  * The snippet for `text` (plain text, its marker characters already taken out): up to
  * SNIPPET_PASSAGES passages of SNIPPET_WORDS words, each starting a few words before a match,
- * joined by " … ", with every matched word between MARK_START and MARK_END. Without a match (a
- * hit found by a word's start in its title), the text's first words. Whitespace runs read as one
- * space.
+ * joined by " … " (and an ellipsis before or after where the text goes on), with every matched
+ * word between MARK_START and MARK_END. A passage starts at a sentence's first word when one is
+ * near. Without a match (a hit found by a word's start in its title), the text's first words.
+ * Whitespace runs read as one space.
  */
 export function markedSnippet(text: string, sought: SnippetWords): string {
   const source = text.length > SNIPPET_TEXT_MAX_CHARS ? text.slice(0, SNIPPET_TEXT_MAX_CHARS) : text;
@@ -67,7 +69,7 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
     words.push({ start: found.index, end: found.index + found[0].length, matched });
     const last = passages.at(-1);
     if (matched && (!last || index >= last[1])) {
-      const first = Math.max(last ? last[1] : 0, index - WORDS_BEFORE_MATCH);
+      const first = passageStart(source, words, Math.max(last ? last[1] : 0, index - WORDS_BEFORE_MATCH), index);
       passages.push([first, first + SNIPPET_WORDS]);
     }
     // Enough read: the last passage is full.
@@ -75,10 +77,34 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
     if (passages.length === SNIPPET_PASSAGES && full && words.length >= full[1]) break;
   }
   if (passages.length === 0) passages.push([0, SNIPPET_WORDS]);
-  return passages
-    .map(([first, end]) => passageText(source, words.slice(first, Math.min(end, words.length))))
-    .filter((passage) => passage !== "")
-    .join(PASSAGE_DELIMITER);
+  const shown = passages
+    .map(([first, end]) => words.slice(first, Math.min(end, words.length)))
+    .filter((passage) => passage.length > 0);
+  const firstWord = shown[0]?.[0];
+  const lastWord = shown.at(-1)?.at(-1);
+  if (!firstWord || !lastWord) return "";
+  // The punctuation that ends the last word goes with it; an ellipsis says where text was left out.
+  const after = source.slice(lastWord.end);
+  const ending = after.slice(0, after.search(/\s|$/));
+  const more = after.slice(ending.length).trim() !== "";
+  return `${firstWord.start > 0 ? `${ELLIPSIS} ` : ""}${shown.map((passage) => passageText(source, passage)).join(PASSAGE_DELIMITER)}${ending}${more ? ` ${ELLIPSIS}` : ""}`;
+}
+
+/**
+ * Where a passage before the match at `match` starts, from `earliest` on: at a sentence's first
+ * word if one is there, else at the first word that follows a space (never in the middle of
+ * "baker's" or "well-known").
+ */
+function passageStart(source: string, words: readonly Word[], earliest: number, match: number): number {
+  const gapBefore = (index: number) =>
+    index === 0 ? "\n" : source.slice((words[index - 1] as Word).end, (words[index] as Word).start);
+  for (let index = earliest; index <= match; index += 1) {
+    if (index === 0 || /[.!?]\s|\n/.test(gapBefore(index))) return index;
+  }
+  for (let index = earliest; index <= match; index += 1) {
+    if (/\s/.test(gapBefore(index))) return index;
+  }
+  return match;
 }
 
 function passageText(source: string, words: readonly Word[]): string {
