@@ -7,6 +7,7 @@ import type { FeatureFlags } from "../lib/features";
 import type { Limits } from "../lib/limits";
 import type { ContentChanges } from "./content-changes";
 import type { DocumentWork } from "./document-work";
+import type { TitleIndex } from "./search-suggest/title-index";
 
 declare module "fastify" {
   interface FastifyContextConfig {
@@ -65,6 +66,12 @@ export interface FeatureContext {
    * normalised, the address only to count it once an hour; never fails the search).
    */
   recordSearch(term: string, address: string): Promise<void>;
+  /**
+   * Issue 15: the listed titles in memory (search-suggest/title-index.ts), rebuilt in the background
+   * after a change to listed presentations and at least every minute: suggestions, and the known
+   * words search corrects a typo to.
+   */
+  titleIndex(): Promise<TitleIndex>;
   /** Login and signup throttling. */
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
   /** Where the login, signup and like limits count: this process, or Redis shared by all (issue 16 item 1). */

@@ -15,6 +15,7 @@ import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerAccountRoutes } from "../features/accounts/routes";
 import { registerAssetRoutes } from "../features/assets/routes";
 import { registerCatalogRoutes } from "../features/catalog/routes";
+import { LISTS_TAG } from "../features/content-changes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
@@ -33,7 +34,8 @@ import { registerPdfImportRoutes } from "../features/pdf-import/routes";
 import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { registerSearchSuggestRoutes } from "../features/search-suggest/routes";
-import { TrendingSearches } from "../features/search-suggest/service";
+import { loadTitleIndex, TrendingSearches } from "../features/search-suggest/service";
+import { refreshedOnChange, SMALL_CACHE_TTL_MS } from "../features/small-caches";
 import { registerViewPageRoutes } from "../features/view-page/routes";
 import type { Viewer } from "../features/viewer";
 import { LANGUAGE_COOKIE, type Locale, requestLocale } from "../i18n/locales";
@@ -358,7 +360,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   trending.start();
   app.decorate("trendingSearches", trending);
 
+  // Issue 15: the listed titles in memory, rebuilt in the background after any change to listed
+  // presentations (and at least every minute: view counts move); meanwhile the index before serves.
+  const titleIndex = refreshedOnChange(changes, [LISTS_TAG], () => loadTitleIndex(db), SMALL_CACHE_TTL_MS);
+
   const context: FeatureContext = {
+    titleIndex,
     db,
     secret,
     documents,

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from "../../db/client";
+import type { Queryable } from "../../db/client";
 import { MARK_END, MARK_START } from "../../lib/card";
 import { type PresentationSummary, presentationSummaryJson, summaryFromJson } from "../presentation/repository";
 import { markedSnippet, SNIPPET_TEXT_MAX_CHARS, type SnippetWords } from "./snippet";
@@ -16,11 +16,6 @@ export const SEARCH_COUNT_CAP = 1_000;
 const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
 /** Title and tag hits ranked when the words alone already fill the candidates. */
 const TITLE_CANDIDATE_LIMIT = 200;
-/**
- * Typo tolerance (issue 15 item 3): how alike (pg_trgm word_similarity, 0–1) a title or tag must
- * be to the words searched for; "sourdoguh" is 0.6 like "Sourdough Basics".
- */
-export const TYPO_SIMILARITY_THRESHOLD = 0.45;
 const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", HighlightAll=true`;
 
 export type SearchHitKind = "presentation" | "template" | "video";
@@ -160,48 +155,4 @@ export async function searchCatalogue(
     summary: summary ? summaryFromJson(summary) : null,
   }));
   return { hits, totals: { presentation: row.presentation, template: row.template, video: row.video } };
-}
-
-/**
- * Typo tolerance (issue 15 item 3): listed presentations and templates whose title or tags look
- * like the words (pg_trgm word_similarity on the lower-cased title and tags, by its GIN index),
- * most alike first. Used when the words themselves find little.
- */
-export async function searchSimilarTitles(
-  db: Database,
-  words: string,
-  options: { tag: string | null; kinds: readonly SearchHitKind[]; limit: number },
-): Promise<SearchHit[]> {
-  const sql = `
-    with alike as (
-      select case when p.template_slug is null then 'presentation' else 'template' end as kind, p.id,
-             ${unmarked("p.title")} as "markedTitle",
-             ${unmarked("left(regexp_replace(p.description_html, '<[^>]*>', ' ', 'g'), 200)")} as "markedSnippet",
-             word_similarity($1, p.title_text) as similarity, p.view_count
-        from presentations p
-       where p.title_text %> $1 and word_similarity($1, p.title_text) >= ${TYPO_SIMILARITY_THRESHOLD}
-         and ${LISTED} and ${TAGGED}
-         and (case when p.template_slug is null then 'presentation' else 'template' end) = any($3::text[])
-       order by similarity desc, p.view_count desc, p.id desc
-       limit $4
-    )
-    select kind, id::text as key, "markedTitle", "markedSnippet", ${presentationSummaryJson("alike.id")} as summary
-      from alike
-     order by similarity desc, view_count desc, id desc`;
-  // `%>` uses pg_trgm.word_similarity_threshold (0.6 by default): lowered for this transaction only.
-  return db.transaction(async (tx) => {
-    await tx.query("select set_config('pg_trgm.word_similarity_threshold', $1, true)", [
-      String(TYPO_SIMILARITY_THRESHOLD),
-    ]);
-    const rows = await tx.query<FoundHit & { markedSnippet: string }>(sql, [
-      words.toLowerCase(),
-      options.tag,
-      options.kinds,
-      options.limit,
-    ]);
-    return rows.map(({ snippetText: _, summary, ...hit }) => ({
-      ...hit,
-      summary: summary ? summaryFromJson(summary) : null,
-    }));
-  });
 }

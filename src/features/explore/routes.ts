@@ -7,7 +7,7 @@ import { SEARCH_MAX_LENGTH, SEARCH_TAG_MAX_LENGTH, searchTypeOf } from "./search
 import { exploreSources, getExplorePage, getSearchPage } from "./service";
 
 export function registerExploreRoutes(app: FastifyInstance, context: FeatureContext): void {
-  const sources = exploreSources(context.db, context.changes);
+  const sources = exploreSources(context.db, context.changes, context.titleIndex);
   app.get("/explore/", async (request, reply) => {
     const data = await getExplorePage(context.db, request.viewer, sources);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);

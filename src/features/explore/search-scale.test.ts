@@ -99,6 +99,13 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
     expect(found.status).toMatch(/sourdoguh/);
     // Filters hold for similar titles too: no video or template is a sourdough deck.
     expect((await page("search=sourdoguh&type=template")).titles).not.toContain("Sourdough Basics");
+    // Each misspelt word stands for the closest word of the titles; the others stay as typed.
+    const two = await page(`search=${encodeURIComponent("sourdoguh basicss")}`);
+    expect(two.titles).toContain("Sourdough Basics");
+    expect(two.status).toMatch(/No exact matches/);
+    // A short common word alone never stands in for words nobody wrote.
+    const nonsense = await page(`search=${encodeURIComponent("the qzxjw vvrbl")}`);
+    expect(nonsense.titles).toEqual([]);
   });
 
   it('issue 15 item 3: "quoted phrase" and -exclude', async () => {

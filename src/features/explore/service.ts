@@ -9,20 +9,21 @@ import {
   type PresentationSummary,
 } from "../presentation/repository";
 import { presentationListCard } from "../presentation/service";
+import type { TitleIndex } from "../search-suggest/title-index";
 import { listVideoCardsBySlugs } from "../sidebar/repository";
 import { templateCard, videoCard } from "../sidebar/service";
 import { cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
 import type { HeaderAppData } from "./header-data";
+import { SEARCH_COUNT_CAP, type SearchHit, type SearchHitKind, type SearchTotals, searchCatalogue } from "./repository";
 import {
-  SEARCH_COUNT_CAP,
-  type SearchHit,
-  type SearchHitKind,
-  type SearchTotals,
-  searchCatalogue,
-  searchSimilarTitles,
-} from "./repository";
-import { authorSegmentOf, SEARCH_TERMS, type SearchType, searchQueriesOf, soughtWords } from "./search";
+  authorSegmentOf,
+  SEARCH_PREFIX_MIN_LENGTH,
+  SEARCH_TERMS,
+  type SearchType,
+  searchQueriesOf,
+  soughtWords,
+} from "./search";
 import { snippetWordsOf } from "./snippet";
 
 /** Results per search page. */
@@ -46,15 +47,22 @@ export interface ExploreSources {
    * without a change being heard).
    */
   popular(): Promise<PresentationSummary[]>;
+  /** Typo tolerance: the known title word closest to a word (itself when known), or null (search-suggest/spelling.ts). */
+  closestWord(word: string): Promise<string | null>;
 }
 
 /** How many popular presentations the explore page shows. */
 const EXPLORE_POPULAR_COUNT = 8;
 
-export function exploreSources(db: Queryable, changes: ContentChanges): ExploreSources {
+export function exploreSources(
+  db: Queryable,
+  changes: ContentChanges,
+  titleIndex: () => Promise<TitleIndex>,
+): ExploreSources {
   return {
     searchableCount: cachedSearchableCount(db, changes),
     popular: cachedUntilChange(changes, [LISTS_TAG], () => listPopularPresentations(db, EXPLORE_POPULAR_COUNT)),
+    closestWord: async (word) => (await titleIndex()).closestWord(word),
   };
 }
 
@@ -172,10 +180,7 @@ export async function getSearchPage(
   let similar = false;
   let total = listed;
   if (listed < SIMILAR_BELOW && current === 1) {
-    const words = soughtWords(term).join(" ");
-    const alike = words
-      ? await searchSimilarTitles(db, words, { tag, kinds, limit: SEARCH_PAGE_SIZE - hits.length })
-      : [];
+    const alike = await similarHits(db, term, { tag, kinds, limit: SEARCH_PAGE_SIZE - hits.length }, sources);
     const seen = new Set(hits.map((hit) => `${hit.kind}:${hit.key}`));
     const added = alike.filter((hit) => !seen.has(`${hit.kind}:${hit.key}`));
     if (added.length > 0) {
@@ -195,6 +200,42 @@ export async function getSearchPage(
     recent: [],
     search: facts(found.totals, similar),
   };
+}
+
+/**
+ * Issue 15 item 3, typo tolerance: when the words find (almost) nothing, each misspelt word is
+ * replaced by the closest word of the listed titles ("sourdoguh" → "sourdough") and the search runs
+ * again; when they still aren't found together, any of the words of 4 letters or more will do.
+ */
+async function similarHits(
+  db: Queryable,
+  term: string,
+  options: { tag: string | null; kinds: readonly SearchHitKind[]; limit: number },
+  sources: ExploreSources,
+): Promise<SearchHit[]> {
+  const words = soughtWords(term);
+  if (words.length === 0 || options.limit <= 0) return [];
+  const corrected = await Promise.all(words.map(async (word) => (await sources.closestWord(word)) ?? word));
+  // Any of the words: only those of 4 letters or more ("the" alone would find nearly everything).
+  const telling = corrected.filter((word) => Array.from(word).length >= SEARCH_PREFIX_MIN_LENGTH);
+  const tries = [
+    corrected.some((word, index) => word !== words[index]) ? corrected.join(" ") : null,
+    telling.length > 1 ? telling.join(" OR ") : null,
+  ];
+  for (const alternative of tries) {
+    const queries = alternative ? searchQueriesOf(alternative) : null;
+    if (!alternative || !queries) continue;
+    const found = await searchCatalogue(db, {
+      queries,
+      snippetWords: snippetWordsOf(alternative),
+      tag: options.tag,
+      kinds: options.kinds,
+      limit: options.limit,
+      offset: 0,
+    });
+    if (found.hits.length > 0) return found.hits;
+  }
+  return [];
 }
 
 function noResults(header: HeaderAppData, term: string): ExplorePageData {

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { LISTS_TAG } from "../content-changes";
 import type { FeatureContext } from "../http";
-import { refreshedOnChange, SMALL_CACHE_TTL_MS } from "../small-caches";
 import { SUGGEST_CACHE_CONTROL, SUGGEST_PATH, suggestQueryProblem } from "./rules";
-import { loadTitleIndex, suggest, type TrendingSearches } from "./service";
+import { suggest, type TrendingSearches } from "./service";
 
 /**
  * Issue 15 item 4: `GET /api/search/suggest?q=` → `{ query, titles, terms }`. Anyone may ask
@@ -15,14 +13,6 @@ export function registerSearchSuggestRoutes(
   context: FeatureContext,
   trending: TrendingSearches,
 ): void {
-  // Rebuilt in the background after any change to listed presentations (and at least every
-  // minute: view counts move); suggestions meanwhile come from the index before.
-  const titleIndex = refreshedOnChange(
-    context.changes,
-    [LISTS_TAG],
-    () => loadTitleIndex(context.db),
-    SMALL_CACHE_TTL_MS,
-  );
   app.get(SUGGEST_PATH, async (request: FastifyRequest<{ Querystring: { q?: unknown } }>, reply) => {
     const q = request.query.q;
     const problem = suggestQueryProblem(q);
@@ -30,7 +20,7 @@ export function registerSearchSuggestRoutes(
       reply.header("cache-control", "no-store");
       return reply.status(400).send({ statusCode: 400, error: "Bad Request", message: problem });
     }
-    const answer = await suggest(titleIndex, trending, q);
+    const answer = await suggest(context.titleIndex, trending, q);
     reply.header("cache-control", SUGGEST_CACHE_CONTROL);
     return reply.send(answer);
   });

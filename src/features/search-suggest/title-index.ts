@@ -1,3 +1,5 @@
+import { buildSpelling, type Spelling } from "./spelling";
+
 /**
  * Issue 15 item 4: suggestions from memory. The most watched listed presentations' titles, with
  * their words as PostgreSQL's 'simple' parser reads them (title_words, migration 0014), most
@@ -42,6 +44,8 @@ export interface TitleIndex {
    * `typed` first, then the others, each group most watched first.
    */
   suggest(typed: string, typedWords: readonly string[], limit: number): { oid: string; title: string }[];
+  /** The title word closest to `word` (itself when a title holds it), for typo tolerance (spelling.ts). */
+  closestWord(word: string): string | null;
   readonly size: number;
 }
 
@@ -87,8 +91,22 @@ export function buildTitleIndex(titles: readonly IndexedTitle[]): TitleIndex {
   const fits = (entry: Entry, typedWords: readonly string[]) =>
     typedWords.every((typed) => entry.spaced.includes(` ${typed}`));
 
+  // The title words and their spelling index, made when a search first needs them.
+  let spelling: Spelling | null = null;
+  const spellingOf = () => {
+    if (!spelling) {
+      const counts = new Map<string, number>();
+      for (const entry of entries) {
+        for (const word of new Set(entry.spaced.split(" "))) if (word) counts.set(word, (counts.get(word) ?? 0) + 1);
+      }
+      spelling = buildSpelling(counts);
+    }
+    return spelling;
+  };
+
   return {
     size: entries.length,
+    closestWord: (word) => spellingOf().closest(word),
     suggest(typed, typedWords, limit) {
       if (typedWords.length === 0 || limit <= 0) return [];
       // The typed word with the fewest candidates bounds the walk.
