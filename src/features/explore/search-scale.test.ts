@@ -103,6 +103,8 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
     const two = await page(`search=${encodeURIComponent("sourdoguh basicss")}`);
     expect(two.titles).toContain("Sourdough Basics");
     expect(two.status).toMatch(/No exact matches/);
+    // What the visitor excluded stays excluded ("starter" is in Sourdough Basics' slides).
+    expect((await page(`search=${encodeURIComponent("sourdoguh -starter")}`)).titles).not.toContain("Sourdough Basics");
     // A short common word alone never stands in for words nobody wrote.
     const nonsense = await page(`search=${encodeURIComponent("the qzxjw vvrbl")}`);
     expect(nonsense.titles).toEqual([]);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { authorSegmentOf, searchQueriesOf, searchTypeOf, searchUrl, soughtWords, tsqueryOf } from "./search";
+import {
+  authorSegmentOf,
+  excludedTermsOf,
+  searchQueriesOf,
+  searchTypeOf,
+  searchUrl,
+  soughtWords,
+  tsqueryOf,
+} from "./search";
 
 describe("search", () => {
   it("R2.4 R5 (search) an empty term goes to /explore/, otherwise the URL-encoded term", () => {
@@ -37,6 +45,7 @@ describe("search", () => {
 
   it("issue 15 item 3: sought words leave out the excluded ones (typo tolerance looks for these)", () => {
     expect(soughtWords('sourdoguh "bread basics" -rye')).toEqual(["sourdoguh", "bread", "basics"]);
+    expect(excludedTermsOf('sourdoguh -rye -"wild yeast" -')).toBe('-rye -"wild yeast"');
   });
 
   it("issue 15 item 3: filters go into the address only when set", () => {

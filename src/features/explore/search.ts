@@ -142,6 +142,14 @@ export function searchQueriesOf(term: string): { titles: string; text: string; e
   };
 }
 
+/** The excluded words and phrases of a search, written back as search syntax (`-rye -"wild yeast"`). */
+export function excludedTermsOf(term: string): string {
+  return parseSearch(term)
+    .flatMap((group) => group.filter((atom) => atom.negated))
+    .map((atom) => (atom.quoted ? `-"${atom.words.join(" ")}"` : `-${atom.words[0] ?? ""}`))
+    .join(" ");
+}
+
 /** The words a search looks for (not the excluded ones), for typo tolerance. */
 export function soughtWords(term: string): string[] {
   return parseSearch(term).flatMap((group) => group.filter((atom) => !atom.negated).flatMap((atom) => atom.words));

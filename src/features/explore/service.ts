@@ -18,6 +18,7 @@ import type { HeaderAppData } from "./header-data";
 import { SEARCH_COUNT_CAP, type SearchHit, type SearchHitKind, type SearchTotals, searchCatalogue } from "./repository";
 import {
   authorSegmentOf,
+  excludedTermsOf,
   SEARCH_PREFIX_MIN_LENGTH,
   SEARCH_TERMS,
   type SearchType,
@@ -218,10 +219,12 @@ async function similarHits(
   const corrected = await Promise.all(words.map(async (word) => (await sources.closestWord(word)) ?? word));
   // Any of the words: only those of 4 letters or more ("the" alone would find nearly everything).
   const telling = corrected.filter((word) => Array.from(word).length >= SEARCH_PREFIX_MIN_LENGTH);
+  // What the visitor excluded stays excluded.
+  const excluded = excludedTermsOf(term);
   const tries = [
     corrected.some((word, index) => word !== words[index]) ? corrected.join(" ") : null,
     telling.length > 1 ? telling.join(" OR ") : null,
-  ];
+  ].map((alternative) => (alternative && excluded ? `${alternative} ${excluded}` : alternative));
   for (const alternative of tries) {
     const queries = alternative ? searchQueriesOf(alternative) : null;
     if (!alternative || !queries) continue;
