@@ -17,7 +17,7 @@ import {
   termMatches,
   typedWordsOf,
 } from "./rules";
-import { buildTitleIndex, SUGGEST_INDEX_MAX_TITLES, type TitleIndex } from "./title-index";
+import { buildTitleIndexInTurns, SUGGEST_INDEX_MAX_TITLES, type TitleIndex } from "./title-index";
 
 const HOUR_MS = 3_600_000;
 const hourOf = (time: Date) => new Date(Math.floor(time.getTime() / HOUR_MS) * HOUR_MS);
@@ -107,7 +107,7 @@ export class TrendingSearches {
 
 /** Issue 15 item 4: the title index, read from the database (most watched first). */
 export async function loadTitleIndex(db: Queryable): Promise<TitleIndex> {
-  return buildTitleIndex(await listSuggestibleTitles(db, SUGGEST_INDEX_MAX_TITLES));
+  return buildTitleIndexInTurns(await listSuggestibleTitles(db, SUGGEST_INDEX_MAX_TITLES));
 }
 
 /** Issue 15 item 4: titles and trending terms for what is typed so far (q already checked). */

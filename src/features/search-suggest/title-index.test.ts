@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { typedWordsOf } from "./rules";
-import { buildTitleIndex, type IndexedTitle } from "./title-index";
+import { buildTitleIndex, buildTitleIndexInTurns, type IndexedTitle } from "./title-index";
 
 /** The answer by definition: every match, starts-with first, each group in the given (most watched first) order. */
 function reference(titles: readonly IndexedTitle[], typed: string, limit: number): string[] {
@@ -93,5 +93,34 @@ describe("issue 15 item 4: the suggestion title index", () => {
     expect(index.suggest("perfect pit", ["perfect", "pit"], 8).map((t) => t.oid)).toEqual(["a"]);
     expect(index.suggest("itch", ["itch"], 8)).toEqual([]);
     expect(index.suggest("", [], 8)).toEqual([]);
+  });
+});
+
+describe("issue 15: the title index built in the server's background loads", () => {
+  const next = random(7);
+  const titles: IndexedTitle[] = Array.from({ length: 20_000 }, (_, n) => {
+    const words = Array.from({ length: 1 + Math.floor(next() * 5) }, () => {
+      return VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;
+    });
+    return { oid: `t${n}`, title: words.join(" "), words };
+  });
+
+  it("gives the event loop turns while it builds, and answers as the index built in one go", async () => {
+    let done = false;
+    const building = buildTitleIndexInTurns(titles).then((index) => {
+      done = true;
+      return index;
+    });
+    // What a request would be: handled on the loop's next turn, while the build goes on.
+    const servedMeanwhile = await new Promise<boolean>((resolve) => setImmediate(() => resolve(!done)));
+    expect(servedMeanwhile).toBe(true);
+    const inTurns = await building;
+    const inOneGo = buildTitleIndex(titles);
+    for (const typed of ["pi", "sour", "the d", "über", "data db"]) {
+      const words = typedWordsOf(typed);
+      expect(inTurns.suggest(typed, words, 8)).toEqual(inOneGo.suggest(typed, words, 8));
+    }
+    expect(inTurns.closestWord("sourdoguh")).toBe("sourdough");
+    expect(inTurns.closestWord("theroy")).toBe(inOneGo.closestWord("theroy"));
   });
 });
