@@ -45,6 +45,7 @@ export default defineConfig(({ isSsrBuild }) => ({
             main: "src/server/main.ts",
             "document-worker": "src/server/workers/document-worker.ts",
             "pdf-worker": "src/server/workers/pdf-worker.ts",
+            "pglite-worker": "src/db/pglite-worker.ts",
             // Issue 15: `npm run seed:bulk` (scripts/seed-bulk.mjs).
             "seed-bulk": "src/server/seed/bulk-cli.ts",
           },

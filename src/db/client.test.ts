@@ -1,4 +1,11 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { TEST_WORKER_DIR } from "../server/workers/test-build";
+import { DatabaseUnavailableError, openDatabase } from "./client";
+import { PGLITE_WORKER_FILE } from "./pglite-thread";
 import { testDatabaseTargets } from "./testing";
 
 const postgres = testDatabaseTargets().find((target) => target.name === "postgres");
@@ -74,6 +81,112 @@ describe("the embedded PGlite client", () => {
       ]);
     } finally {
       await drop();
+    }
+  });
+});
+
+describe("PGlite on a thread of its own (the server's embedded database)", () => {
+  const worker = new URL(PGLITE_WORKER_FILE, pathToFileURL(`${TEST_WORKER_DIR}/`));
+  const openThread = async () => {
+    const db = await openDatabase({ dataDir: "memory://", worker });
+    await db.query("create table line (n int primary key, at timestamptz, bytes bytea, doc jsonb)");
+    return db;
+  };
+
+  it("leaves the event loop free while a statement runs", async () => {
+    const db = await openThread();
+    try {
+      let done = false;
+      let turns = 0;
+      const count = () => {
+        turns += 1;
+        if (!done) setImmediate(count);
+      };
+      setImmediate(count);
+      await db.query("select count(*) from generate_series(1, 2000000)");
+      done = true;
+      // On this thread the statement would have held the loop for its whole run: one turn at most.
+      expect(turns).toBeGreaterThan(20);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("runs statements in the order asked; a transaction's statements run together, and a failed one rolls back", async () => {
+    const db = await openThread();
+    try {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const transaction = db.transaction(async (tx) => {
+        await tx.query("insert into line (n) values (1)");
+        await held;
+        await tx.query("insert into line (n) values (2)");
+      });
+      // Asked while the transaction is open: it waits for the commit.
+      const after = db.query("insert into line (n) values (3)");
+      const failed = db.transaction(async (tx) => {
+        await tx.query("insert into line (n) values (4)");
+        await tx.query("insert into line (n) values (4)");
+      });
+      release();
+      await transaction;
+      await after;
+      await expect(failed).rejects.toMatchObject({ code: "23505", constraint: "line_pkey" });
+      expect(await db.query<{ n: number }>("select n from line order by ctid")).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("gives back values as PGlite does on this thread: dates, bytes, JSON, big integers", async () => {
+    const db = await openThread();
+    try {
+      const at = new Date("2026-11-26T10:00:00.000Z");
+      await db.query("insert into line values ($1, $2, $3, $4)", [1, at, Buffer.from("podium"), { slides: [1, 2] }]);
+      const [row] = await db.query<{ at: Date; bytes: Uint8Array; doc: unknown; big: bigint | number }>(
+        "select at, bytes, doc, 9007199254740993::bigint as big from line",
+      );
+      expect(row?.at).toEqual(at);
+      expect(Buffer.from(row?.bytes ?? []).toString()).toBe("podium");
+      expect(row?.doc).toEqual({ slides: [1, 2] });
+      expect(String(row?.big)).toBe("9007199254740993");
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("delivers a notification before the statement that sent it returns, and stops listening", async () => {
+    const db = await openThread();
+    try {
+      const heard: string[] = [];
+      const stop = await db.listen("changes", (payload) => heard.push(payload));
+      await db.query("select pg_notify('changes', 'first')");
+      expect(heard).toEqual(["first"]);
+      await stop();
+      await db.query("select pg_notify('changes', 'second')");
+      expect(heard).toEqual(["first"]);
+      expect(await db.ping()).toBe(true);
+    } finally {
+      await db.close();
+    }
+    expect(await db.ping()).toBe(false);
+    await expect(db.query("select 1")).rejects.toBeInstanceOf(DatabaseUnavailableError);
+  });
+
+  it("keeps what was written in its directory", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "podium-pglite-"));
+    try {
+      const first = await openDatabase({ dataDir, worker });
+      await first.query("create table kept (n int)");
+      await first.query("insert into kept values (7)");
+      await first.close();
+      const second = await openDatabase({ dataDir, worker });
+      expect(await second.query("select n from kept")).toEqual([{ n: 7 }]);
+      await second.close();
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

@@ -4,6 +4,10 @@ import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
+import { openPgliteThread } from "./pglite-thread";
+import { DATABASE_PING_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DatabaseUnavailableError } from "./unavailable";
+
+export { DATABASE_PING_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DatabaseUnavailableError };
 
 /** Anything that runs SQL: the database itself or an open transaction. */
 export interface Queryable {
@@ -39,22 +43,11 @@ export interface Database extends Queryable {
  * Where the data lives: a PostgreSQL URL, or a PGlite directory ("memory://" for none).
  * `queryTimeoutMs` bounds each PostgreSQL statement (DATABASE_QUERY_TIMEOUT_MS by default).
  */
-export type DatabaseTarget = { url: string; queryTimeoutMs?: number } | { dataDir: string };
+export type DatabaseTarget =
+  | { url: string; queryTimeoutMs?: number }
+  /** `worker`: the built pglite-worker.js, to run PGlite on a thread of its own (the server does). */
+  | { dataDir: string; worker?: URL };
 
-/** The database can't be reached or didn't answer in time: requests get 503, never 500. */
-export class DatabaseUnavailableError extends Error {
-  override readonly name = "DatabaseUnavailableError";
-  readonly statusCode = 503;
-}
-
-/**
- * A stalled connection must not hang requests (issue 9): each PostgreSQL statement has this long
- * on the server (statement_timeout) and, a little longer, on the client, which then drops the
- * connection. Podium's request queries take milliseconds; 5 s leaves room for a busy server.
- */
-export const DATABASE_QUERY_TIMEOUT_MS = 5_000;
-/** /healthz waits this long for the database before answering 503 (within 2 s in all). */
-export const DATABASE_PING_TIMEOUT_MS = 1_000;
 /** Waiting for a free pooled connection counts as unavailability after this long. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
@@ -111,20 +104,33 @@ export function redactUrl(url: string): string {
 }
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return "url" in target ? openPostgres(target.url, target.queryTimeoutMs) : openPglite(target.dataDir);
+  if ("url" in target) return openPostgres(target.url, target.queryTimeoutMs);
+  if (!target.worker) return openPglite(target.dataDir);
+  prepareDataDir(target.dataDir);
+  try {
+    return await openPgliteThread(target.dataDir, target.worker);
+  } catch (error) {
+    throw new DatabaseUnavailableError(
+      `Cannot open the embedded database in ${target.dataDir}: ${(error as Error).message}. Is another Podium using it?`,
+    );
+  }
 }
 
+function prepareDataDir(dataDir: string): void {
+  if (dataDir.startsWith("memory://")) return;
+  try {
+    ensureDirectory(dataDir);
+  } catch (error) {
+    throw new DatabaseUnavailableError(
+      `Cannot create the data directory ${dataDir}: ${(error as Error).message}. Set PODIUM_DATA_DIR to a writable directory.`,
+    );
+  }
+}
+
+/** PGlite on this thread: tests and command-line tools, where no page is being served meanwhile. */
 async function openPglite(dataDir: string): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
-  if (!inMemory) {
-    try {
-      ensureDirectory(dataDir);
-    } catch (error) {
-      throw new DatabaseUnavailableError(
-        `Cannot create the data directory ${dataDir}: ${(error as Error).message}. Set PODIUM_DATA_DIR to a writable directory.`,
-      );
-    }
-  }
+  prepareDataDir(dataDir);
   let db: PGlite;
   try {
     // pg_trgm: search's typo tolerance (issue 15, migration 0013) works on PGlite too.

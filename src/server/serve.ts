@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { type Database, DatabaseUnavailableError, openDatabase, redactUrl } from "../db/client";
 import { migrate } from "../db/migrate";
+import { PGLITE_WORKER_FILE } from "../db/pglite-thread";
 import { EventStreamUnavailableError } from "../features/events/pipeline/jetstream";
 import { buildApp } from "./app";
 import { clusterWorkerSlot, runPrimary } from "./cluster";
@@ -46,7 +47,14 @@ function readConfig(): Config {
 
 async function open(config: Config): Promise<{ db: Database; where: string }> {
   try {
-    const db = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+    // PGlite runs on a thread of its own, built beside this bundle (vite.config.ts), as the document workers are.
+    const worker = new URL(
+      PGLITE_WORKER_FILE,
+      pathToFileURL(`${config.workerDir ?? fileURLToPath(new URL(".", import.meta.url))}/`),
+    );
+    const db = await openDatabase(
+      config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir, worker },
+    );
     const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : `PGlite in ${config.dataDir}`;
     return { db, where };
   } catch (error) {

@@ -20,6 +20,7 @@ export default async function setup(): Promise<void> {
         input: {
           "document-worker": "src/server/workers/document-worker.ts",
           "pdf-worker": "src/server/workers/pdf-worker.ts",
+          "pglite-worker": "src/db/pglite-worker.ts",
         },
         output: { chunkFileNames: "[name]-[hash].js" },
       },
