@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/client";
 import { MARK_END, MARK_START } from "../../lib/card";
 import { type PresentationSummary, presentationSummaryJson, summaryFromJson } from "../presentation/repository";
-import { markedSnippet, SNIPPET_TEXT_MAX_CHARS, type SnippetWords } from "./snippet";
+import { markedSnippet, type SnippetWords } from "./snippet";
 
 /**
  * Issue 15, items 2 and 3: the search query, whose cost doesn't grow with the catalogue. Every
@@ -124,9 +124,7 @@ select (select count(*) from found)::int as presentation,
                   'kind', page.kind, 'key', coalesce(page.id::text, page.slug),
                   'markedTitle', ts_headline('simple', ${unmarked("coalesce(p.title, v.title)")}, q.q, '${HEADLINE_OPTIONS}'),
                   'summary', case when page.id is null then null else ${presentationSummaryJson("page.id")} end,
-                  'snippetText', case when p.id is null then ${unmarked("v.sub_title")}
-                    else left(${unmarked("regexp_replace(p.description_html, '<[^>]*>', ' ', 'g') || ' ' || podium_slide_text(p.document)")},
-                              ${SNIPPET_TEXT_MAX_CHARS}) end
+                  'snippetText', ${unmarked("coalesce(p.snippet_text, v.sub_title)")}
                 ) order by page.rank desc, page.view_count desc, page.kind, page.tie desc)
            from page
            left join presentations p on p.id = page.id

@@ -11,6 +11,7 @@ import { importMarkdown } from "../presentation/document/markdown";
 import { insertPresentationIfAbsent } from "../presentation/repository";
 import { SEARCH_COUNT_CAP } from "./repository";
 import { SEARCH_PAGE_SIZE } from "./service";
+import { SNIPPET_TEXT_MAX_CHARS } from "./snippet";
 
 /** Issue 15: the search page, read as a browser would (the cards' titles, marks, status, filters). */
 function read(html: string) {
@@ -166,6 +167,42 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
     expect(found.titles).toContain("<script>alert(1)</script> Marmalade tips");
     expect(found.marks.map((mark) => mark.toLowerCase())).toContain("marmalade");
     expect(found.document.querySelectorAll(".card-grid script")).toHaveLength(0);
+  });
+
+  it("issue 15 item 3: a snippet is cut from the deck's current text: the description without its tags, then the slides (stored, migration 0016)", async () => {
+    const oid = stableOid("search-test:script");
+    const snippetOf = async (query: string) => {
+      const found = await page(query);
+      const index = found.titles.indexOf("<script>alert(1)</script> Marmalade tips");
+      expect(index).toBeGreaterThanOrEqual(0);
+      return (
+        found.document.querySelectorAll(".card-grid .card")[index]?.querySelector(".card__snippet")?.textContent ?? ""
+      );
+    };
+    expect(await snippetOf("search=wrinkle")).toContain("Marmalade Setting point Wrinkle test on a cold plate");
+    expect(await snippetOf("search=marmalade%20every%20time")).toBe(
+      "How to set marmalade every time. Marmalade Setting point Wrinkle test on a cold plate",
+    );
+    await db.query("update presentations set document = $1 where oid = $2", [
+      importMarkdown("# Marmalade\n---\n## Quince\n- Quince jelly sets firmer\n", "2"),
+      oid,
+    ]);
+    expect(await snippetOf("search=quince")).toContain("Quince jelly sets firmer");
+    expect(await snippetOf("search=marmalade")).not.toContain("Wrinkle");
+    // A long deck's text is stored up to the length a snippet reads.
+    const slide = `## Quince\n- ${"quince jelly ".repeat(40)}\n`;
+    await db.query("update presentations set document = $1 where oid = $2", [
+      importMarkdown(
+        `# Marmalade\n${`---\n${slide}`.repeat(Math.ceil(SNIPPET_TEXT_MAX_CHARS / slide.length) + 5)}`,
+        "2",
+      ),
+      oid,
+    ]);
+    const [stored] = await db.query<{ length: number }>(
+      "select length(snippet_text) as length from presentations where oid = $1",
+      [oid],
+    );
+    expect(stored?.length).toBe(SNIPPET_TEXT_MAX_CHARS);
   });
 
   it("issue 15 item 3: filters by type and tag, and templates and videos are found and counted", async () => {

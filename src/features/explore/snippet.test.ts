@@ -50,6 +50,12 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
     expect(snippet).not.toContain(MARK_START);
   });
 
+  it("starts without an ellipsis when only space or a stripped tag comes before the first word", () => {
+    expect(shown(markedSnippet("  How to set marmalade every time.", snippetWordsOf("marmalade")))).toBe(
+      "How to set [marmalade] every time.",
+    );
+  });
+
   it("reads at most the start of a very long text", () => {
     const text = `${"word ".repeat(SNIPPET_TEXT_MAX_CHARS / 5)} needle`;
     expect(markedSnippet(text, snippetWordsOf("needle"))).not.toContain(MARK_START);

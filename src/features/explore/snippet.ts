@@ -13,7 +13,10 @@ export const SNIPPET_WORDS = 24;
 export const SNIPPET_PASSAGES = 2;
 /** Words shown before the first match of a passage. */
 const WORDS_BEFORE_MATCH = 6;
-/** Only the start of a long text is read (a 50-slide deck's text is about 10,000 characters). */
+/**
+ * Only the start of a long text is read (a 50-slide deck's text is about 10,000 characters); the
+ * stored snippet_text (migration 0016) holds this much.
+ */
 export const SNIPPET_TEXT_MAX_CHARS = 20_000;
 const ELLIPSIS = "…";
 const PASSAGE_DELIMITER = ` ${ELLIPSIS} `;
@@ -87,7 +90,9 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
   const after = source.slice(lastWord.end);
   const ending = after.slice(0, after.search(/\s|$/));
   const more = after.slice(ending.length).trim() !== "";
-  return `${firstWord.start > 0 ? `${ELLIPSIS} ` : ""}${shown.map((passage) => passageText(source, passage)).join(PASSAGE_DELIMITER)}${ending}${more ? ` ${ELLIPSIS}` : ""}`;
+  // Words left out before the first passage (space or markup before the first word is not text left out).
+  const skipped = (passages[0]?.[0] ?? 0) > 0;
+  return `${skipped ? `${ELLIPSIS} ` : ""}${shown.map((passage) => passageText(source, passage)).join(PASSAGE_DELIMITER)}${ending}${more ? ` ${ELLIPSIS}` : ""}`;
 }
 
 /**
