@@ -56,6 +56,12 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
     );
   });
 
+  it("reads the words sought literally, whatever characters they hold", () => {
+    const sought = { whole: new Set(["a.b", "c++", "(x"]), prefixes: ["a.b"] };
+    expect(shown(markedSnippet("axb a.b c++ (x", sought))).toBe("axb a.b c++ (x");
+    expect(shown(markedSnippet("axb a c", snippetWordsOf("a.b")))).not.toContain("[axb]");
+  });
+
   it("reads at most the start of a very long text", () => {
     const text = `${"word ".repeat(SNIPPET_TEXT_MAX_CHARS / 5)} needle`;
     expect(markedSnippet(text, snippetWordsOf("needle"))).not.toContain(MARK_START);

@@ -45,6 +45,29 @@ export function snippetWordsOf(term: string): SnippetWords {
 
 /** A run of word characters (letters, marks, digits), as the search reads words (search.ts). */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
+const WORD_CHARACTER = "[\\p{L}\\p{M}\\p{N}]";
+const WHOLE_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
+
+/**
+ * One expression that finds where a sought word starts: a whole word (not followed by a word
+ * character) or a prefix, at the start of a word, in any case. Made once per search (all of a
+ * page's snippets share `sought`).
+ */
+const matchers = new WeakMap<SnippetWords, RegExp | null>();
+function matcherOf(sought: SnippetWords): RegExp | null {
+  let matcher = matchers.get(sought);
+  if (matcher !== undefined) return matcher;
+  // Only a run of word characters can be a word of the text; such a run needs no escaping.
+  const words = (list: Iterable<string>) => [...list].filter((word) => WHOLE_WORD.test(word));
+  const whole = words(sought.whole);
+  const prefixes = words(sought.prefixes);
+  const alternatives: string[] = [];
+  if (whole.length > 0) alternatives.push(`(?:${whole.join("|")})(?!${WORD_CHARACTER})`);
+  if (prefixes.length > 0) alternatives.push(`(?:${prefixes.join("|")})`);
+  matcher = alternatives.length > 0 ? new RegExp(`(?<!${WORD_CHARACTER})(?:${alternatives.join("|")})`, "giu") : null;
+  matchers.set(sought, matcher);
+  return matcher;
+}
 
 interface Word {
   start: number;
@@ -64,10 +87,19 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
   const source = text.length > SNIPPET_TEXT_MAX_CHARS ? text.slice(0, SNIPPET_TEXT_MAX_CHARS) : text;
   const words: Word[] = [];
   const passages: [number, number][] = [];
+  // Where the matches start, found by one regular expression rather than word by word.
+  const matches = matcherOf(sought);
+  const nextMatch = () => {
+    if (!matches) return Number.POSITIVE_INFINITY;
+    const found = matches.exec(source);
+    return found ? found.index : Number.POSITIVE_INFINITY;
+  };
+  if (matches) matches.lastIndex = 0;
+  let upcoming = nextMatch();
   WORD.lastIndex = 0;
   for (let found = WORD.exec(source); found; found = WORD.exec(source)) {
-    const lower = found[0].toLowerCase();
-    const matched = sought.whole.has(lower) || sought.prefixes.some((prefix) => lower.startsWith(prefix));
+    const matched = upcoming === found.index;
+    if (matched) upcoming = nextMatch();
     const index = words.length;
     words.push({ start: found.index, end: found.index + found[0].length, matched });
     const last = passages.at(-1);
@@ -75,9 +107,10 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
       const first = passageStart(source, words, Math.max(last ? last[1] : 0, index - WORDS_BEFORE_MATCH), index);
       passages.push([first, first + SNIPPET_WORDS]);
     }
-    // Enough read: the last passage is full.
-    const full = passages.at(-1);
-    if (passages.length === SNIPPET_PASSAGES && full && words.length >= full[1]) break;
+    // Enough read: the last passage is full and no other will start (or none will, and the first words are read).
+    const full = passages.at(-1) ?? [0, SNIPPET_WORDS];
+    const noneToCome = passages.length === SNIPPET_PASSAGES || upcoming === Number.POSITIVE_INFINITY;
+    if (noneToCome && words.length >= full[1]) break;
   }
   if (passages.length === 0) passages.push([0, SNIPPET_WORDS]);
   const shown = passages
