@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/client";
 import { MARK_END, MARK_START } from "../../lib/card";
-import { type PresentationSummary, presentationSummaryJson, summaryFromJson } from "../presentation/repository";
+import { PRESENTATION_SUMMARY_JSON, type PresentationSummary, summaryFromJson } from "../presentation/repository";
 import { markedSnippet, type SnippetWords } from "./snippet";
 
 /**
@@ -58,6 +58,11 @@ export interface SearchQuery {
 
 const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden`;
 const TAGGED = `($2::text is null or p.tags @> array[$2::text])`;
+/** A text with the highlight markers taken out (translate() in SQL cost 1.1 ms a page for the snippets on PGlite). */
+const unmarkedText = (text: string) =>
+  text.includes(MARK_START) || text.includes(MARK_END)
+    ? text.replaceAll(MARK_START, "").replaceAll(MARK_END, "")
+    : text;
 /** The words of a text with the highlight markers taken out (so only ts_headline places them). */
 const unmarked = (expression: string) => `translate(${expression}, '${MARK_START}${MARK_END}', '')`;
 
@@ -123,11 +128,12 @@ select (select count(*) from found)::int as presentation,
          select json_agg(json_build_object(
                   'kind', page.kind, 'key', coalesce(page.id::text, page.slug),
                   'markedTitle', ts_headline('simple', ${unmarked("coalesce(p.title, v.title)")}, q.q, '${HEADLINE_OPTIONS}'),
-                  'summary', case when page.id is null then null else ${presentationSummaryJson("page.id")} end,
-                  'snippetText', ${unmarked("coalesce(p.snippet_text, v.sub_title)")}
+                  'summary', case when page.id is null then null else ${PRESENTATION_SUMMARY_JSON} end,
+                  'snippetText', coalesce(p.snippet_text, v.sub_title)
                 ) order by page.rank desc, page.view_count desc, page.kind, page.tie desc)
            from page
            left join presentations p on p.id = page.id
+           left join users u on u.id = p.owner_id
            left join video_cards v on v.slug = page.slug, q
        ), '[]'::json) as hits`;
 
@@ -149,7 +155,9 @@ export async function searchCatalogue(
   const found = typeof row.hits === "string" ? (JSON.parse(row.hits) as FoundHit[]) : row.hits;
   const hits = found.map(({ snippetText, summary, ...hit }) => ({
     ...hit,
-    markedSnippet: hit.kind === "video" ? snippetText : markedSnippet(snippetText, query.snippetWords),
+    // The text's own marker characters are taken out, so only the snippet's marks remain.
+    markedSnippet:
+      hit.kind === "video" ? unmarkedText(snippetText) : markedSnippet(unmarkedText(snippetText), query.snippetWords),
     summary: summary ? summaryFromJson(summary) : null,
   }));
   return { hits, totals: { presentation: row.presentation, template: row.template, video: row.video } };

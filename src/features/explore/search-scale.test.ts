@@ -3,6 +3,7 @@ import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { MARK_END, MARK_START } from "../../lib/card";
 import { stableOid } from "../../lib/ids";
 import { bulkOwnerCount, removeBulk, seedBulk } from "../../server/seed/bulk";
 import { seedDemoContent } from "../../server/seed/seed";
@@ -171,14 +172,14 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
 
   it("issue 15 item 3: a snippet is cut from the deck's current text: the description without its tags, then the slides (stored, migration 0016)", async () => {
     const oid = stableOid("search-test:script");
-    const snippetOf = async (query: string) => {
+    const cardOf = async (query: string) => {
       const found = await page(query);
       const index = found.titles.indexOf("<script>alert(1)</script> Marmalade tips");
       expect(index).toBeGreaterThanOrEqual(0);
-      return (
-        found.document.querySelectorAll(".card-grid .card")[index]?.querySelector(".card__snippet")?.textContent ?? ""
-      );
+      return found.document.querySelectorAll(".card-grid .card")[index];
     };
+    const snippetOf = async (query: string) =>
+      (await cardOf(query))?.querySelector(".card__snippet")?.textContent ?? "";
     expect(await snippetOf("search=wrinkle")).toContain("Marmalade Setting point Wrinkle test on a cold plate");
     expect(await snippetOf("search=marmalade%20every%20time")).toBe(
       "How to set marmalade every time. Marmalade Setting point Wrinkle test on a cold plate",
@@ -189,6 +190,15 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
     ]);
     expect(await snippetOf("search=quince")).toContain("Quince jelly sets firmer");
     expect(await snippetOf("search=marmalade")).not.toContain("Wrinkle");
+    // The highlight markers in a deck's own text mark nothing: only the words searched for are marked.
+    await db.query("update presentations set document = $1 where oid = $2", [
+      importMarkdown(`# Marmalade\n---\n## Quince\n- ${MARK_START}Forged${MARK_END} quince marks\n`, "2"),
+      oid,
+    ]);
+    const marked = await cardOf("search=quince%20marks");
+    const marks = [...(marked?.querySelectorAll(".card__snippet mark") ?? [])].map((mark) => mark.textContent);
+    expect(marks).toEqual(["Quince", "quince", "marks"]);
+    expect(await snippetOf("search=quince%20marks")).toContain("Forged quince marks");
     // A long deck's text is stored up to the length a snippet reads.
     const slide = `## Quince\n- ${"quince jelly ".repeat(40)}\n`;
     await db.query("update presentations set document = $1 where oid = $2", [

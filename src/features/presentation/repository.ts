@@ -50,13 +50,11 @@ const SUMMARY_COLUMNS = `
   p.last_modified as "lastModified", ${OWNER_COLUMNS}`;
 
 /**
- * A presentation's summary as one JSON object (aliases `p` and `u` as in SUMMARY_COLUMNS), for a
- * query that returns it beside other things (search's page of hits, issue 15); summaryFromJson
- * reads it back.
+ * A presentation's summary as one JSON object, for a query that returns it beside other things
+ * (search's page of hits, issue 15) and has the presentation as `p` and its owner as `u` in scope;
+ * summaryFromJson reads it back.
  */
-export const presentationSummaryJson = (presentationId: string) =>
-  `(select to_json(s) from (select ${SUMMARY_COLUMNS}
-      from presentations p join users u on u.id = p.owner_id where p.id = ${presentationId}) s)`;
+export const PRESENTATION_SUMMARY_JSON = `(select to_json(s) from (select ${SUMMARY_COLUMNS}) s)`;
 
 export function summaryFromJson(json: Omit<PresentationSummary, "lastModified"> & { lastModified: string }) {
   return { ...json, lastModified: new Date(json.lastModified) } satisfies PresentationSummary;
