@@ -3,6 +3,7 @@ import { defineConfig, type Plugin } from "vite";
 import { CLIENT_ENTRIES, messagesAssetKey } from "./src/client/entries.ts";
 import { messagesFor } from "./src/i18n/catalogues.ts";
 import { LOCALES } from "./src/i18n/locales.ts";
+import { WORKER_ENTRIES } from "./src/server/workers/entries.ts";
 
 /**
  * Issue 11: one content-hashed JSON file per language under /static/ (the server renders with
@@ -40,12 +41,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: true,
         // Chunks beside main.js, so paths relative to a module (../client) hold for all of them.
         rolldownOptions: {
-          // The document and PDF workers (server/workers) run in their own threads, from their own files.
+          // The worker threads (server/workers/entries.ts) run from their own files.
           input: {
             main: "src/server/main.ts",
-            "document-worker": "src/server/workers/document-worker.ts",
-            "pdf-worker": "src/server/workers/pdf-worker.ts",
-            "pglite-worker": "src/db/pglite-worker.ts",
+            ...WORKER_ENTRIES,
             // Issue 15: `npm run seed:bulk` (scripts/seed-bulk.mjs).
             "seed-bulk": "src/server/seed/bulk-cli.ts",
           },

@@ -1,7 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ChangeFeed } from "../server/page-cache/change-feed";
 import { EVERYTHING_TAG, LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "./content-changes";
-import { cachedByKey, cachedUntilChange, refreshedOnChange, SMALL_CACHE_TTL_MS, ValueCache } from "./small-caches";
+import {
+  cachedByKey,
+  cachedUntilChange,
+  RELOAD_GAP_FACTOR,
+  refreshedOnChange,
+  SMALL_CACHE_TTL_MS,
+  ValueCache,
+} from "./small-caches";
 
 /** A load that answers when told to, counting its calls. */
 function controlledLoad() {
@@ -156,5 +163,39 @@ describe("issue 15 item 4: a large value refreshed on change", () => {
     control.answer(4);
     await new Promise((resolve) => setImmediate(resolve));
     expect(await get()).toBe(4);
+  });
+});
+
+describe("issue 15: the title index's reloads are spaced by their cost", () => {
+  it("starts the first load on preload, and a load after a change no sooner than RELOAD_GAP_FACTOR times the last load's duration", async () => {
+    vi.useFakeTimers();
+    try {
+      const feed = new ChangeFeed();
+      const control = controlledLoad();
+      const get = refreshedOnChange(feed, [LISTS_TAG], control.load, 60_000);
+      get.preload();
+      get.preload();
+      expect(control.calls).toBe(1);
+      // The first load takes 100 ms.
+      await vi.advanceTimersByTimeAsync(100);
+      control.answer(1);
+      expect(await get()).toBe(1);
+      feed.publish([LISTS_TAG]);
+      expect(await get()).toBe(1);
+      expect(control.calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(100 * RELOAD_GAP_FACTOR - 1);
+      expect(control.calls).toBe(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(control.calls).toBe(2);
+      control.answer(2);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(await get()).toBe(2);
+      // That load took no time: the next change is followed at once.
+      feed.publish([LISTS_TAG]);
+      expect(await get()).toBe(2);
+      expect(control.calls).toBe(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -363,6 +363,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   // Issue 15: the listed titles in memory, rebuilt in the background after any change to listed
   // presentations (and at least every minute: view counts move); meanwhile the index before serves.
   const titleIndex = refreshedOnChange(changes, [LISTS_TAG], () => loadTitleIndex(db), SMALL_CACHE_TTL_MS);
+  // Loaded as the server starts, so the first suggestion or typo doesn't wait for it (1.3–1.6 s at 100,000 titles).
+  app.addHook("onReady", async () => titleIndex.preload());
 
   const context: FeatureContext = {
     titleIndex,

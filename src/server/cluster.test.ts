@@ -8,6 +8,7 @@ import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { MAX_QUICK_DEATHS, QUICK_DEATH_MS, RESPAWN_BACKOFF_MS, RespawnPolicy } from "./cluster";
 import { ConfigError, configFromEnv, MAX_WORKERS } from "./config";
+import { WORKER_ENTRIES } from "./workers/entries";
 
 /**
  * Issue 11, item 4: PODIUM_WORKERS. The rules (config, respawn policy) as units, and the real
@@ -219,8 +220,7 @@ describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", ()
         rolldownOptions: {
           input: {
             main: "src/server/main.ts",
-            "document-worker": "src/server/workers/document-worker.ts",
-            "pdf-worker": "src/server/workers/pdf-worker.ts",
+            ...WORKER_ENTRIES,
           },
           output: { chunkFileNames: "[name]-[hash].js" },
         },

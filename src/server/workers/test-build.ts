@@ -2,6 +2,7 @@
 // way `npm run build` does, into a cache folder, so route tests run imports in real worker
 // threads (Node can't start a worker from TypeScript source).
 import { resolve } from "node:path";
+import { WORKER_ENTRIES } from "./entries";
 
 export const TEST_WORKER_DIR = resolve("node_modules/.cache/podium-test-workers");
 
@@ -18,9 +19,7 @@ export default async function setup(): Promise<void> {
       sourcemap: true,
       rolldownOptions: {
         input: {
-          "document-worker": "src/server/workers/document-worker.ts",
-          "pdf-worker": "src/server/workers/pdf-worker.ts",
-          "pglite-worker": "src/db/pglite-worker.ts",
+          ...WORKER_ENTRIES,
         },
         output: { chunkFileNames: "[name]-[hash].js" },
       },

@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { deleteStream, NATS_TEST_URL, natsAvailable, usageEvent } from "../../../server/event-pipeline-testing";
+import { WORKER_ENTRIES } from "../../../server/workers/entries";
 
 /**
  * Issue 14 item 1 and "Done when: 0 are lost after SIGTERM": the server bundle built from these
@@ -149,8 +150,7 @@ describe.runIf(adminUrl)("issue 14: SIGTERM under load loses no accepted event",
         rolldownOptions: {
           input: {
             main: "src/server/main.ts",
-            "document-worker": "src/server/workers/document-worker.ts",
-            "pdf-worker": "src/server/workers/pdf-worker.ts",
+            ...WORKER_ENTRIES,
           },
           output: { chunkFileNames: "[name]-[hash].js" },
         },
