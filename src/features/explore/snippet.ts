@@ -45,28 +45,56 @@ export function snippetWordsOf(term: string): SnippetWords {
 
 /** A run of word characters (letters, marks, digits), as the search reads words (search.ts). */
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
-const WORD_CHARACTER = "[\\p{L}\\p{M}\\p{N}]";
 const WHOLE_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
+const WORD_CHARACTER = /^[\p{L}\p{M}\p{N}]$/u;
 
 /**
- * One expression that finds where a sought word starts: a whole word (not followed by a word
- * character) or a prefix, at the start of a word, in any case. Made once per search (all of a
- * page's snippets share `sought`).
+ * Finds where the sought words start in a text: plain case-insensitive expressions (one for whole
+ * words, one for prefixes) find candidates, and a candidate counts at the start of a word (and,
+ * for a whole word, at its end). Made once per search: all of a page's snippets share `sought`.
+ * Plain expressions on purpose: one with Unicode classes cost about a millisecond to compile, on
+ * every search page.
  */
-const matchers = new WeakMap<SnippetWords, RegExp | null>();
-function matcherOf(sought: SnippetWords): RegExp | null {
-  let matcher = matchers.get(sought);
-  if (matcher !== undefined) return matcher;
+interface Matchers {
+  whole: RegExp | null;
+  prefixes: RegExp | null;
+}
+const matchers = new WeakMap<SnippetWords, Matchers>();
+function matchersOf(sought: SnippetWords): Matchers {
+  let found = matchers.get(sought);
+  if (found) return found;
   // Only a run of word characters can be a word of the text; such a run needs no escaping.
-  const words = (list: Iterable<string>) => [...list].filter((word) => WHOLE_WORD.test(word));
-  const whole = words(sought.whole);
-  const prefixes = words(sought.prefixes);
-  const alternatives: string[] = [];
-  if (whole.length > 0) alternatives.push(`(?:${whole.join("|")})(?!${WORD_CHARACTER})`);
-  if (prefixes.length > 0) alternatives.push(`(?:${prefixes.join("|")})`);
-  matcher = alternatives.length > 0 ? new RegExp(`(?<!${WORD_CHARACTER})(?:${alternatives.join("|")})`, "giu") : null;
-  matchers.set(sought, matcher);
-  return matcher;
+  const expression = (list: Iterable<string>) => {
+    const words = [...list].filter((word) => WHOLE_WORD.test(word));
+    return words.length > 0 ? new RegExp(words.join("|"), "gi") : null;
+  };
+  found = { whole: expression(sought.whole), prefixes: expression(sought.prefixes) };
+  matchers.set(sought, found);
+  return found;
+}
+
+/** Whether the character that ends just before `index` (a letter, mark or digit) continues a word. */
+function wordCharacterBefore(source: string, index: number): boolean {
+  if (index <= 0) return false;
+  const low = source.charCodeAt(index - 1);
+  const at = low >= 0xdc00 && low <= 0xdfff && index >= 2 ? index - 2 : index - 1;
+  return WORD_CHARACTER.test(String.fromCodePoint(source.codePointAt(at) ?? 0));
+}
+
+function wordCharacterAt(source: string, index: number): boolean {
+  return index < source.length && WORD_CHARACTER.test(String.fromCodePoint(source.codePointAt(index) ?? 0));
+}
+
+/** The first place from `from` on where `expression` matches a word's start (and end, for whole words). */
+function firstMatch(source: string, expression: RegExp | null, from: number, whole: boolean): number {
+  if (!expression) return Number.POSITIVE_INFINITY;
+  expression.lastIndex = from;
+  for (let found = expression.exec(source); found; found = expression.exec(source)) {
+    const end = found.index + found[0].length;
+    if (!wordCharacterBefore(source, found.index) && !(whole && wordCharacterAt(source, end))) return found.index;
+    expression.lastIndex = found.index + 1;
+  }
+  return Number.POSITIVE_INFINITY;
 }
 
 interface Word {
@@ -87,19 +115,17 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
   const source = text.length > SNIPPET_TEXT_MAX_CHARS ? text.slice(0, SNIPPET_TEXT_MAX_CHARS) : text;
   const words: Word[] = [];
   const passages: [number, number][] = [];
-  // Where the matches start, found by one regular expression rather than word by word.
-  const matches = matcherOf(sought);
-  const nextMatch = () => {
-    if (!matches) return Number.POSITIVE_INFINITY;
-    const found = matches.exec(source);
-    return found ? found.index : Number.POSITIVE_INFINITY;
-  };
-  if (matches) matches.lastIndex = 0;
-  let upcoming = nextMatch();
+  // Where the matches start, found by regular expressions rather than word by word.
+  const { whole, prefixes } = matchersOf(sought);
+  const nextMatch = (from: number) =>
+    Math.min(firstMatch(source, whole, from, true), firstMatch(source, prefixes, from, false));
+  let upcoming = nextMatch(0);
   WORD.lastIndex = 0;
   for (let found = WORD.exec(source); found; found = WORD.exec(source)) {
+    // (A match always starts a word; this only guards against reading past one.)
+    if (upcoming < found.index) upcoming = nextMatch(found.index);
     const matched = upcoming === found.index;
-    if (matched) upcoming = nextMatch();
+    if (matched) upcoming = nextMatch(found.index + found[0].length);
     const index = words.length;
     words.push({ start: found.index, end: found.index + found[0].length, matched });
     const last = passages.at(-1);
