@@ -45,7 +45,18 @@ function readConfig(): Config {
   }
 }
 
-async function open(config: Config): Promise<{ db: Database; where: string }> {
+function databaseName(config: Config): string {
+  return config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : `PGlite in ${config.dataDir}`;
+}
+
+/**
+ * A migration may rewrite a whole table (adding a stored column to 100,000 presentations took
+ * longer than the 5 s a request's statement may take): migrations and the seed get this long
+ * per statement, on a connection pool of their own that is closed before serving.
+ */
+const PREPARE_QUERY_TIMEOUT_MS = 60 * 60 * 1000;
+
+async function open(config: Config, queryTimeoutMs?: number): Promise<{ db: Database; where: string }> {
   try {
     // PGlite runs on a thread of its own, built beside this bundle (vite.config.ts), as the document workers are.
     const worker = new URL(
@@ -53,10 +64,9 @@ async function open(config: Config): Promise<{ db: Database; where: string }> {
       pathToFileURL(`${config.workerDir ?? fileURLToPath(new URL(".", import.meta.url))}/`),
     );
     const db = await openDatabase(
-      config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir, worker },
+      config.databaseUrl ? { url: config.databaseUrl, queryTimeoutMs } : { dataDir: config.dataDir, worker },
     );
-    const where = config.databaseUrl ? `PostgreSQL at ${redactUrl(config.databaseUrl)}` : `PGlite in ${config.dataDir}`;
-    return { db, where };
+    return { db, where: databaseName(config) };
   } catch (error) {
     if (error instanceof DatabaseUnavailableError) fail(error.message);
     throw error;
@@ -150,14 +160,27 @@ async function main(): Promise<void> {
   if (!config.clientDir) {
     console.warn("podium: no built browser assets found; pages render without scripts. Run `npm run build`.");
   }
-  const { db, where } = await open(config);
-  await prepare(config, db, where);
-  if (config.workers === 1) {
-    await serve(config, db, where, null);
-    return;
+  if (config.databaseUrl) {
+    const preparing = await open(config, PREPARE_QUERY_TIMEOUT_MS);
+    await prepare(config, preparing.db, preparing.where);
+    await preparing.db.close();
+    if (config.workers === 1) {
+      const { db, where } = await open(config);
+      await serve(config, db, where, null);
+      return;
+    }
+  } else {
+    // PGlite: one handle on its files, and no statement timeout to lift.
+    const { db, where } = await open(config);
+    await prepare(config, db, where);
+    if (config.workers === 1) {
+      await serve(config, db, where, null);
+      return;
+    }
+    await db.close();
   }
   // Issue 11, item 4: the primary only prepares the database and keeps the workers running.
-  await db.close();
+  const where = databaseName(config);
   runPrimary({
     workers: config.workers,
     entry: serverEntry(),
