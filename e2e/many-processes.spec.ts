@@ -190,7 +190,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       for (const run of runs) {
         const ready = await fetch(`http://127.0.0.1:${run.port}/readyz`);
         expect(ready.status).toBe(200);
-        expect(await ready.json()).toEqual({ status: "ready", database: "ok", redis: "ok" });
+        expect(await ready.json()).toEqual({ status: "ready", database: "ok", redis: "ok", events: "ok" });
       }
 
       // The request limit (item 1): 600 a minute per address, counted once in Redis for both

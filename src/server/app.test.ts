@@ -368,7 +368,7 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
     const ready = await app.inject({ method: "GET", url: "/readyz" });
     expect(ready.statusCode).toBe(200);
     expect(ready.headers["cache-control"]).toBe("no-store");
-    expect(ready.json()).toEqual({ status: "ready", database: "ok" });
+    expect(ready.json()).toEqual({ status: "ready", database: "ok", events: "ok" });
   });
 });
 
@@ -381,7 +381,7 @@ describe("health without a database", () => {
     await db.close();
     const ready = await app.inject({ method: "GET", url: "/readyz" });
     expect(ready.statusCode).toBe(503);
-    expect(ready.json()).toEqual({ status: "unavailable", database: "unreachable" });
+    expect(ready.json()).toEqual({ status: "unavailable", database: "unreachable", events: "ok" });
     const response = await app.inject({ method: "GET", url: "/healthz" });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: "ok", database: "unreachable" });
@@ -396,13 +396,13 @@ describe("health without a database", () => {
     try {
       const early = await app.inject({ method: "GET", url: "/readyz" });
       expect(early.statusCode).toBe(503);
-      expect(early.json()).toEqual({ status: "unavailable", database: "not-migrated" });
+      expect(early.json()).toEqual({ status: "unavailable", database: "not-migrated", events: "ok" });
       await migrate(db);
       expect((await app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
       app.startDraining();
       const draining = await app.inject({ method: "GET", url: "/readyz" });
       expect(draining.statusCode).toBe(503);
-      expect(draining.json()).toEqual({ status: "draining", database: "ok" });
+      expect(draining.json()).toEqual({ status: "draining", database: "ok", events: "ok" });
       // Still serving while draining.
       expect((await app.inject({ method: "GET", url: "/robots.txt" })).statusCode).toBe(200);
       expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);

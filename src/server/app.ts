@@ -455,6 +455,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
   registerEventRoutes(app, context, eventIntake);
   app.decorate("usageEvents", events);
+  health.addCheck({ name: "events", required: false, check: async () => events.state() });
   registerEmbedRoutes(app, context);
   registerLikeRoutes(app, context);
   registerViewPageRoutes(app, context);

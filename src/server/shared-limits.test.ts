@@ -65,7 +65,7 @@ describe.skipIf(!REDIS_URL).each(testDatabaseTargets())("shared limits with REDI
       expect(Number(third.headers["retry-after"])).toBeGreaterThan(3500);
       expect(await admin.zcard(`${prefix}limit:signup-address:127.0.0.1`)).toBe(2);
       const ready = await a.inject({ method: "GET", url: "/readyz" });
-      expect(ready.json()).toEqual({ status: "ready", database: "ok", redis: "ok" });
+      expect(ready.json()).toEqual({ status: "ready", database: "ok", redis: "ok", events: "ok" });
     },
     SLOW_TEST_MS,
   );
@@ -76,7 +76,7 @@ describe.skipIf(!REDIS_URL).each(testDatabaseTargets())("shared limits with REDI
       const app = await appWith(UNREACHABLE_REDIS_URL, 1);
       const ready = await app.inject({ method: "GET", url: "/readyz" });
       expect(ready.statusCode).toBe(200);
-      expect(ready.json()).toEqual({ status: "ready", database: "ok", redis: "unreachable" });
+      expect(ready.json()).toEqual({ status: "ready", database: "ok", redis: "unreachable", events: "ok" });
       expect((await app.inject({ method: "GET", url: "/healthz" })).statusCode).toBe(200);
       // The request limit fails open: pages are served.
       expect((await app.inject({ method: "GET", url: "/" })).statusCode).toBe(200);

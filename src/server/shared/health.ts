@@ -11,7 +11,8 @@ import type { SharedRedis } from "./redis";
  *   reason to restart the process (it recovers by itself), so the status stays 200.
  * - `GET /readyz` (readiness): send this process traffic. 200 once the database answers and holds
  *   every migration this build knows, 503 otherwise (Redis, when REDIS_URL is set, is reported
- *   but not required: while it is away each process counts its limits itself),
+ *   but not required: while it is away each process counts its limits itself; so is the
+ *   usage-event pipeline: NATS away, or the in-process queue full, only refuses events),
  *   and 503 from SIGTERM on while the process drains (PODIUM_DRAIN_SECONDS), then stops.
  */
 
@@ -29,7 +30,7 @@ export interface ReadinessCheck {
 export function registerHealthRoutes(
   app: FastifyInstance,
   { db, redis }: { db: Database; redis: SharedRedis | null },
-): { startDraining(): void } {
+): { startDraining(): void; addCheck(check: ReadinessCheck): void } {
   let draining = false;
   const latestMigration = listMigrations().at(-1)?.name ?? null;
   let migrated = latestMigration === null;
@@ -74,6 +75,10 @@ export function registerHealthRoutes(
   return {
     startDraining() {
       draining = true;
+    },
+    /** A check of a part that starts after the routes (the usage-event pipeline). */
+    addCheck(check) {
+      checks.push(check);
     },
   };
 }

@@ -153,5 +153,6 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
       });
     },
     stats: () => ({ ...stats, pending: queue.length + writing }),
+    state: () => (queue.length + writing >= limit ? "full" : "ok"),
   };
 }

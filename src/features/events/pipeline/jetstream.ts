@@ -112,6 +112,15 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
     );
   }
 
+  // Whether the connection is up now: the client reconnects by itself (maxReconnectAttempts -1).
+  let connected = true;
+  void (async () => {
+    for await (const status of nc.status()) {
+      if (status.type === "disconnect") connected = false;
+      else if (status.type === "reconnect") connected = true;
+    }
+  })().catch(() => {});
+
   const perMessage = Math.max(1, Math.floor((nc.info?.max_payload ?? 1024 * 1024) / EVENT_ROOM_BYTES));
   const publish = createBatcher<AcceptedEvent, true>(
     async (events) => {
@@ -206,6 +215,7 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
 
   return {
     kind: "jetstream",
+    state: () => (connected && !nc.isClosed() ? "ok" : "unreachable"),
     async accept(event) {
       if (closing) return "busy";
       try {

@@ -28,6 +28,11 @@ const CONCURRENCY = 10;
 const postgres = testDatabaseTargets().find((target) => target.name === "postgres");
 const nats = await natsAvailable();
 
+async function readiness(app: FastifyInstance): Promise<{ status: number; body: Record<string, string> }> {
+  const response = await app.inject({ method: "GET", url: "/readyz" });
+  return { status: response.statusCode, body: response.json() };
+}
+
 /** Posts events, CONCURRENCY at a time, until stop() is called; counts the answers by status. */
 function load(app: FastifyInstance, tag: string) {
   const statuses = new Map<number, number>();
@@ -75,11 +80,12 @@ describe.runIf(postgres)("issue 14 Done when: a 10 s database outage under load"
   });
 
   /** Load before, during and after a 10 s cut; returns the answers' counts. */
-  async function outageUnderLoad(app: FastifyInstance, tag: string) {
+  async function outageUnderLoad(app: FastifyInstance, tag: string, duringCut: () => Promise<void> = async () => {}) {
     const running = load(app, tag);
     await expect.poll(() => running.count(204), { timeout: 10_000 }).toBeGreaterThan(100);
     await proxy.cut();
     const cutAt = Date.now();
+    await duringCut();
     const during = { before204: running.count(204), before503: running.count(503) };
     await expect.poll(() => Date.now() - cutAt >= OUTAGE_MS, { timeout: OUTAGE_MS + 5_000 }).toBe(true);
     const atReturn = { ok: running.count(204) - during.before204, busy: running.count(503) - during.before503 };
@@ -93,7 +99,10 @@ describe.runIf(postgres)("issue 14 Done when: a 10 s database outage under load"
   it("issue 14 item 1: without NATS the API answers 503 once the queue is full, and every 204'd event is stored after the database returns", async () => {
     const app = await appKeepingDatabase(proxied, { events: { ...TEST_CONFIG.events, queueLimit: 500 } });
     const tag = `o${randomBytes(5).toString("hex")}-`;
-    const { running, duringOutage } = await outageUnderLoad(app, tag);
+    const { running, duringOutage } = await outageUnderLoad(app, tag, async () => {
+      // /readyz says why events are refused (the database is away too, so the process is not ready).
+      await expect.poll(async () => (await readiness(app)).body.events, { timeout: OUTAGE_MS / 2 }).toBe("full");
+    });
     // The queue filled during the outage: 503s, and no more than the queue's room in 204s.
     expect(duringOutage.busy).toBeGreaterThan(0);
     expect(duringOutage.ok).toBeLessThanOrEqual(500);
@@ -124,4 +133,37 @@ describe.runIf(postgres)("issue 14 Done when: a 10 s database outage under load"
     },
     120_000,
   );
+});
+
+describe.runIf(nats)("issue 14: /readyz reports the event stream", () => {
+  it("says events are unreachable while NATS is away and ok once it is back; pages are still served, so the process stays ready", async () => {
+    const natsUrl = new URL(NATS_TEST_URL);
+    const natsProxy = new CuttableProxy(natsUrl.hostname, Number(natsUrl.port || 4222));
+    await natsProxy.up();
+    const pglite = testDatabaseTargets().find((target) => target.name === "pglite");
+    if (!pglite) throw new Error("PGlite is always a target");
+    const { db, drop } = await pglite.create();
+    const stream = `PODIUM_TEST_${randomBytes(5).toString("hex")}`;
+    const app = await appKeepingDatabase(db, {
+      events: { ...TEST_CONFIG.events, natsUrl: `nats://127.0.0.1:${natsProxy.port}`, stream },
+    });
+    const state = async () => {
+      const { status, body } = await readiness(app);
+      return { status, events: body.events };
+    };
+    try {
+      expect(await state()).toEqual({ status: 200, events: "ok" });
+      await natsProxy.cut();
+      await expect.poll(state, { timeout: 10_000 }).toEqual({ status: 200, events: "unreachable" });
+      expect((await postEvent(app, `r${randomBytes(5).toString("hex")}`)).statusCode).toBe(503);
+      await natsProxy.up();
+      await expect.poll(state, { timeout: 20_000 }).toEqual({ status: 200, events: "ok" });
+      expect((await postEvent(app, `r${randomBytes(5).toString("hex")}`)).statusCode).toBe(204);
+    } finally {
+      await app.close();
+      await natsProxy.cut();
+      await deleteStream(stream);
+      await drop();
+    }
+  }, 60_000);
 });

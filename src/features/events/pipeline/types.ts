@@ -19,6 +19,11 @@ export interface EventPipeline {
   close(): Promise<void>;
   /** Figures for logs and tests. */
   stats(): PipelineStats;
+  /**
+   * What /readyz reports: "ok"; "full" when the in-process queue can take no more (events get
+   * 503 until it drains); "unreachable" while the NATS connection is down (events get 503).
+   */
+  state(): "ok" | "full" | "unreachable";
 }
 
 export interface PipelineStats {
