@@ -62,6 +62,12 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
     expect(shown(markedSnippet("axb a c", snippetWordsOf("a.b")))).not.toContain("[axb]");
   });
 
+  it("marks each whole word searched for, when one is the start of another (an, and)", () => {
+    expect(shown(markedSnippet("An apple and an answer, and more", snippetWordsOf("an and")))).toBe(
+      "[An] apple [and] [an] answer, [and] more",
+    );
+  });
+
   it("reads at most the start of a very long text", () => {
     const text = `${"word ".repeat(SNIPPET_TEXT_MAX_CHARS / 5)} needle`;
     expect(markedSnippet(text, snippetWordsOf("needle"))).not.toContain(MARK_START);

@@ -63,9 +63,11 @@ const matchers = new WeakMap<SnippetWords, Matchers>();
 function matchersOf(sought: SnippetWords): Matchers {
   let found = matchers.get(sought);
   if (found) return found;
-  // Only a run of word characters can be a word of the text; such a run needs no escaping.
+  // Only a run of word characters can be a word of the text; such a run needs no escaping. Longest
+  // first: at "and", the searched "an" must not be tried before "and" (it would match, then fail
+  // as a whole word, and "and" would never be tried there).
   const expression = (list: Iterable<string>) => {
-    const words = [...list].filter((word) => WHOLE_WORD.test(word));
+    const words = [...list].filter((word) => WHOLE_WORD.test(word)).sort((a, b) => b.length - a.length);
     return words.length > 0 ? new RegExp(words.join("|"), "gi") : null;
   };
   found = { whole: expression(sought.whole), prefixes: expression(sought.prefixes) };
