@@ -1,10 +1,10 @@
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
 import { openPgliteThread } from "./pglite-thread";
+import { MAX_PREPARED_STATEMENTS, preparedQueries, statementName } from "./prepared";
 import { DATABASE_PING_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DatabaseUnavailableError } from "./unavailable";
 
 export { DATABASE_PING_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DatabaseUnavailableError };
@@ -143,13 +143,13 @@ async function openPglite(dataDir: string): Promise<Database> {
     );
   }
   let closed = false;
-  const run = async <Row>(q: Pick<PGlite, "query">, sql: string, params?: readonly unknown[]) =>
-    (await q.query<Row>(sql, params ? [...params] : undefined)).rows;
+  const run = preparedQueries(db);
   const turns = pgliteTurns();
   return {
     kind: "pglite",
-    query: (sql, params) => turns.take(() => run(db, sql, params)),
-    transaction: (fn) => turns.take(() => db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) }))),
+    query: (sql, params) => turns.take(() => run(sql, params)),
+    // The transaction's turn holds the database: its statements run on the one session in order.
+    transaction: (fn) => turns.take(() => db.transaction((tx) => fn({ query: (sql, params) => run(sql, params, tx) }))),
     async listen(channel, onMessage, onState) {
       // PGlite is in this process: a notification arrives before the statement that sent it returns.
       const stop = await db.listen(channel, onMessage);
@@ -209,21 +209,14 @@ function ensureDirectory(path: string): void {
 /** Connections per app process (PODIUM_DB_POOL); a like takes two short queries, so 20 keep 50 callers moving. */
 const POOL_SIZE = Math.max(1, Math.min(200, Number(process.env.PODIUM_DB_POOL ?? 20) || 20));
 
-/** Prepared statements per connection at most (each holds server memory). */
-const MAX_PREPARED_STATEMENTS = 500;
 const statementNames = new Map<string, string>();
 
-/**
- * Statements with parameters are prepared once per connection, by name, and reused: the
- * server parses them once, and plans them once it has seen that a generic plan is as good
- * (issue 4's benchmark: half of PostgreSQL's time per like went to parsing and planning).
- * Podium's SQL is static text, so the names are few; past the cap, statements go unnamed.
- */
+/** Statements with parameters are prepared once per connection, by name (prepared.ts). */
 function statement(sql: string, params: readonly unknown[] | undefined): pg.QueryConfig {
   if (!params) return { text: sql };
   let name = statementNames.get(sql);
   if (!name && statementNames.size < MAX_PREPARED_STATEMENTS) {
-    name = `podium_${createHash("sha1").update(sql).digest("hex").slice(0, 20)}`;
+    name = statementName(sql);
     statementNames.set(sql, name);
   }
   return name ? { name, text: sql, values: [...params] } : { text: sql, values: [...params] };

@@ -2,6 +2,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgliteAnswer, PgliteAsk, PgliteWorkerData } from "./pglite-thread";
+import { preparedQueries } from "./prepared";
 
 /**
  * The embedded database's thread (built to dist/server/pglite-worker.js; pglite-thread.ts is the
@@ -40,7 +41,8 @@ const waiting: PgliteAsk[] = [];
 /** The transaction that has the database, if any. */
 let inTransaction: number | null = null;
 let running = false;
-let db: PGlite | null = null;
+/** The database, and its statements with parameters prepared by name once (prepared.ts). */
+let db: { pglite: PGlite; query: ReturnType<typeof preparedQueries> } | null = null;
 const stopListening = new Map<string, () => Promise<void>>();
 
 /** The next ask that may run: the oldest, or during a transaction the oldest of that transaction. */
@@ -49,12 +51,12 @@ function nextAsk(): PgliteAsk | undefined {
   return index < 0 ? undefined : waiting.splice(index, 1)[0];
 }
 
-async function answer(database: PGlite, ask: PgliteAsk): Promise<void> {
+async function answer({ pglite: database, query }: NonNullable<typeof db>, ask: PgliteAsk): Promise<void> {
   try {
     switch (ask.kind) {
       case "query": {
-        const result = await database.query(ask.sql, ask.params);
-        post({ id: ask.id, ok: true, rows: result.rows });
+        const rows = await query(ask.sql, ask.params, inTransaction !== null);
+        post({ id: ask.id, ok: true, rows });
         return;
       }
       case "begin":
@@ -103,7 +105,7 @@ port.on("message", (ask: PgliteAsk) => {
 
 open().then(
   (opened) => {
-    db = opened;
+    db = { pglite: opened, query: preparedQueries(opened) };
     post({ id: 0, ready: true });
     void work();
   },
