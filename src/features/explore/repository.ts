@@ -1,13 +1,13 @@
 import type { Queryable } from "../../db/client";
 import { MARK_END, MARK_START } from "../../lib/card";
 import { PRESENTATION_SUMMARY_JSON, type PresentationSummary, summaryFromJson } from "../presentation/repository";
-import { markedSnippet, type SnippetWords } from "./snippet";
+import { markedSnippet, markedWords, type SnippetWords } from "./snippet";
 
 /**
  * Issue 15, items 2 and 3: the search query, whose cost doesn't grow with the catalogue. Every
  * count and every candidate set stops at a LIMIT taken from the GIN indexes (migration 0013);
- * ranking (ts_rank) runs over that bounded set, and highlighting over the page shown (ts_headline for
- * titles, snippet.ts for the snippets).
+ * ranking (ts_rank) runs over that bounded set, and highlighting over the page shown (snippet.ts, for
+ * titles and snippets alike).
  */
 
 /** Totals are exact up to 1,000, then "1,000+" (issue 15 item 2): counting stops at one more. */
@@ -16,7 +16,6 @@ export const SEARCH_COUNT_CAP = 1_000;
 const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
 /** Title and tag hits ranked when the words alone already fill the candidates. */
 const TITLE_CANDIDATE_LIMIT = 200;
-const HEADLINE_OPTIONS = `StartSel="${MARK_START}", StopSel="${MARK_END}", HighlightAll=true`;
 
 export type SearchHitKind = "presentation" | "template" | "video";
 
@@ -32,8 +31,9 @@ export interface SearchHit {
   summary: PresentationSummary | null;
 }
 
-/** A hit as the query returns it: the text its snippet is drawn from (a video's subtitle as it is). */
-type FoundHit = Omit<SearchHit, "markedSnippet" | "summary"> & {
+/** A hit as the query returns it: its title, and the text its snippet is drawn from (a video's subtitle as it is). */
+type FoundHit = Omit<SearchHit, "markedTitle" | "markedSnippet" | "summary"> & {
+  title: string;
   snippetText: string;
   summary: Parameters<typeof summaryFromJson>[0] | null;
 };
@@ -63,8 +63,6 @@ const unmarkedText = (text: string) =>
   text.includes(MARK_START) || text.includes(MARK_END)
     ? text.replaceAll(MARK_START, "").replaceAll(MARK_END, "")
     : text;
-/** The words of a text with the highlight markers taken out (so only ts_headline places them). */
-const unmarked = (expression: string) => `translate(${expression}, '${MARK_START}${MARK_END}', '')`;
 
 /** How a candidate ranks (issue 15 item 2): where the words are, title then tags (the small title_vector). */
 const RANK = `ts_rank('{0, 0, 0.4, 1}', p.title_vector, q.q)`;
@@ -127,7 +125,7 @@ select (select count(*) from found)::int as presentation,
        coalesce((
          select json_agg(json_build_object(
                   'kind', page.kind, 'key', coalesce(page.id::text, page.slug),
-                  'markedTitle', ts_headline('simple', ${unmarked("coalesce(p.title, v.title)")}, q.q, '${HEADLINE_OPTIONS}'),
+                  'title', coalesce(p.title, v.title),
                   'summary', case when page.id is null then null else ${PRESENTATION_SUMMARY_JSON} end,
                   'snippetText', coalesce(p.snippet_text, v.sub_title)
                 ) order by page.rank desc, page.view_count desc, page.kind, page.tie desc)
@@ -153,8 +151,9 @@ export async function searchCatalogue(
   const row = rows[0];
   if (!row) return { hits: [], totals: { presentation: 0, template: 0, video: 0 } };
   const found = typeof row.hits === "string" ? (JSON.parse(row.hits) as FoundHit[]) : row.hits;
-  const hits = found.map(({ snippetText, summary, ...hit }) => ({
+  const hits = found.map(({ title, snippetText, summary, ...hit }) => ({
     ...hit,
+    markedTitle: markedWords(unmarkedText(title), query.snippetWords),
     // The text's own marker characters are taken out, so only the snippet's marks remain.
     markedSnippet:
       hit.kind === "video" ? unmarkedText(snippetText) : markedSnippet(unmarkedText(snippetText), query.snippetWords),

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { MARK_END, MARK_START } from "../../lib/card";
-import { markedSnippet, SNIPPET_PASSAGES, SNIPPET_TEXT_MAX_CHARS, SNIPPET_WORDS, snippetWordsOf } from "./snippet";
+import {
+  markedSnippet,
+  markedWords,
+  SNIPPET_PASSAGES,
+  SNIPPET_TEXT_MAX_CHARS,
+  SNIPPET_WORDS,
+  snippetWordsOf,
+} from "./snippet";
 
 /** Marked runs as [word] for reading. */
 const shown = (snippet: string) => snippet.replaceAll(MARK_START, "[").replaceAll(MARK_END, "]");
@@ -11,6 +18,20 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
     const words = snippetWordsOf("sourd bread -rye");
     expect(shown(markedSnippet("Sourdough and BREAD, breadth, shortbread and rye bread.", words))).toBe(
       "[Sourdough] and [BREAD], [breadth], shortbread and rye [bread].",
+    );
+  });
+
+  it("marks a title whole, every sought word in it, as the snippet marks them, keeping its text as written", () => {
+    expect(shown(markedWords("Sourdough  basics: the SOURDOUGH way (rye-free)", snippetWordsOf("sourd -rye")))).toBe(
+      "[Sourdough]  basics: the [SOURDOUGH] way (rye-free)",
+    );
+    expect(shown(markedWords("The theory of the tea", snippetWordsOf("the")))).toBe("[The] theory of [the] tea");
+    expect(shown(markedWords("<script>alert(1)</script> Marmalade tips", snippetWordsOf("marmalade")))).toBe(
+      "<script>alert(1)</script> [Marmalade] tips",
+    );
+    expect(markedWords("Nothing sought here", snippetWordsOf("quince"))).toBe("Nothing sought here");
+    expect(shown(markedWords("Crème brûlée für Bäcker", snippetWordsOf("brûlée bäck")))).toBe(
+      "Crème [brûlée] für [Bäcker]",
     );
   });
 

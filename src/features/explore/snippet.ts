@@ -157,6 +157,30 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
 }
 
 /**
+ * `text` whole (a title), with every sought word between MARK_START and MARK_END, as the snippet
+ * marks them. Done here rather than by ts_headline in the search statement: 0.3 ms of the
+ * statement's 2.2 ms on PGlite (on its one thread) for a page's 24 titles.
+ */
+export function markedWords(text: string, sought: SnippetWords): string {
+  const { whole, prefixes } = matchersOf(sought);
+  const nextMatch = (from: number) =>
+    Math.min(firstMatch(text, whole, from, true), firstMatch(text, prefixes, from, false));
+  let out = "";
+  let copied = 0;
+  let upcoming = nextMatch(0);
+  WORD.lastIndex = 0;
+  for (let found = WORD.exec(text); found && upcoming !== Number.POSITIVE_INFINITY; found = WORD.exec(text)) {
+    if (upcoming < found.index) upcoming = nextMatch(found.index);
+    if (upcoming !== found.index) continue;
+    const end = found.index + found[0].length;
+    out += `${text.slice(copied, found.index)}${MARK_START}${found[0]}${MARK_END}`;
+    copied = end;
+    upcoming = nextMatch(end);
+  }
+  return out + text.slice(copied);
+}
+
+/**
  * Where a passage before the match at `match` starts, from `earliest` on: at a sentence's first
  * word if one is there, else at the first word that follows a space (never in the middle of
  * "baker's" or "well-known").
