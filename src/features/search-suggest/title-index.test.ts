@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { seededRandom } from "../../lib/seeded-random";
 import { typedWordsOf } from "./rules";
 import { buildTitleIndex, buildTitleIndexInTurns, type IndexedTitle } from "./title-index";
 
@@ -10,18 +11,6 @@ function reference(titles: readonly IndexedTitle[], typed: string, limit: number
   const starts = fits.filter((t) => t.title.toLowerCase().startsWith(typed));
   const others = fits.filter((t) => !t.title.toLowerCase().startsWith(typed));
   return [...starts, ...others].slice(0, limit).map((t) => t.oid);
-}
-
-/** A small random generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 const VOCABULARY = [
@@ -43,7 +32,7 @@ const VOCABULARY = [
 
 describe("issue 15 item 4: the suggestion title index", () => {
   it("answers what scanning every title would, for any typed text, with a walk that stops early", () => {
-    const r = random(15);
+    const r = seededRandom(15);
     const titles: IndexedTitle[] = Array.from({ length: 3_000 }, (_, n) => {
       const words = Array.from(
         { length: 1 + Math.floor(r() * 4) },
@@ -97,7 +86,7 @@ describe("issue 15 item 4: the suggestion title index", () => {
 });
 
 describe("issue 15: the title index built in the server's background loads", () => {
-  const next = random(7);
+  const next = seededRandom(7);
   const titles: IndexedTitle[] = Array.from({ length: 20_000 }, (_, n) => {
     const words = Array.from({ length: 1 + Math.floor(next() * 5) }, () => {
       return VOCABULARY[Math.floor(next() * VOCABULARY.length)] as string;

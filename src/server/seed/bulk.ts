@@ -2,6 +2,7 @@ import MarkdownIt from "markdown-it";
 import type { Database, Queryable } from "../../db/client";
 import { escapeHtml } from "../../lib/html";
 import { stableOid } from "../../lib/ids";
+import { seededRandom } from "../../lib/seeded-random";
 import { demoDecks } from "./content/catalogue";
 
 /**
@@ -92,18 +93,6 @@ function vocabulary(): Vocabulary[] {
       };
     })
     .filter((deck) => deck.slides.length > 0);
-}
-
-/** A small fast generator of numbers in [0, 1) from a seed (mulberry32). */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
 }
 
 function hashOf(text: string): number {
@@ -201,7 +190,7 @@ export interface BulkDeck {
 
 /** The n-th deck of a run: the same on every run with that id (so a second run adds nothing). */
 export function bulkDeck(runId: string, n: number, owners: number, now: Date, words = vocabulary()): BulkDeck {
-  const r = random(hashOf(`${runId}:${n}`));
+  const r = seededRandom(hashOf(`${runId}:${n}`));
   const base = pick(words, r);
   const other = pick(words, r);
   const heading = pick(base.slides, r).heading;
@@ -313,8 +302,8 @@ async function insertOwners(db: Queryable, runId: string, count: number): Promis
       oids,
       keys.map((k) => `bulk-${runId}-${k}@${OWNER_EMAIL_DOMAIN}`),
       keys.map((k) => `bulk.${runId}.${k}`),
-      keys.map((k) => pick(OWNER_FIRST_NAMES, random(hashOf(`first:${runId}:${k}`)))),
-      keys.map((k) => pick(OWNER_LAST_NAMES, random(hashOf(`last:${runId}:${k}`)))),
+      keys.map((k) => pick(OWNER_FIRST_NAMES, seededRandom(hashOf(`first:${runId}:${k}`)))),
+      keys.map((k) => pick(OWNER_LAST_NAMES, seededRandom(hashOf(`last:${runId}:${k}`)))),
     ],
   );
   const rows = await db.query<{ id: string; oid: string }>(
