@@ -44,12 +44,14 @@ export const TEST_CONFIG: Config = {
 export async function createTestApp(
   target: TestDatabaseTarget,
   config: Partial<Config> = {},
-): Promise<{ app: FastifyInstance; db: Database; close(): Promise<void> }> {
-  const { db, drop } = await target.create();
+): Promise<{ app: FastifyInstance; db: Database; url?: string; close(): Promise<void> }> {
+  const { db, drop, url } = await target.create();
   const app = await buildApp({ ...TEST_CONFIG, ...config }, db);
   return {
     app,
     db,
+    /** On PostgreSQL, where another process (or a second app here) may open the same database. */
+    url,
     async close() {
       await app.close();
       await drop();

@@ -2,9 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { PDFDocument, PDFHexString, PDFName, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { type Database, openDatabase } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { buildApp } from "../../server/app";
+import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
 import { TEST_WORKER_DIR } from "../../server/workers/test-build";
 import { tsqueryOf } from "../explore/search";
@@ -119,6 +120,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   let app: FastifyInstance;
   let db: Database;
   let close: () => Promise<void>;
+  let url: string | undefined;
   let owner: TestAgent;
 
   const counts = async () => {
@@ -129,7 +131,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   };
 
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
+    ({ app, db, close, url } = await createTestApp(target));
     owner = new TestAgent(app);
     await owner.signUp("pdfs@podium.test");
   });
@@ -367,8 +369,8 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       expect(busy).toBeInstanceOf(PdfImportError);
       expect(busy).toMatchObject({ problem: "busy", statusCode: 503, retryAfterSeconds: 60 });
       await imports.finished(id);
-      expect(imports.status(ownerId, id)).toMatchObject({ state: "failed", problem: "quota", statusCode: 413 });
-      expect(imports.status(ownerId, id)?.message).toMatch(/don't fit in your 0 MB of image storage/);
+      expect(await imports.status(ownerId, id)).toMatchObject({ state: "failed", problem: "quota", statusCode: 413 });
+      expect((await imports.status(ownerId, id))?.message).toMatch(/don't fit in your 0 MB of image storage/);
       expect(await counts()).toEqual(before);
     } finally {
       await converter.close();
@@ -386,11 +388,15 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       const options = { title: "", privacy: "private", schemaVersion: "2" };
       const first = await imports.start(ownerId, { filename: "first.pdf", bytes: await textPdf(4) }, options);
       const queued = await imports.start(ownerId, { filename: "locked.pdf", bytes: await encryptedPdf() }, options);
-      expect(imports.status(ownerId, queued)).toMatchObject({ state: "converting", pagesDone: 0, pageCount: 0 });
+      expect(await imports.status(ownerId, queued)).toMatchObject({ state: "converting", pagesDone: 0, pageCount: 0 });
       await imports.finished(first);
       await imports.finished(queued);
-      expect(imports.status(ownerId, first)).toMatchObject({ state: "done", pagesDone: 4, pageCount: 4 });
-      expect(imports.status(ownerId, queued)).toMatchObject({ state: "failed", problem: "encrypted", statusCode: 422 });
+      expect(await imports.status(ownerId, first)).toMatchObject({ state: "done", pagesDone: 4, pageCount: 4 });
+      expect(await imports.status(ownerId, queued)).toMatchObject({
+        state: "failed",
+        problem: "encrypted",
+        statusCode: 422,
+      });
     } finally {
       await converter.close();
     }
@@ -463,5 +469,87 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     expect((await other.get(`/api/imports/${id}`)).statusCode).toBe(404);
     expect((await stranger.get(`/api/imports/${id}`)).statusCode).toBe(401);
     expect((await waitForJob(owner, id)).status.state).toBe("done");
+  });
+
+  it("issue 10 PDF import behind two processes: the other one follows the job to its end, counts it against the person's limit, and reads a job whose process stopped as failed", async () => {
+    // A second app on the same database, as a second process would be: its own connections on
+    // PostgreSQL; on PGlite (one process only) the same handle.
+    const shared: Database = url ? await openDatabase({ url }) : { ...db, close: async () => {} };
+    const other = await buildApp(TEST_CONFIG, shared);
+    try {
+      const elsewhere = new TestAgent(other);
+      for (const [name, value] of owner.cookies) elsewhere.cookies.set(name, value);
+      const upload = await uploadPdf(owner, await textPdf(12));
+      expect(upload.statusCode, upload.body).toBe(202);
+      const { id } = upload.json() as { id: string };
+      // Asked only of the process that didn't take the upload: it sees the pages go by, then the deck.
+      const { status, code, seen } = await waitForJob(elsewhere, id);
+      expect(code, JSON.stringify(status)).toBe(200);
+      expect(status).toMatchObject({ state: "done", pagesDone: 12, pageCount: 12 });
+      expect(seen).toEqual([...seen].sort((a, b) => a - b));
+      expect((await findPresentationByOid(db, status.oid ?? ""))?.title).toBe("Chapter 1");
+
+      const [person] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
+        "pdfs@podium.test",
+      ]);
+      // Two imports under way in another process: a third is refused here.
+      const elsewhereJobs = ["elsewhere-job-01", "elsewhere-job-02"];
+      for (const job of elsewhereJobs) {
+        await db.query(
+          "insert into pdf_import_jobs (id, owner_id, state, created_at, touched_at) values ($1, $2, 'converting', now(), now())",
+          [job, person?.id],
+        );
+      }
+      const third = await uploadPdf(owner, await textPdf(1));
+      expect(third.statusCode).toBe(429);
+      expect(third.json()).toMatchObject({ problem: "busy" });
+
+      // Their process stopped a while ago: they read as failed, and no longer count.
+      await db.query("update pdf_import_jobs set touched_at = now() - interval '5 minutes' where id = any($1)", [
+        elsewhereJobs,
+      ]);
+      const stopped = await elsewhere.get("/api/imports/elsewhere-job-01");
+      expect(stopped.statusCode).toBe(500);
+      expect(stopped.json()).toMatchObject({ state: "failed", problem: "failed" });
+      expect(stopped.json().message).toMatch(/server restarted/);
+      const fourth = await uploadPdf(owner, await textPdf(1));
+      expect(fourth.statusCode, fourth.body).toBe(202);
+      expect((await waitForJob(owner, (fourth.json() as { id: string }).id)).status.state).toBe("done");
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("issue 10 PDF import: a person's imports of the last hour are counted in every process", async () => {
+    const agent = new TestAgent(app);
+    await agent.signUp("hourly@podium.test");
+    const [person] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
+      "hourly@podium.test",
+    ]);
+    const ownerId = person?.id ?? "";
+    const converter = createPdfWorkers(TEST_WORKER_DIR, {});
+    try {
+      // Two processes' imports, each allowing 2 an hour.
+      const limits = { importsPerHour: 2, jobsPerPerson: 5 };
+      const here = createPdfImports({ db, converter, limits });
+      const there = createPdfImports({ db, converter, limits });
+      const options = { title: "", privacy: "private", schemaVersion: "2" };
+      const first = await here.start(ownerId, { filename: "1.pdf", bytes: await blankPdf(1) }, options);
+      const second = await there.start(ownerId, { filename: "2.pdf", bytes: await blankPdf(1) }, options);
+      await here.finished(first);
+      await there.finished(second);
+      for (const imports of [here, there]) {
+        const refused = await imports
+          .start(ownerId, { filename: "3.pdf", bytes: await blankPdf(1) }, options)
+          .catch((error: unknown) => error);
+        expect(refused).toBeInstanceOf(PdfImportError);
+        expect(refused).toMatchObject({ problem: "rate", statusCode: 429 });
+        // Free again when the first of the hour's imports is an hour old.
+        expect((refused as PdfImportError).retryAfterSeconds).toBeGreaterThan(3500);
+        expect((refused as PdfImportError).retryAfterSeconds).toBeLessThanOrEqual(3600);
+      }
+    } finally {
+      await converter.close();
+    }
   });
 });

@@ -120,7 +120,7 @@ export function registerPdfImportRoutes(
             replace,
           },
         );
-        return reply.status(202).send({ id, ...imports.status(viewer.userId, id) });
+        return reply.status(202).send({ id, ...(await imports.status(viewer.userId, id)) });
       } catch (error) {
         if (error instanceof PdfImportError) return sendRefusal(reply, error);
         throw error;
@@ -132,7 +132,7 @@ export function registerPdfImportRoutes(
     const viewer = request.viewer;
     if (!viewer) return sendRefusal(reply, SIGNED_OUT());
     const id = request.params.id;
-    const status = /^[A-Za-z0-9_-]{16}$/.test(id) ? imports.status(viewer.userId, id) : null;
+    const status = /^[A-Za-z0-9_-]{16}$/.test(id) ? await imports.status(viewer.userId, id) : null;
     reply.header("cache-control", "private, no-store");
     if (!status)
       return reply.status(404).send({ statusCode: 404, message: "No such import (imports are kept 10 minutes)." });

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../../db/client";
-import { AttemptLimiter } from "../../lib/attempt-limiter";
 import { newOid } from "../../lib/ids";
 import { recordAsset, storageUsedBy } from "../assets/repository";
 import { assetUrl, STORAGE_QUOTA_BYTES } from "../assets/service";
@@ -10,15 +9,28 @@ import { InvalidDocumentError } from "../presentation/document/schema";
 import { insertPresentationIfAbsent, type Privacy, replacePresentationDocument } from "../presentation/repository";
 import { documentFromPages } from "./document";
 import { looksLikePdf, PDF_MAX_BYTES, type PdfConverter, PdfImportError, type PdfPage } from "./errors";
+import {
+  countConverting,
+  deleteJob,
+  endJob,
+  findJob,
+  importsSince,
+  insertJob,
+  pruneJobs,
+  touchJob,
+} from "./repository";
 
 /**
- * PDF import jobs (issue 10, item 4). An upload becomes a job in this process's memory; the
- * conversion runs in the PDF worker (PdfConverter) and reports pages as they are done; when the
- * last page is ready, the page images and the presentation are stored in ONE transaction, so a
- * failure at any point leaves nothing behind. Jobs are forgotten 10 minutes after they end.
+ * PDF import jobs (issue 10, item 4). An upload becomes a job; the conversion runs in this
+ * process's PDF worker (PdfConverter) and reports pages as they are done; when the last page is
+ * ready, the page images and the presentation are stored in ONE transaction, so a failure at any
+ * point leaves nothing behind. Jobs are forgotten 10 minutes after they end.
  *
- * Jobs live in this process only: behind several processes a job's status must be asked of the
- * process that took the upload (sticky sessions), or the jobs move to a shared table (issue 16).
+ * A job's status is kept in the database (pdf_import_jobs, migration 0017), so any process answers
+ * the page asking how far it is: behind several processes the question reaches another one half
+ * the time. The process converting writes its progress there (at most every PROGRESS_WRITE_MS) and
+ * says it is still at it every HEARTBEAT_MS; a job not heard of for STALE_MS (its process stopped)
+ * reads as failed. The "2 at once" limit counts the person's jobs in every process.
  *
  * Page images count against the person's image storage (assets/service.ts STORAGE_QUOTA_BYTES),
  * like uploaded images: they are the person's images, and the same sweep removes them when no
@@ -26,6 +38,15 @@ import { looksLikePdf, PDF_MAX_BYTES, type PdfConverter, PdfImportError, type Pd
  */
 
 export type JobState = "converting" | "done" | "failed";
+
+/** Progress is written at most this often while a PDF converts. */
+const PROGRESS_WRITE_MS = 500;
+/** A converting job's process says it is still at it this often, even on a slow page. */
+const HEARTBEAT_MS = 15_000;
+/** A converting job not heard of for this long was stopped with its process (a restart). */
+export const STALE_JOB_MS = 60_000;
+/** PdfImportLimits.importsPerHour counts the imports started in this window. */
+const IMPORT_RATE_WINDOW_MS = 60 * 60 * 1000;
 
 export interface JobStatus {
   state: JobState;
@@ -67,7 +88,7 @@ export interface PdfImportOptions {
 }
 
 export interface PdfImportLimits {
-  /** PDF imports per person per hour. */
+  /** PDF imports per person per hour, in every process (counted in the database). */
   importsPerHour: number;
   /** PDFs one person may have converting or waiting at once. */
   jobsPerPerson: number;
@@ -92,8 +113,8 @@ export interface PdfImports {
    * in the upload's own answer) unless it waits in the queue. Answers the job's id.
    */
   start(ownerId: string, file: { filename: string; bytes: Uint8Array }, options: PdfImportOptions): Promise<string>;
-  /** The job's status, for its owner only (null for anyone else, or when it is gone). */
-  status(ownerId: string, id: string): JobStatus | null;
+  /** The job's status, for its owner only (null for anyone else, or when it is gone), from any process. */
+  status(ownerId: string, id: string): Promise<JobStatus | null>;
   /** Resolves when the job has ended (done or failed). For tests and the bench. */
   finished(id: string): Promise<void>;
 }
@@ -112,13 +133,53 @@ export function createPdfImports(options: {
   const now = options.now ?? Date.now;
   const limits: PdfImportLimits = { ...DEFAULT_PDF_LIMITS, ...options.limits };
   const storeFor = options.store ?? databaseAssetStore;
-  const rate = new AttemptLimiter(limits.importsPerHour, 60 * 60 * 1000, now);
+  /** The jobs converting in this process (and ended ones until forgotten, for finished()). */
   const jobs = new Map<string, Job>();
+  const at = (offsetMs = 0) => new Date(now() + offsetMs);
 
-  const forgetOld = () => {
+  const forgetOld = async () => {
     for (const [id, job] of jobs) {
       if (job.endedAt !== null && job.endedAt + limits.jobTtlMs < now()) jobs.delete(id);
     }
+    await pruneJobs(db, {
+      createdBefore: at(-IMPORT_RATE_WINDOW_MS),
+      endedBefore: at(-limits.jobTtlMs),
+      touchedBefore: at(-(STALE_JOB_MS + limits.jobTtlMs)),
+    });
+  };
+
+  /** Writes a converting job's progress now and then, and says the process is at it meanwhile. */
+  const progressWriter = (job: Job) => {
+    let written = 0;
+    let timer: NodeJS.Timeout | undefined;
+    let writing: Promise<void> = Promise.resolve();
+    const write = () => {
+      timer = undefined;
+      written = now();
+      const progress = { pagesDone: job.pagesDone, pageCount: job.pageCount, at: at() };
+      writing = writing.then(() => touchJob(db, job.id, progress)).catch((error: unknown) => options.onError?.(error));
+    };
+    const heartbeat = setInterval(write, HEARTBEAT_MS);
+    heartbeat.unref();
+    return {
+      changed() {
+        if (timer) return;
+        timer = setTimeout(write, Math.max(0, written + PROGRESS_WRITE_MS - now()));
+        timer.unref();
+      },
+      /** Writes the progress now; resolves once written. */
+      flush(): Promise<void> {
+        clearTimeout(timer);
+        write();
+        return writing;
+      },
+      /** Stops writing; resolves once the last progress write is done (the end is written after it). */
+      async stop() {
+        clearInterval(heartbeat);
+        clearTimeout(timer);
+        await writing;
+      },
+    };
   };
 
   const store = async (
@@ -209,7 +270,7 @@ export function createPdfImports(options: {
 
   return {
     async start(ownerId, file, importOptions) {
-      forgetOld();
+      await forgetOld();
       const replace = importOptions.replace ?? null;
       const privacy = replace ? "private" : PRIVACIES.find((candidate) => candidate === importOptions.privacy);
       if (!privacy) throw new PdfImportError("privacy", 400, "Choose who can see the presentation.");
@@ -225,8 +286,7 @@ export function createPdfImports(options: {
           "That file isn't a PDF. Choose a PDF, or a Markdown (.md) or JSON (.json) file.",
         );
       }
-      const active = [...jobs.values()].filter((job) => job.ownerId === ownerId && job.state === "converting");
-      if (active.length >= limits.jobsPerPerson) {
+      if ((await countConverting(db, ownerId, at(-STALE_JOB_MS))) >= limits.jobsPerPerson) {
         throw new PdfImportError(
           "busy",
           429,
@@ -234,13 +294,15 @@ export function createPdfImports(options: {
           30,
         );
       }
-      const budget = rate.hit(ownerId);
-      if (!budget.allowed) {
+      // Counted over every process's jobs of the last hour (a job's row stays that long).
+      const recent = await importsSince(db, ownerId, at(-IMPORT_RATE_WINDOW_MS));
+      if (recent.count >= limits.importsPerHour) {
+        const freeAt = (recent.first?.getTime() ?? now()) + IMPORT_RATE_WINDOW_MS;
         throw new PdfImportError(
           "rate",
           429,
           `You have imported ${limits.importsPerHour} PDFs in the last hour. Wait a while and try again.`,
-          budget.retryAfterSeconds,
+          Math.max(1, Math.ceil((freeAt - now()) / 1000)),
         );
       }
       const title = importOptions.title.trim().slice(0, 200);
@@ -268,17 +330,22 @@ export function createPdfImports(options: {
         }),
         finished: Promise.resolve(),
       };
+      // The job is in the database before anything can report on it, and leaves it if refused at once.
+      await insertJob(db, { id, ownerId, at: at() });
+      const progress = progressWriter(job);
       const conversion = converter.convert(file.bytes, {
         started: () => {
           started = true;
         },
         opened: (pageCount) => {
           job.pageCount = pageCount;
+          progress.changed();
           markOpened();
         },
         page: (page) => {
           pages.push(page);
           job.pagesDone = pages.length;
+          progress.changed();
         },
       });
       job.finished = conversion
@@ -296,9 +363,17 @@ export function createPdfImports(options: {
               : new PdfImportError("failed", 500, "Something went wrong while importing the PDF. Please try again.");
           job.state = "failed";
         })
-        .finally(() => {
+        .finally(async () => {
           job.endedAt = now();
           pages.length = 0;
+          await progress.stop();
+          const error = job.error
+            ? { problem: job.error.problem, message: job.error.message, statusCode: job.error.statusCode }
+            : null;
+          const end = { pagesDone: job.pagesDone, pageCount: job.pageCount, oid: job.oid, replaced: job.replaced };
+          await endJob(db, id, { state: job.state === "done" ? "done" : "failed", ...end, error, at: at() }).catch(
+            (failure: unknown) => options.onError?.(failure),
+          );
           markOpened();
         });
       // A file refused at once (the queue is full) is no job at all: the converter rejects
@@ -312,34 +387,47 @@ export function createPdfImports(options: {
           new Promise<null>((resolve) => setImmediate(() => resolve(null))),
         ]);
         if (refused instanceof PdfImportError && refused.problem === "busy") {
-          rate.undo(ownerId);
+          // No job, and not counted against the person's hour.
+          await job.finished;
+          await deleteJob(db, id);
           throw refused;
         }
       }
       jobs.set(id, job);
       if (started) {
         await job.opened;
+        // The upload's answer reads the page count from the database.
+        if (job.state === "converting") await progress.flush();
         if (job.state === "failed" && job.error) {
+          // Refused in the upload's own answer; its row (failed) still counts against the hour.
           jobs.delete(id);
+          await job.finished;
           throw job.error;
         }
       }
       return id;
     },
 
-    status(ownerId, id) {
-      forgetOld();
-      const job = jobs.get(id);
-      if (!job || job.ownerId !== ownerId) return null;
+    async status(ownerId, id) {
+      const job = await findJob(db, ownerId, id, at(-limits.jobTtlMs));
+      if (!job) return null;
       const status: JobStatus = { state: job.state, pagesDone: job.pagesDone, pageCount: job.pageCount };
       if (job.oid) {
         status.oid = job.oid;
         status.url = job.replaced ? `/p/edit/${job.oid}/?notice=slidesReplaced` : `/p/${job.oid}/`;
       }
-      if (job.error) {
-        status.problem = job.error.problem;
-        status.message = job.error.message;
-        status.statusCode = job.error.statusCode;
+      if (job.problem) {
+        status.problem = job.problem;
+        status.message = job.message ?? "";
+        status.statusCode = job.statusCode ?? 500;
+      }
+      if (job.state === "converting" && job.touchedAt.getTime() < now() - STALE_JOB_MS) {
+        // Its process stopped (a restart): nothing was stored, and it won't go on.
+        status.state = "failed";
+        status.problem = "failed";
+        status.message =
+          "The import stopped before it was done, when the server restarted. Please import the PDF again.";
+        status.statusCode = 500;
       }
       return status;
     },
