@@ -74,7 +74,7 @@ export interface FeatureContext {
   titleIndex(): Promise<TitleIndex>;
   /** Login and signup throttling. */
   accountLimits: { loginPerAddress: number; loginFailuresPerAccount: number; signupsPerAddress: number };
-  /** Where the login, signup and like limits count: this process, or Redis shared by all (issue 16 item 1). */
+  /** Where the login, signup, like, abuse-report and image-upload limits count: this process, or Redis shared by all (issue 16 item 1). */
   limits: Limits;
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../db/testing";
+import { seedDemoContent } from "./seed/seed";
 import { createTestApp, TEST_CONFIG, TestAgent } from "./testing";
 
 /**
@@ -31,14 +32,17 @@ describe.skipIf(!REDIS_URL).each(testDatabaseTargets())("shared limits with REDI
     await admin.quit();
   });
 
+  /** Each app's database, for tests that put content in it. */
+  const created = new Map<unknown, Awaited<ReturnType<typeof createTestApp>>>();
   const appWith = async (redisUrl: string, signupsPerAddress: number) => {
-    const created = await createTestApp(target, {
+    const made = await createTestApp(target, {
       redisUrl,
       redisPrefix: prefix,
       accountLimits: { ...TEST_CONFIG.accountLimits, signupsPerAddress },
     });
-    closers.push(created.close);
-    return created.app;
+    closers.push(made.close);
+    created.set(made.app, made);
+    return made.app;
   };
 
   const signUp = async (agent: TestAgent, email: string) => {
@@ -66,6 +70,35 @@ describe.skipIf(!REDIS_URL).each(testDatabaseTargets())("shared limits with REDI
       expect(await admin.zcard(`${prefix}limit:signup-address:127.0.0.1`)).toBe(2);
       const ready = await a.inject({ method: "GET", url: "/readyz" });
       expect(ready.json()).toEqual({ status: "ready", database: "ok", redis: "ok", events: "ok" });
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
+    "issue 16 item 1: two processes share one abuse-report limit per address (20 an hour)",
+    async () => {
+      const reportTo = async (app: Awaited<ReturnType<typeof appWith>>) => {
+        const { db } = created.get(app) ?? {};
+        if (!db) throw new Error("no database");
+        await seedDemoContent(db);
+        const sitemap = (await app.inject({ method: "GET", url: "/sitemap.xml" })).body;
+        const oid = /\/p\/([a-z0-9]{12})\//.exec(sitemap)?.[1] ?? "";
+        const agent = new TestAgent(app);
+        await agent.get(`/contact/abuse/${oid}/`);
+        return () => agent.postForm(`/contact/abuse/${oid}/`, { reason: "spam", details: "Spam links" });
+      };
+      const a = await appWith(String(REDIS_URL), 2);
+      const b = await appWith(String(REDIS_URL), 2);
+      const [reportA, reportB] = [await reportTo(a), await reportTo(b)];
+      for (let n = 0; n < 10; n += 1) {
+        expect((await reportA()).statusCode).toBe(200);
+        expect((await reportB()).statusCode).toBe(200);
+      }
+      // 10 in each process: the address has made its 20.
+      const refused = await reportA();
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers["retry-after"])).toBeGreaterThan(3500);
+      expect((await reportB()).statusCode).toBe(429);
     },
     SLOW_TEST_MS,
   );

@@ -20,7 +20,7 @@ interface UploadedPart {
 /** Issue 10, item 5: uploading presentation images (`POST /api/assets`) and serving them (`/assets/…`). */
 export function registerAssetRoutes(app: FastifyInstance, context: FeatureContext): void {
   const store = databaseAssetStore(context.db);
-  const assets = createAssetService({ db: context.db, store });
+  const assets = createAssetService({ db: context.db, store, counts: context.limits });
 
   app.post(
     "/api/assets",

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import sharp from "sharp";
 import type { Database } from "../../db/client";
-import { AttemptLimiter } from "../../lib/attempt-limiter";
+import { type Limits, memoryLimits } from "../../lib/limits";
 import { type AssetRow, findAsset, recordAsset, storageUsedBy, sweepUnusedAssets } from "./repository";
 import type { AssetStore } from "./store";
 
@@ -175,11 +175,13 @@ export function createAssetService(options: {
   limits?: Partial<AssetLimits>;
   now?: () => number;
   queue?: ReturnType<typeof createImageQueue>;
+  /** Where the hourly upload count lives (the app's: Redis with REDIS_URL); this process's by default. */
+  counts?: Limits;
 }): AssetService {
   const { db, store } = options;
   const now = options.now ?? Date.now;
   const limits: AssetLimits = { uploadsPerHour: UPLOADS_PER_HOUR, quotaBytes: STORAGE_QUOTA_BYTES, ...options.limits };
-  const uploads = new AttemptLimiter(limits.uploadsPerHour, 60 * 60 * 1000, now);
+  const uploads = (options.counts ?? memoryLimits(now)).sliding("image-upload", limits.uploadsPerHour, 60 * 60 * 1000);
   const queue = options.queue ?? createImageQueue();
 
   const sweep = async () => {
@@ -191,7 +193,7 @@ export function createAssetService(options: {
   return {
     sweep,
     async upload(uploaderId, input) {
-      const budget = uploads.hit(uploaderId);
+      const budget = await uploads.hit(uploaderId);
       if (!budget.allowed) {
         const minutes = Math.ceil(budget.retryAfterSeconds / 60);
         throw new ImageUploadError(

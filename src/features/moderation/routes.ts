@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
-import { AttemptLimiter } from "../../lib/attempt-limiter";
 import { isOid } from "../../lib/ids";
 import { parseTags } from "../dashboard/service";
 import type { FeatureContext, HeadText } from "../http";
@@ -18,7 +17,8 @@ const text = (form: Form, key: string) => (typeof form?.[key] === "string" ? (fo
 
 export function registerModerationRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
-  const reportLimiter = new AttemptLimiter(REPORTS_PER_HOUR, 60 * 60 * 1000);
+  // Counted where the other limits are: in Redis, shared by every process, when REDIS_URL is set.
+  const reportLimiter = context.limits.sliding("report", REPORTS_PER_HOUR, 60 * 60 * 1000);
   const send = (
     request: FastifyRequest,
     reply: FastifyReply,
@@ -69,7 +69,7 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
         400,
       );
     }
-    const limit = reportLimiter.hit(request.ip);
+    const limit = await reportLimiter.hit(request.ip);
     if (!limit.allowed) {
       reply.header("retry-after", String(limit.retryAfterSeconds));
       return send(
