@@ -29,8 +29,9 @@ import {
  * A job's status is kept in the database (pdf_import_jobs, migration 0017), so any process answers
  * the page asking how far it is: behind several processes the question reaches another one half
  * the time. The process converting writes its progress there (at most every PROGRESS_WRITE_MS) and
- * says it is still at it every HEARTBEAT_MS; a job not heard of for STALE_MS (its process stopped)
- * reads as failed. The "2 at once" limit counts the person's jobs in every process.
+ * says it is still at it every HEARTBEAT_MS; a job not heard of for STALE_JOB_MS (its process
+ * stopped) reads as failed. The "2 at once" and hourly limits count the person's jobs in every
+ * process.
  *
  * Page images count against the person's image storage (assets/service.ts STORAGE_QUOTA_BYTES),
  * like uploaded images: they are the person's images, and the same sweep removes them when no
@@ -396,8 +397,8 @@ export function createPdfImports(options: {
       jobs.set(id, job);
       if (started) {
         await job.opened;
-        // The upload's answer reads the page count from the database.
-        if (job.state === "converting") await progress.flush();
+        // The upload's answer reads the page count from the database (a write after the end's is a no-op).
+        if (job.state !== "failed") await progress.flush();
         if (job.state === "failed" && job.error) {
           // Refused in the upload's own answer; its row (failed) still counts against the hour.
           jobs.delete(id);
