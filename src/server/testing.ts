@@ -108,6 +108,20 @@ export class TestAgent {
     });
   }
 
+  /** Imports a deck file through the dashboard's form, as a browser posts it (multipart, CSRF token as a field). */
+  importDeck(file: { name: string; content: string | Buffer }, fields: Record<string, string> = {}) {
+    const body = multipartForm(
+      { _csrf: this.cookies.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title: "", ...fields },
+      file,
+    );
+    return this.request({
+      method: "POST",
+      url: "/dashboard/next/import",
+      payload: body.payload,
+      headers: { "content-type": body.contentType },
+    });
+  }
+
   /** Signs up through the real form; leaves the agent signed in. */
   async signUp(email: string, password = "correct horse battery", names = { firstName: "Test", lastName: "Person" }) {
     await this.get("/signup/");
@@ -116,4 +130,27 @@ export class TestAgent {
       throw new Error(`signup failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
     return response;
   }
+}
+
+/** A multipart body as a browser sends it: the fields, then the file (if any) as `file`. */
+export function multipartForm(
+  fields: Record<string, string>,
+  file: { name: string; content: string | Buffer } | null,
+): { payload: Buffer; contentType: string } {
+  const boundary = "----podiumtestboundary";
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  }
+  if (file) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+      ),
+      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
+      Buffer.from("\r\n"),
+    );
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }

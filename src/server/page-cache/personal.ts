@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { crc32, deflateRawSync, constants as zlib } from "node:zlib";
 import { BOOT_DATA_ID } from "../../client/entries";
 import type { PagePerson } from "../../features/http";
@@ -30,14 +31,25 @@ type Person = PagePerson;
 type Slot = keyof Person;
 const SLOTS: readonly Slot[] = ["label", "displayName", "email", "oid", "csrfToken"];
 
-/** Private-use characters: they never appear in Podium's markup, and React and JSON leave them as they are. */
+/**
+ * A placeholder is a private-use character, this process's secret nonce, the slot's name and
+ * another private-use character. React and JSON leave them as they are. People can write the
+ * private-use characters too (a title, a display name, an imported deck, a search mark), so
+ * those alone prove nothing (issue 27 item 1): only the nonce, which never leaves the process
+ * (templates are filled before anything is sent), makes a placeholder. A page where either
+ * character shows outside a placeholder is refused as a template and rendered for its person
+ * instead: it may be a placeholder taken apart (a component that used a letter of the name),
+ * and a person's own characters can't be told from that.
+ */
 const OPEN = "\uE000";
 const CLOSE = "\uE001";
-const PLACEHOLDER = new RegExp(`${OPEN}([a-zA-Z]+)${CLOSE}`, "g");
+/** 96 bits, new in every process: guessing it is out of reach. */
+const NONCE = randomBytes(12).toString("hex");
+const PLACEHOLDER = new RegExp(`${OPEN}${NONCE}([a-zA-Z]+)${CLOSE}`, "g");
 
 /** The placeholder person: render with these, then fill in someone. */
 export const PLACEHOLDER_PERSON: Person = Object.fromEntries(
-  SLOTS.map((slot) => [slot, `${OPEN}${slot}${CLOSE}`]),
+  SLOTS.map((slot) => [slot, `${OPEN}${NONCE}${slot}${CLOSE}`]),
 ) as unknown as Person;
 
 /** Where the page data begins: from here on, a placeholder sits in JSON, before it in HTML. */
