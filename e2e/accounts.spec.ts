@@ -234,7 +234,7 @@ test.describe("accounts, sharing and likes", () => {
     await waitForHydration(page);
     // Issue 12: the account menu (the initials; the name inside) leads to the settings.
     await page.getByRole("button", { name: "Ada Okafor" }).click();
-    await page.getByRole("link", { name: "Settings", exact: true }).click();
+    await page.getByRole("link", { name: "Account settings", exact: true }).click();
     await waitForHydration(page);
     expect(await axeViolations(page)).toEqual([]);
     await page.getByLabel("Public display name (optional)").fill("Ada O.");

@@ -33,7 +33,7 @@ test.describe("issue 12: the account menu on every page", () => {
         await waitForHydration(page);
         const header = page.locator("header.site-header");
         // One button in the header, no links side by side.
-        await expect(header.getByRole("link", { name: "Your presentations" })).toHaveCount(0);
+        await expect(header.getByRole("link", { name: "My dashboard" })).toHaveCount(0);
         const button = header.getByRole("button", { name: "Dr. Katherine Ito" });
         await expect(button).toBeVisible();
         await expect(button).toHaveAttribute("aria-expanded", "false");
@@ -41,7 +41,7 @@ test.describe("issue 12: the account menu on every page", () => {
         await button.focus();
         await page.keyboard.press("Enter");
         await expect(button).toHaveAttribute("aria-expanded", "true");
-        const presentations = page.getByRole("link", { name: "Your presentations" });
+        const presentations = page.getByRole("link", { name: "My dashboard" });
         await expect(presentations).toBeFocused();
         await expectVisibleFocus(page);
         await expect(page.getByText("Signed in as Dr. Katherine Ito")).toBeVisible();
@@ -51,7 +51,7 @@ test.describe("issue 12: the account menu on every page", () => {
         expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
         expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
         await page.keyboard.press("ArrowDown");
-        await expect(page.getByRole("link", { name: "Settings", exact: true })).toBeFocused();
+        await expect(page.getByRole("link", { name: "Account settings", exact: true })).toBeFocused();
         await page.keyboard.press("ArrowDown");
         await expect(page.getByRole("button", { name: /^Language/ })).toBeFocused();
         await expectVisibleFocus(page);

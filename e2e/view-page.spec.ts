@@ -232,11 +232,11 @@ test.describe("the public view page, complete", () => {
     const menuButton = page.getByRole("button", { name: "Grace Lindqvist" });
     await menuButton.click();
     await expect(menuButton).toHaveAttribute("aria-expanded", "true");
-    await expect(page.getByRole("link", { name: "Your presentations" })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: "My dashboard" })).toHaveAttribute(
       "href",
       /^\/dashboard\/next\/\?click_source=/,
     );
-    await expect(page.getByRole("link", { name: "Settings", exact: true })).toHaveAttribute(
+    await expect(page.getByRole("link", { name: "Account settings", exact: true })).toHaveAttribute(
       "href",
       /^\/settings\/\?click_source=/,
     );

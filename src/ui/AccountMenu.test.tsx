@@ -28,18 +28,18 @@ function renderPage(ui: ReactElement, session: SessionInfo = signedIn, locale: L
 }
 
 describe("issue 12: one account menu on every page", () => {
-  it("R2.9 R2.24 a signed-in page's header is the account menu: the name, Your presentations, Settings, Language, Log out", () => {
+  it("R2.9 R2.24 a signed-in page's header is the account menu: the name, My dashboard, Account settings, Language, Log out", () => {
     renderPage(<SiteLayout>content</SiteLayout>);
     // No links side by side in the header any more: one button.
-    expect(screen.queryByRole("link", { name: "Your presentations" })).toBeNull();
+    expect(screen.queryByRole("link", { name: "My dashboard" })).toBeNull();
     const button = screen.getByRole("button", { name: "Ada Okafor" });
     expect(button.getAttribute("aria-expanded")).toBe("false");
     fireEvent.click(button, { detail: 1 });
     expect(button.getAttribute("aria-expanded")).toBe("true");
     const menu = document.getElementById(button.getAttribute("aria-controls") ?? "");
     expect(menu?.textContent).toContain("Signed in as Ada Okafor");
-    expect(screen.getByRole("link", { name: "Your presentations" }).getAttribute("href")).toBe("/dashboard/next/");
-    expect(screen.getByRole("link", { name: "Settings" }).getAttribute("href")).toBe("/settings/");
+    expect(screen.getByRole("link", { name: "My dashboard" }).getAttribute("href")).toBe("/dashboard/next/");
+    expect(screen.getByRole("link", { name: "Account settings" }).getAttribute("href")).toBe("/settings/");
     const logOut = screen.getByRole("button", { name: "Log out" });
     expect(logOut.closest("form")?.getAttribute("action")).toBe("/logout");
     const form = logOut.closest("form");
@@ -61,10 +61,10 @@ describe("issue 12: one account menu on every page", () => {
     button.focus();
     // A keyboard activation is a click with detail 0.
     fireEvent.click(button, { detail: 0 });
-    const presentations = screen.getByRole("link", { name: "Your presentations" });
+    const presentations = screen.getByRole("link", { name: "My dashboard" });
     expect(document.activeElement).toBe(presentations);
     fireEvent.keyDown(presentations, { key: "ArrowDown" });
-    expect(document.activeElement).toBe(screen.getByRole("link", { name: "Settings" }));
+    expect(document.activeElement).toBe(screen.getByRole("link", { name: "Account settings" }));
     fireEvent.keyDown(document.activeElement as Element, { key: "ArrowDown" });
     expect(document.activeElement).toBe(screen.getByRole("button", { name: /^Language/ }));
     // The languages stay folded, so the next entry is Log out; Up from the first wraps to the last.
@@ -120,6 +120,6 @@ describe("issue 12: one account menu on every page", () => {
     expect(
       choices.filter((choice) => choice.getAttribute("aria-current") === "true").map((c) => c.textContent),
     ).toEqual(["Deutsch"]);
-    expect(screen.getByRole("link", { name: "Deine Präsentationen" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Mein Dashboard" })).toBeTruthy();
   });
 });

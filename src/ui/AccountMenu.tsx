@@ -14,7 +14,7 @@ function menuItems(list: HTMLElement | null): HTMLElement[] {
 
 /**
  * Every page's account menu for a signed-in person (spec §2 "a dropdown opened by clicking the
- * viewer's name", issue 12): the name, Your presentations, Settings, Language and Log out.
+ * viewer's name", issue 12): the name, My dashboard, Account settings, Language and Log out (spec R2.24 names).
  * A disclosure: the button says whether it is open; an outside click, Escape or Tab out of it
  * closes it (Escape gives focus back to the button); ↑ ↓ Home End move between its entries.
  */

@@ -95,10 +95,10 @@ describe("viewer header", () => {
     expect(button.getAttribute("aria-expanded")).toBe("false");
     fireEvent.click(button);
     expect(button.getAttribute("aria-expanded")).toBe("true");
-    expect(screen.getByRole("link", { name: "Your presentations" }).getAttribute("href")).toBe(
+    expect(screen.getByRole("link", { name: "My dashboard" }).getAttribute("href")).toBe(
       "/dashboard/next/?click_source=viewer_header",
     );
-    expect(screen.getByRole("link", { name: "Settings" }).getAttribute("href")).toBe(
+    expect(screen.getByRole("link", { name: "Account settings" }).getAttribute("href")).toBe(
       "/settings/?click_source=viewer_header",
     );
     expect(screen.getByRole("button", { name: "Log out" })).toBeTruthy();
