@@ -30,6 +30,38 @@ test.describe("R4.1 the fallback preview", () => {
     }
   });
 
+  test("R4.1 issue 28: when the fallback fails too, the player asks for each image once and the page goes idle", async ({
+    page,
+    consoleProblems,
+  }) => {
+    const [url] = await sitemapPresentationUrls(page);
+    const path = new URL(url ?? "").pathname;
+    const html = await (await page.request.get(path)).text();
+    const previewUrl = /"previewUrl":"([^"]+)"/.exec(html)?.[1];
+    const fallbackUrl = /"fallbackPreviewUrl":"([^"]+)"/.exec(html)?.[1];
+    expect(previewUrl).toBeTruthy();
+    expect(fallbackUrl).toBeTruthy();
+    const asked = { preview: 0, fallback: 0 };
+    // Every thumbnail fails (the cards' too); the player's own two are counted.
+    await page.route(/\/thumbnail(-plain)?\.svg$/, (route) => {
+      const asks = new URL(route.request().url()).pathname;
+      if (asks === fallbackUrl) asked.fallback += 1;
+      if (asks === previewUrl) asked.preview += 1;
+      return route.fulfill({ status: 404, body: "" });
+    });
+    await page.goto(path);
+    await waitForHydration(page);
+    await expect(page.locator(".player").first()).toHaveAttribute("data-preview-state", "none");
+    // With the loop, images were asked for without end and the network never went quiet.
+    await page.waitForLoadState("networkidle");
+    expect(asked).toEqual({ preview: 1, fallback: 1 });
+    await expect(page.locator(".overlay__preview").first()).toBeHidden();
+    for (let at = consoleProblems.findIndex((p) => p.includes("status of 404")); at >= 0; ) {
+      consoleProblems.splice(at, 1);
+      at = consoleProblems.findIndex((p) => p.includes("status of 404"));
+    }
+  });
+
   test("R4.1 the server sends a real fallback preview URL, and it answers with an SVG", async ({ page }) => {
     const [url] = await sitemapPresentationUrls(page);
     const html = await (await page.request.get(new URL(url ?? "").pathname)).text();

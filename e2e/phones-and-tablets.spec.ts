@@ -35,6 +35,11 @@ async function expectPhoneToolbar(page: Page): Promise<void> {
   await expect(right.getByRole("link", { name: "Get started" })).toBeVisible();
   await expect(right.getByRole("button")).toHaveCount(0);
   await expect(right.getByRole("link")).toHaveCount(1);
+  // On the toolbar's right, also when it wraps under the likes (issue 28: at 320–390 px it sat at the left).
+  const cta = await right.getByRole("link", { name: "Get started" }).boundingBox();
+  const toolbar = await page.locator(".toolbar").first().boundingBox();
+  if (!cta || !toolbar) throw new Error("no toolbar");
+  expect(cta.x + cta.width).toBeGreaterThan(toolbar.x + toolbar.width - 2);
 }
 
 test.describe("issue 12: the toolbar follows the viewport, not the user agent", () => {
@@ -51,6 +56,15 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
       await toolbarRight(page).getByRole("button", { name: "Share" }).click();
       await expect(page.getByRole("dialog", { name: "Share" })).toBeVisible();
     });
+  });
+
+  test("R2.17 at 320, 360 and 390 px the one call to action is on the toolbar's right", async ({ page }) => {
+    for (const width of [320, 360, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await openDeck(page);
+      await expectPhoneToolbar(page);
+    }
+    await page.locator(".toolbar").first().screenshot({ path: "e2e/screenshots/phone-320-toolbar.png" });
   });
 
   test("R2.17 R2.33 a desktop browser at 600 px gets the phone toolbar: one call to action", async ({ page }) => {

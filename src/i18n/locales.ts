@@ -1,7 +1,7 @@
 import { TYPE } from "@formatjs/icu-messageformat-parser";
 import { Children, createElement, Fragment, isValidElement, type ReactNode } from "react";
 import { createIntl, createIntlCache, type IntlShape } from "react-intl";
-import { formatWithoutPluralRules } from "./plural-fallback";
+import { formatWithoutPluralRules } from "./plural-fallback.ts";
 
 /** Spec §9: the UI languages; the default is en. */
 export const LOCALES = ["de", "en", "es", "fr", "pt", "hu", "it", "ja", "ko"] as const;

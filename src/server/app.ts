@@ -58,6 +58,7 @@ import { RequestInputError, registerRequestInput } from "./plugins/request-input
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
+import { readableLogStream } from "./request-log";
 import { registerHealthRoutes } from "./shared/health";
 import { openRedis, REDIS_FIRST_CONNECT_WAIT_MS, type SharedRedis } from "./shared/redis";
 import { redisLimits } from "./shared/redis-limits";
@@ -109,7 +110,12 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       return server;
     },
     frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
-    logger: config.logger ? { level: "info" } : false,
+    logger:
+      config.logger === "readable"
+        ? { level: "info", stream: readableLogStream((text) => process.stdout.write(text)) }
+        : config.logger === "json"
+          ? { level: "info" }
+          : false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Issue 16: behind a load balancer, X-Forwarded-For names the visitor, from the proxies named only.
     trustProxy: trustedProxies(config.trustProxy),

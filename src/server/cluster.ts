@@ -1,4 +1,5 @@
 import cluster, { type Worker } from "node:cluster";
+import { logFormatFrom } from "./request-log";
 
 /**
  * Issue 11, item 4: every core. With PODIUM_WORKERS > 1 the primary process (which has already
@@ -98,8 +99,10 @@ export function runPrimary(options: PrimaryOptions): void {
   const poolSize = process.env.PODIUM_DB_POOL
     ? {}
     : { PODIUM_DB_POOL: String(Math.max(MIN_WORKER_POOL, Math.floor(CLUSTER_DB_CONNECTIONS / workers))) };
+  // A worker's standard output is a pipe to this process: it logs the way this process would.
+  const logFormat = { PODIUM_LOG: logFormatFrom(process.env.PODIUM_LOG, process.stdout.isTTY === true) || "off" };
   const fork = (slot: number) => {
-    const worker = cluster.fork({ [CLUSTER_WORKER_ENV]: String(slot), ...poolSize });
+    const worker = cluster.fork({ [CLUSTER_WORKER_ENV]: String(slot), ...poolSize, ...logFormat });
     slots.set(slot, { worker, startedAt: Date.now(), respawnTimer: null });
     return worker;
   };

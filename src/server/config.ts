@@ -6,6 +6,7 @@ import { DEFAULT_EVENT_QUEUE_LIMIT } from "../features/events/pipeline/in-proces
 import { DEFAULT_EVENT_STREAM, DEFAULT_EVENT_STREAM_MB } from "../features/events/pipeline/jetstream";
 import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
 import type { FeatureFlags } from "../lib/features";
+import { type LogFormat, logFormatFrom } from "./request-log";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
 
 /** Spec/brief environments: production, pre-production, local, dev, and the no-cookie test host. */
@@ -32,8 +33,8 @@ export interface Config {
   features: FeatureFlags;
   /** Requests per minute per address before 429 (architecture: rates are limited). */
   rateLimitPerMinute: number;
-  /** Log requests and errors as JSON lines. */
-  logger: boolean;
+  /** Log requests and errors: JSON lines, or one readable line a request (server/request-log.ts); false for none. */
+  logger: LogFormat | false;
   /** Seed the demo content on start. */
   seedDemo: boolean;
   /** Signs CSRF tokens; when absent, a secret generated once and kept in the database. */
@@ -382,7 +383,7 @@ export function configFromEnv(
       readFeatureFile(env.PODIUM_FEATURES_FILE ?? resolve("config/features.json"), Boolean(env.PODIUM_FEATURES_FILE)),
     ),
     rateLimitPerMinute: rate,
-    logger: env.PODIUM_LOG !== "off",
+    logger: logFormatFrom(env.PODIUM_LOG, process.stdout.isTTY === true),
     seedDemo: env.PODIUM_SEED !== "off",
     secret,
     likeRateLimitPerMinute: likeRate,

@@ -67,6 +67,23 @@ export function visiblePreview(
   return null;
 }
 
+/**
+ * The preview image's address: the fallback once the preview failed, and none at all once that
+ * failed too, so a browser never asks for either again.
+ */
+export function previewSource(
+  state: PreviewState,
+  urls: { previewUrl: string; fallbackPreviewUrl: string | null },
+): string | undefined {
+  if (state === "none") return undefined;
+  return state === "fallback" && urls.fallbackPreviewUrl ? urls.fallbackPreviewUrl : urls.previewUrl;
+}
+
+/** §4 (R4.1): after a failed image, the fallback is tried once (when there is one), then no image. */
+export function afterPreviewError(state: PreviewState, fallbackPreviewUrl: string | null): PreviewState {
+  return state === "fallback" || state === "none" || !fallbackPreviewUrl ? "none" : "fallback";
+}
+
 /** Spec §8: a lazy chunk that failed to load. */
 export type ChunkLoadErrorType = "missing" | "timeout" | "error";
 export class ChunkLoadError extends Error {

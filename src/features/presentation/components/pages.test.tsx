@@ -177,6 +177,31 @@ describe("start overlay and preview", () => {
     expect(preview.hidden).toBe(true);
     expect(overlay.classList.contains("overlay--preview")).toBe(false);
   });
+
+  it("R4.1 issue 28: the fallback is tried once; when it fails too, no image is asked for again", () => {
+    const fallback = "/p/abcdefghijkl/thumbnail-plain.svg";
+    const { container } = renderWithIntl(<PrivateViewPage data={{ ...pageData(), fallbackPreviewUrl: fallback }} />);
+    const player = container.querySelector(".player");
+    const preview = container.querySelector<HTMLImageElement>(".overlay__preview");
+    if (!player || !preview) throw new Error("no player");
+    const previewUrl = preview.getAttribute("src");
+    act(() => {
+      fireEvent.error(preview);
+    });
+    expect(player.getAttribute("data-preview-state")).toBe("fallback");
+    expect(preview.getAttribute("src")).toBe(fallback);
+    expect(preview.hidden).toBe(false);
+    for (const _ of [1, 2, 3]) {
+      act(() => {
+        fireEvent.error(preview);
+      });
+      expect(player.getAttribute("data-preview-state")).toBe("none");
+      // No address: neither the preview nor the fallback is fetched again.
+      expect(preview.hasAttribute("src")).toBe(false);
+      expect(preview.hidden).toBe(true);
+    }
+    expect(previewUrl).not.toBe(fallback);
+  });
 });
 
 describe("circular progress", () => {

@@ -7,6 +7,7 @@ import { EVENT_FAMILIES, PLAYER_EVENTS } from "../../../events/usage-event";
 import type { PresentationDocument } from "../../document/schema";
 import type { OwnerData } from "../../page-data";
 import {
+  afterPreviewError,
   ChunkLoadError,
   clampProgress,
   type LoadStatus,
@@ -17,6 +18,7 @@ import {
   overlayModeFor,
   PROGRESS_SIZE,
   type PreviewState,
+  previewSource,
   stepFromHash,
   visiblePreview,
 } from "../../player-rules";
@@ -104,7 +106,8 @@ export function Player(props: PlayerProps) {
   // The preview may have loaded (or failed) before hydration attached its handlers.
   useEffect(() => {
     const image = previewRef.current;
-    if (image?.complete) setPreviewState(image.naturalWidth > 0 ? "show" : "fallback");
+    if (image?.complete)
+      setPreviewState(image.naturalWidth > 0 ? "show" : afterPreviewError("loading", props.fallbackPreviewUrl));
   }, []);
 
   const present = useCallback(async () => {
@@ -275,14 +278,14 @@ export function Player(props: PlayerProps) {
         <img
           ref={previewRef}
           className="overlay__preview"
-          src={previewState === "fallback" && props.fallbackPreviewUrl ? props.fallbackPreviewUrl : props.previewUrl}
+          // "none": no address at all, so nothing is asked for again (issue 28: a failed fallback that
+          // pointed back at the preview made the two fail in turn without end).
+          src={previewSource(previewState, props)}
           alt=""
           hidden={preview === null}
-          // §4 (R4.1): a failed preview gives way to the fallback; a failed fallback leaves no image.
+          // §4 (R4.1): a failed preview gives way to the fallback (tried once); a failed fallback leaves no image.
           onLoad={() => setPreviewState((state) => (state === "fallback" ? state : "show"))}
-          onError={() =>
-            setPreviewState((state) => (state === "fallback" && props.fallbackPreviewUrl ? "none" : "fallback"))
-          }
+          onError={() => setPreviewState((state) => afterPreviewError(state, props.fallbackPreviewUrl))}
         />
         {overlay === "start" ? (
           <div
