@@ -104,6 +104,7 @@ export function Player(props: PlayerProps) {
   }, []);
 
   // The preview may have loaded (or failed) before hydration attached its handlers.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, as hydration attaches the handlers
   useEffect(() => {
     const image = previewRef.current;
     if (image?.complete)
