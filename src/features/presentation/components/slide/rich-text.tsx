@@ -35,7 +35,7 @@ function markedRun(run: Run, key: number): ReactNode {
 }
 
 /**
- * A paragraph's runs. Consecutive runs with the same safe link become one link that shows its
+ * A paragraph's runs. Consecutive runs with the same safe link become one link, titled with its
  * target when the label doesn't already say it; an unsafe address is never linked (plain text).
  */
 export function Runs({ runs }: { runs: Run[] }) {
@@ -56,13 +56,20 @@ export function Runs({ runs }: { runs: Run[] }) {
       index += 1;
     }
     const label = group.map((r) => r.text).join("");
+    // Issue 28: nothing is drawn after the link that the author didn't write; where it goes shows
+    // on hover (its title, and the browser's status bar) when the label doesn't say it.
     out.push(
-      <span key={`link-${start}`} className="rt-link">
-        <a href={href} rel="noopener noreferrer nofollow" target="_blank" onClick={keepClickOnLink}>
-          {group.map((r, n) => markedRun(r, n))}
-        </a>
-        {labelShowsTarget(label, href) ? null : <span className="rt-link__target"> ({linkTargetLabel(href)})</span>}
-      </span>,
+      <a
+        key={`link-${start}`}
+        className="rt-link"
+        href={href}
+        rel="noopener noreferrer nofollow"
+        target="_blank"
+        title={labelShowsTarget(label, href) ? undefined : linkTargetLabel(href)}
+        onClick={keepClickOnLink}
+      >
+        {group.map((r, n) => markedRun(r, n))}
+      </a>,
     );
   }
   return <>{out}</>;
