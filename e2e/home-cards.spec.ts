@@ -11,7 +11,9 @@ test.describe("issue 12: home and explore", () => {
       const cards = page.getByRole("list", { name: "Recently updated" }).getByRole("link");
       const first = cards.first();
       await expect(first.locator(".card__facts")).toContainText(/\d+ likes?/);
-      await expect(first.locator(".card__facts time")).toHaveText(/\d{4}/);
+      // This year's date without its year (issue 28: the facts fit one line); the machine-readable date is whole.
+      await expect(first.locator(".card__facts time")).toHaveText(/^[A-Z][a-z]{2} \d{1,2}(, \d{4})?$/);
+      await expect(first.locator(".card__facts time")).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}/);
       // Long titles: two lines at most below the thumbnail, the whole title in the link's tooltip.
       for (const card of await cards.all()) {
         const title = card.locator(".card__title");
@@ -20,6 +22,11 @@ test.describe("issue 12: home and explore", () => {
         );
         expect(lines).toBeLessThanOrEqual(2.05);
         await expect(card).toHaveAttribute("title", (await title.textContent()) ?? "");
+        // Issue 28: views, likes and date on one line (the date wrapped to a line of its own, starting "·").
+        const tops = await card
+          .locator(".card__facts > span")
+          .evaluateAll((spans) => spans.map((span) => Math.round(span.getBoundingClientRect().top)));
+        expect(new Set(tops).size, `facts on one line: ${tops.join(", ")}`).toBeLessThanOrEqual(1);
       }
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       expect(await axeViolations(page)).toEqual([]);

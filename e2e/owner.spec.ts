@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { stableOid } from "../src/lib/ids";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
@@ -47,7 +47,17 @@ test.describe("issue 12: the owner's way around", () => {
     await expect(actions.getByRole("link", { name: "Create your own" })).toHaveCount(0);
     expect(await axeViolations(page)).toEqual([]);
     await page.locator(".toolbar-card").screenshot({ path: "e2e/screenshots/owner-view-page.png" });
-    await page.setViewportSize({ width: 375, height: 800 });
+    // Issue 28: on phones each of the owner's actions shows its name, all in one row inside the card.
+    for (const width of [320, 375]) {
+      await page.setViewportSize({ width, height: 800 });
+      const labels = await actions
+        .locator(".toolbar__group--right .toolbar__action .toolbar__label")
+        .evaluateAll((spans) => spans.map((span) => span.getBoundingClientRect()));
+      expect(labels.length).toBeGreaterThanOrEqual(4);
+      for (const label of labels) expect(label.width, `${width} px`).toBeGreaterThan(20);
+      expect(new Set(labels.map((label) => Math.round(label.top))).size, `${width} px`).toBe(1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    }
     await page.locator(".toolbar-card").screenshot({ path: "e2e/screenshots/owner-view-page-375.png" });
     await page.setViewportSize({ width: 1280, height: 720 });
 
@@ -219,8 +229,18 @@ test.describe("issue 12: the owner's way around", () => {
       expect(button && box && button.x + button.width <= box.x + box.width + 0.5, String(name)).toBe(true);
     }
     expect(await row.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    // Issue 28: revoking can't be undone, and looks it (red, not the neutral button).
+    expect(await looksDestructive(row.getByRole("button", { name: /^Revoke / }))).toBe(true);
+    expect(await looksDestructive(row.getByRole("button", { name: /^Copy link / }))).toBe(false);
   });
 });
+
+/** Red text or a red fill: the destructive buttons' look (base.css `.button--danger*`). */
+const looksDestructive = (button: Locator) =>
+  button.evaluate((element) => {
+    const style = getComputedStyle(element);
+    return [style.color, style.backgroundColor].includes("rgb(180, 35, 24)");
+  });
 
 test.describe("issue 12: embeds of decks that aren't available", () => {
   let host: Server | null = null;
@@ -261,6 +281,7 @@ test.describe("issue 12: embeds of decks that aren't available", () => {
     const deleted = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1] ?? "";
     expect(await (await page.request.get(`/p/embed/${deleted}/`)).status()).toBe(200);
     await page.goto(`/dashboard/next/presentations/${deleted}/delete`);
+    expect(await looksDestructive(page.getByRole("button", { name: "Delete for good" }))).toBe(true);
     await page.getByRole("button", { name: "Delete for good" }).click();
     await expect(page).toHaveURL(/\/dashboard\/next\/\?notice=deleted/);
     await page.context().clearCookies();

@@ -139,6 +139,9 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
           tops.add(Math.round(box.y));
           // A target big enough for a thumb (WCAG 2.5.8 asks 24 px).
           expect(box.width, `${width} px`).toBeGreaterThanOrEqual(39.5);
+          // Issue 28: each icon has its name beside it, not only for screen readers.
+          const label = await action.locator(".toolbar__label").boundingBox();
+          expect(label?.width ?? 0, `${width} px: a visible name`).toBeGreaterThan(20);
           expect(box.x + box.width, `${width} px`).toBeLessThanOrEqual(width - 24);
         }
         expect([...tops], `one line at ${width} px`).toHaveLength(1);

@@ -53,7 +53,14 @@ function CardFacts({ stats }: { stats: CardStats }) {
       </span>
       <span>
         <time dateTime={stats.lastModified}>
-          <FormattedDate value={stats.lastModified} dateStyle="medium" timeZone="UTC" />
+          {/* Issue 28: this year's dates without the year, so the facts fit one line on a card. */}
+          <FormattedDate
+            value={stats.lastModified}
+            month="short"
+            day="numeric"
+            year={new Date(stats.lastModified).getUTCFullYear() === new Date().getUTCFullYear() ? undefined : "numeric"}
+            timeZone="UTC"
+          />
         </time>
       </span>
     </span>

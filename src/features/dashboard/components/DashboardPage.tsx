@@ -262,7 +262,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                   <PostForm action={`${path}/view-links/${link.linkId}/revoke`} className="inline-form">
                     <button
                       type="submit"
-                      className="button"
+                      className="button button--danger-quiet"
                       aria-label={intl.formatMessage({ id: "dashboard.links.revokeLabel" }, { url: link.url })}
                     >
                       <FormattedMessage id="dashboard.links.revoke" />
@@ -311,7 +311,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                 <PostForm action={`${path}/collaborators/${person.userOid}/remove`} className="inline-form">
                   <button
                     type="submit"
-                    className="button"
+                    className="button button--danger-quiet"
                     aria-label={intl.formatMessage({ id: "dashboard.people.removeLabel" }, { name: person.name })}
                   >
                     <FormattedMessage id="dashboard.people.remove" />

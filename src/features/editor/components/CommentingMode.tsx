@@ -33,7 +33,7 @@ function CommentItem({ comment, editorPath }: { comment: CommentView; editorPath
           <PostForm action={`${editorPath}comments/${comment.id}/delete`} className="comment__delete">
             <button
               type="submit"
-              className="button button--link"
+              className="button button--danger-quiet"
               aria-label={intl.formatMessage({ id: "editor.comments.deleteLabel" }, { name: comment.authorName })}
             >
               <FormattedMessage id="editor.comments.delete" />
