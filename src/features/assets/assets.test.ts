@@ -7,8 +7,15 @@ import { createTestApp, TestAgent } from "../../server/testing";
 import { updatePresentationContent } from "../editor/repository";
 import { importMarkdown } from "../presentation/document/markdown";
 import { deletePresentation, insertPresentationIfAbsent } from "../presentation/repository";
+import { imageDecodes, MAX_CONCURRENT_DECODES } from "./decode-gate";
 import { listPresentationAssets, UNUSED_ASSET_GRACE_MS } from "./repository";
-import { createAssetService, IMAGE_UPLOAD_LIMIT_BYTES, ImageUploadError, processImage } from "./service";
+import {
+  createAssetService,
+  IMAGE_UPLOAD_LIMIT_BYTES,
+  ImageUploadError,
+  MAX_INPUT_PIXELS,
+  processImage,
+} from "./service";
 import { databaseAssetStore } from "./store";
 
 const HOUR = 60 * 60 * 1000;
@@ -223,6 +230,40 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
     expect(svg.statusCode).toBe(400);
     expect(svg.json().message).toMatch(/SVG images can't be uploaded/);
     expect(await assetCount()).toBe(before);
+  });
+
+  it("issue 27 memory: an upload over the pixel limit is refused from its header, saying the limit, and nothing is stored or decoded", async () => {
+    // 7,100 × 7,100 = 50.4 MP: just over the limit, a small file that would decode to 150 MB.
+    const over = await sharp({ create: { width: 7100, height: 7100, channels: 3, background: "#fff" } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    expect(7100 * 7100).toBeGreaterThan(MAX_INPUT_PIXELS);
+    const before = await assetCount();
+    imageDecodes.resetPeak();
+    const refused = await upload(owner, over, { filename: "poster.png", type: "image/png" });
+    expect(refused.statusCode).toBe(413);
+    expect(refused.json()).toMatchObject({ problem: "tooManyPixels", limit: 50, megapixels: 50.4 });
+    expect(refused.json().message).toBe(
+      "That image is 50.4 megapixels; Podium takes images of up to 50 megapixels. Make it smaller and upload it again.",
+    );
+    // Refused before its turn to decode: the gate never saw it.
+    expect(imageDecodes.stats().peak).toBe(0);
+    expect(await assetCount()).toBe(before);
+  });
+
+  it("issue 27 memory: more uploads at once than the decode limit: all stored, never more than the limit decoding together", async () => {
+    imageDecodes.resetPeak();
+    const colours = Array.from({ length: MAX_CONCURRENT_DECODES * 3 }, (_, i) => ({
+      r: 40 * i,
+      g: 7,
+      b: 200 - 30 * i,
+    }));
+    const answers = await Promise.all(
+      colours.map(async (colour) => upload(owner, await png(1500, 1000, colour), { type: "image/png" })),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(colours.map(() => 201));
+    expect(imageDecodes.stats().peak).toBeLessThanOrEqual(MAX_CONCURRENT_DECODES);
+    expect(imageDecodes.stats()).toMatchObject({ running: 0, waiting: 0, reservedBytes: 0 });
   });
 
   it("issue 10 images: signed out is 401, no CSRF token is 403, over 10 MB is 413", async () => {

@@ -62,7 +62,7 @@ export function registerAssetRoutes(app: FastifyInstance, context: FeatureContex
         // The problem names the refusal for the page, which says it in the person's language.
         return reply
           .status(error.statusCode)
-          .send({ statusCode: error.statusCode, problem: error.problem, message: error.message });
+          .send({ statusCode: error.statusCode, problem: error.problem, message: error.message, ...error.values });
       }
     },
   );

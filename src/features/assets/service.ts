@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import sharp from "sharp";
+import sharp, { type Metadata } from "sharp";
 import type { Database } from "../../db/client";
 import { type Limits, memoryLimits } from "../../lib/limits";
+import { type DecodeGate, DecodeQueueFullError, decodeCost, headerPixels, imageDecodes } from "./decode-gate";
 import { type AssetRow, findAsset, recordAsset, storageUsedBy, sweepUnusedAssets } from "./repository";
 import type { AssetStore } from "./store";
 
@@ -9,7 +10,12 @@ import type { AssetStore } from "./store";
 
 /** Largest image file accepted by an upload. */
 export const IMAGE_UPLOAD_LIMIT_BYTES = 10 * 1024 * 1024;
-/** Pixels an upload may decode to (all frames together): a decompression bomb stops here, before memory goes. */
+/**
+ * Pixels an upload may decode to (all frames together), read from the header before anything is
+ * decoded: a decompression bomb stops here. 50 MP takes a phone's full-resolution photo (48–50 MP
+ * sensors) and is 13 times what a slide shows (3840 × 1080 at most); what such an image may cost in
+ * memory is bounded by the decode gate (decode-gate.ts).
+ */
 export const MAX_INPUT_PIXELS = 50_000_000;
 /** The long side of a stored image at most: sharp on a 4K screen, a fraction of a 50 MP photo's bytes. */
 export const MAX_IMAGE_SIDE = 3840;
@@ -19,14 +25,6 @@ export const WEBP_QUALITY = 82;
 export const UPLOADS_PER_HOUR = 60;
 /** Bytes of images one person may have stored (counted after re-encoding). */
 export const STORAGE_QUOTA_BYTES = 200 * 1024 * 1024;
-/**
- * Images processed at once per process. sharp works on libuv's thread pool (4 threads by
- * default), the one that also compresses responses and hashes passwords: two at a time leave
- * the rest to them. Uploads beyond that wait their turn, at most `MAX_WAITING_IMAGES` of them.
- */
-export const MAX_CONCURRENT_IMAGES = 2;
-export const MAX_WAITING_IMAGES = 16;
-
 /** The formats Podium reads, as sharp names them (AVIF is a HEIF file with AV1 inside). */
 const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "gif", "heif"]);
 
@@ -40,6 +38,8 @@ export class ImageUploadError extends Error {
     readonly statusCode: number,
     message: string,
     readonly retryAfterSeconds: number | null = null,
+    /** Figures the page's translated message needs (the pixel limit and the image's size). */
+    readonly values: Record<string, number> = {},
   ) {
     super(message);
   }
@@ -62,29 +62,33 @@ export interface ProcessedImage {
  * first (EXIF orientation), at most `MAX_IMAGE_SIDE` on its long side. Animated GIFs and WebPs
  * stay animated.
  */
-export async function processImage(input: Uint8Array): Promise<ProcessedImage> {
+export async function processImage(input: Uint8Array, decodes: DecodeGate = imageDecodes): Promise<ProcessedImage> {
   if (input.byteLength === 0) throw new ImageUploadError("notImage", 400, NOT_AN_IMAGE);
   const options = { limitInputPixels: MAX_INPUT_PIXELS, animated: true, failOn: "warning" } as const;
-  let format: string | undefined;
-  let compression: string | undefined;
+  let header: Metadata;
   try {
-    const metadata = await sharp(input, options).metadata();
-    format = metadata.format;
-    compression = metadata.compression;
+    // The header only: no pixel is decoded here. No pixel limit yet, so the refusal can say the size.
+    header = await sharp(input, { ...options, limitInputPixels: false }).metadata();
   } catch (error) {
     // An SVG that sharp can't draw (scripts, no size) is still an SVG: it gets its own message.
     throw looksLikeSvg(input) ? svgRefusal() : readFailure(error);
   }
+  const { format, compression } = header;
   if (format === "svg") throw svgRefusal();
   if (!format || !ACCEPTED_FORMATS.has(format) || (format === "heif" && compression !== "av1")) {
     throw new ImageUploadError("notImage", 400, NOT_AN_IMAGE);
   }
+  const pixels = headerPixels(header);
+  if (pixels > MAX_INPUT_PIXELS) throw tooManyPixels(pixels);
   try {
-    const { data, info } = await sharp(input, options)
-      .rotate()
-      .resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside", withoutEnlargement: true })
-      .webp({ quality: WEBP_QUALITY })
-      .toBuffer({ resolveWithObject: true });
+    // In turn: at most MAX_CONCURRENT_DECODES at once, holding at most the gate's memory budget.
+    const { data, info } = await decodes.run(decodeCost(header), () =>
+      sharp(input, options)
+        .rotate()
+        .resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: "inside", withoutEnlargement: true })
+        .webp({ quality: WEBP_QUALITY })
+        .toBuffer({ resolveWithObject: true }),
+    );
     const height = info.pageHeight ?? info.height;
     return {
       hash: createHash("sha256").update(data).digest("hex"),
@@ -96,6 +100,19 @@ export async function processImage(input: Uint8Array): Promise<ProcessedImage> {
   } catch (error) {
     throw readFailure(error);
   }
+}
+
+/** "That image is 64.0 megapixels; …": the limit and the image's own size, in megapixels. */
+function tooManyPixels(pixels: number | null): ImageUploadError {
+  const limit = MAX_INPUT_PIXELS / 1_000_000;
+  const megapixels = pixels === null ? null : Math.round(pixels / 100_000) / 10;
+  return new ImageUploadError(
+    "tooManyPixels",
+    413,
+    `That image ${megapixels === null ? "has too many pixels" : `is ${megapixels} megapixels`}; Podium takes images of up to ${limit} megapixels. Make it smaller and upload it again.`,
+    null,
+    megapixels === null ? { limit } : { limit, megapixels },
+  );
 }
 
 function svgRefusal(): ImageUploadError {
@@ -113,40 +130,12 @@ function looksLikeSvg(input: Uint8Array): boolean {
 
 function readFailure(error: unknown): ImageUploadError {
   const message = (error as Error).message ?? "";
-  if (/pixel limit/i.test(message)) {
-    return new ImageUploadError(
-      "tooManyPixels",
-      413,
-      `That image has more than ${MAX_INPUT_PIXELS / 1_000_000} megapixels. Make it smaller and upload it again.`,
-    );
+  if (error instanceof DecodeQueueFullError) {
+    return new ImageUploadError("busy", 503, "Podium is busy with other images. Try again in a few seconds.", 5);
   }
+  // sharp's own check, should a frame count differ from the header's: the same refusal.
+  if (/pixel limit/i.test(message)) return tooManyPixels(null);
   return new ImageUploadError("notImage", 400, NOT_AN_IMAGE);
-}
-
-/** A FIFO with at most `concurrency` jobs running and `maxWaiting` waiting; more are refused (503). */
-export function createImageQueue(concurrency = MAX_CONCURRENT_IMAGES, maxWaiting = MAX_WAITING_IMAGES) {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  return {
-    async run<T>(work: () => Promise<T>): Promise<T> {
-      if (running >= concurrency) {
-        if (waiting.length >= maxWaiting) {
-          throw new ImageUploadError("busy", 503, "Podium is busy with other images. Try again in a few seconds.", 5);
-        }
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      } else {
-        running += 1;
-      }
-      try {
-        return await work();
-      } finally {
-        const next = waiting.shift();
-        if (next) next();
-        else running -= 1;
-      }
-    },
-    stats: () => ({ running, waiting: waiting.length }),
-  };
 }
 
 export interface AssetLimits {
@@ -174,7 +163,8 @@ export function createAssetService(options: {
   store: AssetStore;
   limits?: Partial<AssetLimits>;
   now?: () => number;
-  queue?: ReturnType<typeof createImageQueue>;
+  /** Where decodes wait their turn: this process's gate, shared with the thumbnails, by default. */
+  decodes?: DecodeGate;
   /** Where the hourly upload count lives (the app's: Redis with REDIS_URL); this process's by default. */
   counts?: Limits;
 }): AssetService {
@@ -182,7 +172,7 @@ export function createAssetService(options: {
   const now = options.now ?? Date.now;
   const limits: AssetLimits = { uploadsPerHour: UPLOADS_PER_HOUR, quotaBytes: STORAGE_QUOTA_BYTES, ...options.limits };
   const uploads = (options.counts ?? memoryLimits(now)).sliding("image-upload", limits.uploadsPerHour, 60 * 60 * 1000);
-  const queue = options.queue ?? createImageQueue();
+  const decodes = options.decodes ?? imageDecodes;
 
   const sweep = async () => {
     const gone = await sweepUnusedAssets(db, new Date(now()));
@@ -203,7 +193,7 @@ export function createAssetService(options: {
           budget.retryAfterSeconds,
         );
       }
-      const image = await queue.run(() => processImage(input));
+      const image = await processImage(input, decodes);
       const asset = {
         hash: image.hash,
         contentType: image.contentType,

@@ -1,5 +1,6 @@
 import sharp from "sharp";
 import type { Queryable } from "../../db/client";
+import { decodeCost, imageDecodes } from "../assets/decode-gate";
 import { ASSET_PATH } from "../assets/repository";
 import { databaseAssetStore } from "../assets/store";
 import type { Topic } from "./document/schema";
@@ -41,10 +42,15 @@ async function small(hash: string, read: () => Promise<Uint8Array | null>): Prom
   let data: string | null = null;
   if (bytes) {
     try {
-      const webp = await sharp(bytes, { animated: false, limitInputPixels: 50_000_000 })
-        .resize({ ...THUMBNAIL_IMAGE_BOX, fit: "inside", withoutEnlargement: true })
-        .webp({ quality: THUMBNAIL_IMAGE_QUALITY })
-        .toBuffer();
+      const options = { animated: false, limitInputPixels: 50_000_000 } as const;
+      const header = await sharp(bytes, options).metadata();
+      // A stored image is one Podium wrote (WebP, 3840 px at most), still decoded in turn with uploads.
+      const webp = await imageDecodes.run(decodeCost({ ...header, pages: 1 }), () =>
+        sharp(bytes, options)
+          .resize({ ...THUMBNAIL_IMAGE_BOX, fit: "inside", withoutEnlargement: true })
+          .webp({ quality: THUMBNAIL_IMAGE_QUALITY })
+          .toBuffer(),
+      );
       data = `data:image/webp;base64,${webp.toString("base64")}`;
     } catch {
       data = null;

@@ -52,9 +52,15 @@ export async function uploadImage(file: Blob, csrfToken: string | null, fetchImp
   } catch {
     throw new ImageUploadFailure("assets.error.network");
   }
-  const answer = (await response.json().catch(() => null)) as (Partial<UploadedImage> & { problem?: string }) | null;
+  const answer = (await response.json().catch(() => null)) as
+    | (Partial<UploadedImage> & { problem?: string; limit?: number })
+    | null;
   if (response.status === 201 && typeof answer?.url === "string") return answer as UploadedImage;
   const problem = answer?.problem ? PROBLEM_MESSAGES[answer.problem] : undefined;
+  // The pixel limit is the server's (features/assets/service.ts MAX_INPUT_PIXELS), said in its answer.
+  if (problem === "assets.error.tooManyPixels") {
+    throw new ImageUploadFailure(problem, { limit: typeof answer?.limit === "number" ? answer.limit : 50 });
+  }
   if (problem) throw new ImageUploadFailure(problem);
   if (response.status === 413) throw new ImageUploadFailure("assets.error.tooLarge", { limit: IMAGE_LIMIT_MB });
   if (response.status === 403) throw new ImageUploadFailure("assets.error.expired");
