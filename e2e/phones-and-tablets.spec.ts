@@ -113,6 +113,28 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
     await expect(page.getByRole("dialog", { name: "Share" })).toBeVisible();
   });
 
+  test("issue 28 signed in at 1440 px the toolbar is one row, each action named under its icon, Make a copy included", async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await logIn(page, "grace@podium.test");
+    // A reusable deck (it has Make a copy: the most actions a visitor gets) and an ordinary one.
+    for (const slugPart of ["accessibility", "sourdough"]) {
+      await openDeck(page, slugPart);
+      if (slugPart === "accessibility")
+        await expect(toolbarRight(page).getByRole("button", { name: "Make a copy" })).toBeVisible();
+      const groups = await page
+        .locator(".toolbar__group")
+        .evaluateAll((elements) => elements.map((element) => Math.round(element.getBoundingClientRect().top)));
+      expect(new Set(groups).size, `${slugPart}: one row`).toBe(1);
+      for (const label of await toolbarRight(page).locator(".toolbar__action .toolbar__label").all()) {
+        expect((await label.boundingBox())?.width ?? 0).toBeGreaterThan(20);
+      }
+    }
+    await page.locator(".toolbar-card").screenshot({ path: "e2e/screenshots/signed-in-toolbar-1440.png" });
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   test.describe("signed in on a phone", () => {
     const { userAgent, deviceScaleFactor, isMobile, hasTouch } = devices["iPhone SE"];
     test.use({ userAgent, deviceScaleFactor, isMobile, hasTouch, viewport: { width: 320, height: 568 } });
