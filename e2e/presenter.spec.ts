@@ -228,7 +228,9 @@ test.describe("issue 28 private speaker notes", () => {
   }) => {
     await logIn(page, "tim@podium.test");
     const oid = await importDeckWithNotes(page, "unlisted");
-    // The import result: the notes' choice, private to begin with.
+    // The import result (where the import lands): the notes' choice, private to begin with.
+    await page.goto(`/dashboard/next/presentations/${oid}/?notice=created`);
+    await waitForHydration(page);
     const choice = page.getByTestId("notes-choice");
     await expect(choice).toContainText("3 slides have speaker notes. They are private");
     await expect(page.getByLabel("Who reads the notes")).toHaveValue("private");
