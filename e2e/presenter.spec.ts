@@ -220,3 +220,49 @@ test.describe("issue 10 presenter view", () => {
     await stranger.close();
   });
 });
+
+test.describe("issue 28 private speaker notes", () => {
+  test("issue 28 private notes: the import result says the notes are private; a visitor gets neither notes nor presenter view; the owner publishes them in the editor", async ({
+    page,
+    browser,
+  }) => {
+    await logIn(page, "tim@podium.test");
+    const oid = await importDeckWithNotes(page, "unlisted");
+    // The import result (where the import lands): the notes' choice, private to begin with.
+    await page.goto(`/dashboard/next/presentations/${oid}/?notice=created`);
+    await waitForHydration(page);
+    const choice = page.getByTestId("notes-choice");
+    await expect(choice).toContainText("3 slides have speaker notes. They are private");
+    await expect(page.getByLabel("Who reads the notes")).toHaveValue("private");
+    expect(await axeViolations(page)).toEqual([]);
+
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await visitor.goto(`/p/${oid}/`);
+    await waitForHydration(visitor);
+    await expect(visitor.getByText("Anemones first")).toHaveCount(0);
+    await visitor.getByRole("button", { name: "Present" }).click();
+    await expect(visitor.locator(".viewer")).toHaveAttribute("data-current-step", "1");
+    await expect(visitor.getByRole("button", { name: "Presenter view" })).toHaveCount(0);
+    const presenter = await visitor.request.get(`/p/presenter/${oid}/`, { maxRedirects: 0 });
+    expect(presenter.status()).toBe(303);
+    const documentJson = await (await visitor.request.get(`/p/${oid}/document.json`)).text();
+    expect(documentJson).not.toContain("Anemones first");
+
+    // Where the notes are written, the owner publishes them (saved with the slides).
+    await page.goto(`/p/edit/${oid}/`);
+    await waitForHydration(page);
+    const select = page.getByLabel("Speaker notes");
+    await expect(select).toHaveValue("private");
+    expect(await axeViolations(page)).toEqual([]);
+    await select.selectOption("public");
+    await page.getByRole("button", { name: "Save" }).first().click();
+    await expect(page.getByLabel("Speaker notes")).toHaveValue("public");
+
+    // Published: the visitor reads them under the slides, as before; the presenter view stays the owner's.
+    await visitor.goto(`/p/${oid}/`);
+    await expect(visitor.getByText("Anemones first", { exact: false })).toHaveCount(1);
+    expect((await visitor.request.get(`/p/presenter/${oid}/`, { maxRedirects: 0 })).status()).toBe(303);
+    await visitorContext.close();
+  });
+});

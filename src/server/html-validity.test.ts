@@ -6,7 +6,7 @@ import { testDatabaseTargets } from "../db/testing";
 import { findUserByEmail } from "../features/accounts/repository";
 import { insertReport } from "../features/moderation/repository";
 import { documentFromPages } from "../features/pdf-import/document";
-import { insertPresentationIfAbsent } from "../features/presentation/repository";
+import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../features/presentation/repository";
 import type { Locale } from "../i18n/locales";
 import { stableOid } from "../lib/ids";
 import { HTML_VALIDATE_CONFIG } from "./html-validate-config";
@@ -31,6 +31,8 @@ interface Fixture {
   adaClassicDeck: string;
   adaUserOid: string;
   viewLink: string;
+  /** Issue 28: a view link made for presenting Ada's pitch deck (which has speaker notes). */
+  presentingLink: string;
 }
 
 interface PageKind {
@@ -44,6 +46,7 @@ interface PageKind {
 }
 
 const PDF_DECK = stableOid("issue12:pdf-deck");
+const PRESENTING_LINK = "html-validity-presenting-link";
 
 const PAGE_KINDS: PageKind[] = [
   { page: "home", who: "anonymous", path: () => "/" },
@@ -72,8 +75,9 @@ const PAGE_KINDS: PageKind[] = [
   { page: "embed page (PDF-imported)", who: "anonymous", path: (f) => `/p/embed/${f.pdfDeck}/` },
   { page: "view-link page", who: "anonymous", path: (f) => `/view/${f.viewLink}/` },
   { page: "view-link page (collaborator)", who: "grace", path: () => `/view/${DEMO_VIEW_LINKS[1].linkId}/` },
-  { page: "presenter view", who: "anonymous", path: (f) => `/p/presenter/${f.deck("sourdough-basics")}/` },
-  { page: "presenter view (view link)", who: "anonymous", path: (f) => `/view/${f.viewLink}/presenter/` },
+  // Issue 28: the presenter view is its editors' (and a presenting link's).
+  { page: "presenter view", who: "ada", path: (f) => `/p/presenter/${f.adaDeck}/` },
+  { page: "presenter view (view link)", who: "anonymous", path: (f) => `/view/${f.presentingLink}/presenter/` },
   { page: "reading mode", who: "anonymous", path: (f) => `/p/read/${f.deck("sourdough-basics")}/` },
   { page: "reading mode (signed in, PDF-imported)", who: "tim", path: (f) => `/p/read/${f.pdfDeck}/` },
   { page: "reading mode (view link)", who: "anonymous", path: (f) => `/view/${f.viewLink}/read/` },
@@ -189,6 +193,12 @@ describe("issue 12 HTML validity", () => {
     const pitch = adaDecks.find((row) => row.schema_version === "2");
     const classic = adaDecks.find((row) => row.schema_version === "0");
     if (!pitch || !classic) throw new Error("Ada needs a pitch and a classic deck");
+    // Issue 28: speaker notes on her pitch deck (its manage page shows their choice) and a link for presenting it.
+    await db.query(
+      `update presentations set document = jsonb_set(document, '{topics,0,notes}', to_jsonb('Speak slowly.'::text)) where oid = $1`,
+      [pitch.oid],
+    );
+    await insertViewLinkIfAbsent(db, { linkId: PRESENTING_LINK, presentationOid: pitch.oid, forPresenting: true });
     fixture = {
       deck: (slug) => stableOid(`deck:${slug}`),
       pdfDeck: PDF_DECK,
@@ -196,6 +206,7 @@ describe("issue 12 HTML validity", () => {
       adaClassicDeck: classic.oid,
       adaUserOid: ada.oid,
       viewLink: DEMO_VIEW_LINKS[0].linkId,
+      presentingLink: PRESENTING_LINK,
     };
   }, 120_000);
 

@@ -17,6 +17,7 @@ import {
   removePresentation,
   revokeLink,
   saveDetails,
+  setNotesChoice,
 } from "./service";
 
 type Body = Record<string, unknown> | undefined;
@@ -49,6 +50,7 @@ const NOTICES = new Set([
   "collaboratorRemoved",
   "copied",
   "themeSaved",
+  "notesSaved",
 ]);
 
 function noticeFrom(query: unknown): Notice | null {
@@ -180,8 +182,19 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   app.post(
     `${base}presentations/:oid/view-links`,
     action(async (request, viewer) => {
-      await createViewLink(db, viewer, request.params.oid);
+      await createViewLink(db, viewer, request.params.oid, {
+        forPresenting: field(request.body as Body, "forPresenting") === "on",
+      });
       return managePath(request.params.oid, "linkCreated");
+    }),
+  );
+
+  // Issue 28: the owner publishes the speaker notes, or keeps them private.
+  app.post(
+    `${base}presentations/:oid/notes`,
+    action(async (request, viewer) => {
+      await setNotesChoice(db, viewer, request.params.oid, field(request.body as Body, "notes"));
+      return managePath(request.params.oid, "notesSaved");
     }),
   );
 

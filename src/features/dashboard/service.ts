@@ -6,6 +6,7 @@ import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import type { MarkdownWarning } from "../presentation/document/markdown";
+import { countSlidesWithNotes, withoutNotes } from "../presentation/document/notes";
 import type { PresentationDocument, Theme } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
 import {
@@ -21,8 +22,10 @@ import {
   type PresentationRow,
   type PresentationSummary,
   type Privacy,
+  type RowOptions,
   removeCollaborator,
   revokeViewLinkOf,
+  updateNotesPublic,
   updatePresentationDetails,
   upsertCollaborator,
   type ViewLinkListing,
@@ -82,8 +85,13 @@ export async function getDashboard(db: Queryable, viewer: NonNullable<Viewer>, p
 }
 
 /** The presentation, if this viewer owns it: 404 when they can't see it, 403 when they can but don't own it. */
-async function owned(db: Queryable, viewer: NonNullable<Viewer>, oid: string): Promise<PresentationRow> {
-  const row = isOid(oid) ? await findPresentationByOid(db, oid) : null;
+async function owned(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  options: RowOptions = {},
+): Promise<PresentationRow> {
+  const row = isOid(oid) ? await findPresentationByOid(db, oid, options) : null;
   if (!row) throw new DashboardError(404, "dashboard.error.notFound");
   const access = await accessTo(db, row, viewer);
   if (!access.view) throw new DashboardError(404, "dashboard.error.notFound");
@@ -159,6 +167,8 @@ export interface ManageData {
     schemaVersion: "0" | "2";
     /** The slide theme (issue 10); light when the document names none. */
     theme: Theme;
+    /** Issue 28: how many slides have speaker notes, and whether the owner published them. */
+    notes: { slides: number; published: boolean };
   };
   viewLinks: (Omit<ViewLinkListing, "createdAt" | "revokedAt"> & {
     createdAt: string;
@@ -180,7 +190,8 @@ export async function getManageData(
   oid: string,
   publicUrl = "",
 ): Promise<ManageData> {
-  const row = await owned(db, viewer, oid);
+  // The owner's own page: it counts the private notes too.
+  const row = await owned(db, viewer, oid, { withPrivateNotes: true });
   const [links, collaborators, activity] = await Promise.all([
     listViewLinks(db, row.id),
     listCollaborators(db, row.id),
@@ -193,10 +204,12 @@ export async function getManageData(
       tags: row.tags,
       schemaVersion: row.schemaVersion,
       theme: row.document.theme ?? "light",
+      notes: { slides: countSlidesWithNotes(row.document), published: row.notesPublic },
     },
     viewLinks: links.map((link) => ({
       linkId: link.linkId,
       keyType: link.keyType,
+      forPresenting: link.forPresenting,
       createdAt: link.createdAt.toISOString(),
       revokedAt: link.revokedAt?.toISOString() ?? null,
       url: `${publicUrl}/view/${link.linkId}/`,
@@ -250,12 +263,35 @@ export async function saveDetails(
   });
 }
 
-/** A new view link: a long random id that works for anyone holding it until revoked. */
-export async function createViewLink(db: Queryable, viewer: NonNullable<Viewer>, oid: string): Promise<string> {
+/**
+ * A new view link: a long random id that works for anyone holding it until revoked. Issue 28: one
+ * made for presenting also opens the presenter view, with the speaker notes.
+ */
+export async function createViewLink(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  options: { forPresenting?: boolean } = {},
+): Promise<string> {
   const row = await owned(db, viewer, oid);
   const linkId = randomBytes(24).toString("base64url");
-  await insertViewLink(db, row.id, linkId);
+  await insertViewLink(db, row.id, linkId, options.forPresenting === true);
   return linkId;
+}
+
+/** Issue 28: the owner's choice for a deck's speaker notes, as a form sends it. */
+export const NOTES_CHOICES = ["private", "public"] as const;
+
+/** Issue 28: the owner publishes the deck's speaker notes ("public") or keeps them theirs ("private"). */
+export async function setNotesChoice(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  choice: string,
+): Promise<void> {
+  const row = await owned(db, viewer, oid);
+  if (!(NOTES_CHOICES as readonly string[]).includes(choice)) throw new DashboardError(400, "dashboard.error.notes");
+  await updateNotesPublic(db, row.id, choice === "public");
 }
 
 export async function revokeLink(
@@ -302,10 +338,10 @@ export async function removePresentation(db: Database, viewer: NonNullable<Viewe
 
 /**
  * Make a copy (spec §2, §6): signed-in people copy reusable presentations (templates are
- * reusable) and their own. The copy is private and theirs.
+ * reusable) and their own. The copy is private and theirs; its notes are private (issue 28).
  */
 export async function copyPresentation(db: Database, viewer: NonNullable<Viewer>, oid: string): Promise<string> {
-  const row = isOid(oid) ? await findPresentationByOid(db, oid) : null;
+  const row = isOid(oid) ? await findPresentationByOid(db, oid, { withPrivateNotes: true }) : null;
   if (!row) throw new DashboardError(404, "dashboard.error.notFound");
   const access = await accessTo(db, row, viewer);
   if (!access.view) throw new DashboardError(404, "dashboard.error.notFound");
@@ -321,7 +357,8 @@ export async function copyPresentation(db: Database, viewer: NonNullable<Viewer>
       privacy: "private",
       schemaVersion: row.schemaVersion,
       tags: row.tags,
-      document: row.document,
+      // Issue 28: the notes are the presenter's: a copy made by anyone else has none, published or not.
+      document: access.manage ? row.document : withoutNotes(row.document),
     });
     if (inserted) return copyOid;
   }

@@ -27,7 +27,15 @@ export interface EditorForm {
   canChangePrivacy: boolean;
   /** A deck of PDF pages: no Markdown to edit; its slides stay as they are (issue 10). */
   pageDeck: boolean;
+  /**
+   * Issue 28: the speaker notes' choice, where notes are written: "private" (the presenter view
+   * only) or "public" (under each slide for the deck's audience). Only the owner changes it.
+   */
+  notes: NotesChoice;
 }
+
+/** Issue 28: who reads a deck's speaker notes. */
+export type NotesChoice = "private" | "public";
 
 export interface CommentView {
   id: string;

@@ -14,6 +14,8 @@ export interface PresentationContent {
   document: PresentationDocument;
   /** The Markdown the document was read from, kept as written (migration 0009); null for PDF decks. */
   sourceMarkdown: string | null;
+  /** Issue 28: the owner's choice for the speaker notes; undefined keeps it (an editor's save). */
+  notesPublic?: boolean | undefined;
 }
 
 /** The Markdown a presentation was imported or saved from, or null (JSON imports, older decks). */
@@ -39,7 +41,7 @@ export async function updatePresentationContent(
     `with updated as (
        update presentations
           set title = $2, description_html = $3, privacy = $4, tags = $5::text[], document = $6::jsonb,
-              source_markdown = $8, last_modified = now()
+              source_markdown = $8, notes_public = coalesce($9, notes_public), last_modified = now()
         where id = $1
         returning id),
      unused as (
@@ -59,6 +61,7 @@ export async function updatePresentationContent(
       JSON.stringify(content.document),
       assetHashesIn(documentImageUrls(content.document)),
       content.sourceMarkdown,
+      content.notesPublic ?? null,
     ],
   );
   await sweepUnusedAssets(db);

@@ -116,6 +116,7 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
       const result = await saveEditor(db, context.documents, viewer, request.params.oid, {
         ...values,
         privacySent: typeof body?.privacy === "string",
+        notes: typeof body?.notes === "string" ? body.notes : null,
       });
       if (result.saved) {
         return reply.redirect(`${editorPathOf(result.target.row)}?notice=saved${warningsQuery(result.warnings)}`, 303);
@@ -124,7 +125,7 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
         request,
         reply,
         result.target,
-        { refusedSave: { values: result.values, errors: result.errors } },
+        { refusedSave: { values: result.values, errors: result.errors, notes: result.notes } },
         // Markdown too complex to read in time is 422 (well-formed, but more than Podium takes).
         result.errors.markdown?.id === "editor.error.markdown.tooComplex" ? 422 : 400,
       );

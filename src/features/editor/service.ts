@@ -19,6 +19,7 @@ import {
   type EditorMessage,
   type EditorPageData,
   type EditorValues,
+  type NotesChoice,
 } from "./page-data";
 import type { EditorPreview } from "./preview";
 import {
@@ -58,7 +59,8 @@ export interface EditorTarget {
  * policy decides); anyone else gets a 404, so private presentations stay unknown.
  */
 export async function editorTarget(db: Queryable, viewer: SignedIn, oid: string): Promise<EditorTarget> {
-  const row = isOid(oid) ? await findPresentationByOid(db, oid) : null;
+  // The document whole, notes included (issue 28): only an editor's form shows it (getEditorPage).
+  const row = isOid(oid) ? await findPresentationByOid(db, oid, { withPrivateNotes: true }) : null;
   if (!row) throw new EditorError(404);
   const access = await accessTo(db, row, viewer);
   if (!access.comment) throw new EditorError(404);
@@ -122,7 +124,12 @@ export interface EditorPageOptions {
   notice?: EditorMessage | null;
   importWarnings?: MarkdownWarning[];
   /** A refused save: what was typed, and what was wrong with it. */
-  refusedSave?: { values: EditorValues; errors: Partial<Record<EditorField, EditorMessage>> };
+  refusedSave?: {
+    values: EditorValues;
+    errors: Partial<Record<EditorField, EditorMessage>>;
+    /** Issue 28: the notes' choice as sent, when the owner sent one. */
+    notes?: NotesChoice | undefined;
+  };
   /** A refused comment: what was typed, and why. */
   refusedComment?: { draft: string; error: EditorMessage };
 }
@@ -153,6 +160,7 @@ export async function getEditorPage(
           errors: options.refusedSave?.errors ?? {},
           canChangePrivacy: access.manage,
           pageDeck,
+          notes: options.refusedSave?.notes ?? (row.notesPublic ? "public" : "private"),
         }
       : null,
     commenting: {
@@ -185,7 +193,12 @@ export async function getEditorPage(
 
 export type SaveResult =
   | { saved: true; warnings: MarkdownWarning[] }
-  | { saved: false; values: EditorValues; errors: Partial<Record<EditorField, EditorMessage>> };
+  | {
+      saved: false;
+      values: EditorValues;
+      errors: Partial<Record<EditorField, EditorMessage>>;
+      notes?: NotesChoice | undefined;
+    };
 
 /**
  * Reads the editor's form: every field is checked, and each problem is named on its field. The
@@ -263,14 +276,26 @@ export async function saveEditor(
   documents: DocumentWork,
   viewer: SignedIn,
   oid: string,
-  form: EditorValues & { privacySent: boolean },
+  form: EditorValues & {
+    privacySent: boolean;
+    /** Issue 28: the notes' choice as the form sent it (null: not sent, as from an editor's form). */
+    notes?: string | null;
+  },
 ): Promise<SaveResult & { target: EditorTarget }> {
   const target = await editorTarget(db, viewer, oid);
   const { row, access } = target;
   if (!access.edit) throw new EditorError(403);
   // Only the owner may change who sees it (policy: manage); collaborators' forms don't send it.
   if (!access.manage && form.privacySent && form.privacy !== row.privacy) throw new EditorError(403);
-  const values: EditorValues = { ...form, privacy: access.manage ? form.privacy : row.privacy };
+  const { privacySent: _privacySent, notes: sentNotes, ...fields } = form;
+  const values: EditorValues = { ...fields, privacy: access.manage ? form.privacy : row.privacy };
+  // Issue 28: only the owner publishes notes; anything but "public" keeps them private.
+  const notes: NotesChoice | undefined =
+    access.manage && sentNotes !== undefined && sentNotes !== null
+      ? sentNotes === "public"
+        ? "public"
+        : "private"
+      : undefined;
   const keep = await keptDocument(db, row);
   const { errors, descriptionHtml, tags, document, warnings } = await readEditorForm(
     documents,
@@ -278,7 +303,7 @@ export async function saveEditor(
     row.schemaVersion,
     keep,
   );
-  if (Object.keys(errors).length > 0 || !document) return { saved: false, values, errors, target };
+  if (Object.keys(errors).length > 0 || !document) return { saved: false, values, errors, notes, target };
   // The theme is chosen on the manage page, not written in the Markdown: a save keeps it.
   if (row.document.theme && !keep) document.theme = row.document.theme;
   await db.transaction((tx) =>
@@ -290,6 +315,7 @@ export async function saveEditor(
       document,
       // Browsers send a textarea's line breaks as CRLF.
       sourceMarkdown: keep ? null : values.markdown.replace(/\r\n?/g, "\n"),
+      notesPublic: notes === undefined ? undefined : notes === "public",
     }),
   );
   return { saved: true, warnings, target };

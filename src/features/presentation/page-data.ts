@@ -90,6 +90,11 @@ export interface PresentationPageData {
    * pages are never in the anonymous page cache.
    */
   isOwner: boolean;
+  /**
+   * Podium (issue 28): the viewer may open the presenter view, which shows the speaker notes: they
+   * may edit the deck, or came by a view link made for presenting. Never in an embed.
+   */
+  canPresent: boolean;
 }
 
 /**

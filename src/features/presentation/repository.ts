@@ -1,6 +1,7 @@
 import type { Queryable } from "../../db/client";
 import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
 import { documentImageUrls } from "./document/camera";
+import { audienceDocument } from "./document/notes";
 import type { PresentationDocument } from "./document/schema";
 
 /** The only place that knows how presentations are stored. */
@@ -34,9 +35,24 @@ export interface PresentationRow extends OwnerRow {
   templateSubTitle: string | null;
   hidden: boolean;
   lastModified: Date;
+  /** Issue 28: the owner published the speaker notes (migration 0018; private by default). */
+  notesPublic: boolean;
 }
 
-export type PresentationSummary = Omit<PresentationRow, "document" | "descriptionHtml">;
+export type PresentationSummary = Omit<PresentationRow, "document" | "descriptionHtml" | "notesPublic">;
+
+/**
+ * Issue 28: what a full row's document carries. By default its audience's document: the speaker
+ * notes only when published, so a page, cache or export built from a row can't show private notes.
+ * The presenter view, the editor and the owner's own copy ask for them (`withPrivateNotes`).
+ */
+export interface RowOptions {
+  withPrivateNotes?: boolean;
+}
+
+function rowFor(row: PresentationRow, options: RowOptions): PresentationRow {
+  return options.withPrivateNotes ? row : { ...row, document: audienceDocument(row.document, row.notesPublic) };
+}
 
 const OWNER_COLUMNS = `
   u.oid as "ownerOid", u.username as "ownerUsername", u.first_name as "ownerFirstName",
@@ -63,14 +79,18 @@ export function summaryFromJson(json: Omit<PresentationSummary, "lastModified"> 
 /** Listed means anyone may find it: public or reusable, and not hidden by moderation. */
 const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden and p.template_slug is null`;
 
-export async function findPresentationByOid(db: Queryable, oid: string): Promise<PresentationRow | null> {
+export async function findPresentationByOid(
+  db: Queryable,
+  oid: string,
+  options: RowOptions = {},
+): Promise<PresentationRow | null> {
   const rows = await db.query<PresentationRow>(
-    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic"
        from presentations p join users u on u.id = p.owner_id
       where p.oid = $1`,
     [oid],
   );
-  return rows[0] ?? null;
+  return rows[0] ? rowFor(rows[0], options) : null;
 }
 
 /** A presentation's counts as they are now (the rest of its row may come from a cache). */
@@ -244,12 +264,15 @@ export interface ViewLinkRow {
   linkId: string;
   keyType: string;
   presentationOid: string;
+  /** Issue 28: made for presenting: its holder may open the presenter view, notes included. */
+  forPresenting: boolean;
 }
 
 /** A view link that has not been revoked, with the oid of its presentation. */
 export async function findLiveViewLink(db: Queryable, linkId: string): Promise<ViewLinkRow | null> {
   const rows = await db.query<ViewLinkRow>(
-    `select v.link_id as "linkId", v.key_type as "keyType", p.oid as "presentationOid"
+    `select v.link_id as "linkId", v.key_type as "keyType", p.oid as "presentationOid",
+            v.for_presenting as "forPresenting"
        from view_links v join presentations p on p.id = v.presentation_id
       where v.link_id = $1 and v.revoked_at is null`,
     [linkId],
@@ -260,13 +283,13 @@ export async function findLiveViewLink(db: Queryable, linkId: string): Promise<V
 /** Inserts a view link unless one with its link id exists; true when it inserted. */
 export async function insertViewLinkIfAbsent(
   db: Queryable,
-  link: { linkId: string; presentationOid: string },
+  link: { linkId: string; presentationOid: string; forPresenting?: boolean },
 ): Promise<boolean> {
   const rows = await db.query(
-    `insert into view_links (link_id, presentation_id)
-     select $1, id from presentations where oid = $2
+    `insert into view_links (link_id, presentation_id, for_presenting)
+     select $1, id, $3 from presentations where oid = $2
      on conflict (link_id) do nothing returning id`,
-    [link.linkId, link.presentationOid],
+    [link.linkId, link.presentationOid, link.forPresenting === true],
   );
   return rows.length > 0;
 }
@@ -392,20 +415,31 @@ export async function deletePresentation(db: Queryable, oid: string): Promise<bo
 export interface ViewLinkListing {
   linkId: string;
   keyType: string;
+  forPresenting: boolean;
   createdAt: Date;
   revokedAt: Date | null;
 }
 
 export async function listViewLinks(db: Queryable, presentationId: string): Promise<ViewLinkListing[]> {
   return db.query<ViewLinkListing>(
-    `select link_id as "linkId", key_type as "keyType", created_at as "createdAt", revoked_at as "revokedAt"
+    `select link_id as "linkId", key_type as "keyType", for_presenting as "forPresenting",
+            created_at as "createdAt", revoked_at as "revokedAt"
        from view_links where presentation_id = $1 order by created_at desc, id desc`,
     [presentationId],
   );
 }
 
-export async function insertViewLink(db: Queryable, presentationId: string, linkId: string): Promise<void> {
-  await db.query("insert into view_links (link_id, presentation_id) values ($1, $2)", [linkId, presentationId]);
+export async function insertViewLink(
+  db: Queryable,
+  presentationId: string,
+  linkId: string,
+  forPresenting = false,
+): Promise<void> {
+  await db.query("insert into view_links (link_id, presentation_id, for_presenting) values ($1, $2, $3)", [
+    linkId,
+    presentationId,
+    forPresenting,
+  ]);
 }
 
 /** Revokes one of this presentation's links; false when it has no such live link. */
@@ -524,10 +558,15 @@ export async function listTemplates(db: Queryable): Promise<PresentationSummary[
 
 export async function findTemplateBySlug(db: Queryable, slug: string): Promise<PresentationRow | null> {
   const rows = await db.query<PresentationRow>(
-    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic"
        from presentations p join users u on u.id = p.owner_id
       where p.template_slug = $1 and not p.hidden`,
     [slug],
   );
-  return rows[0] ?? null;
+  return rows[0] ? rowFor(rows[0], {}) : null;
+}
+
+/** Issue 28: the owner publishes a deck's speaker notes, or makes them private again. */
+export async function updateNotesPublic(db: Queryable, presentationId: string, notesPublic: boolean): Promise<void> {
+  await db.query("update presentations set notes_public = $2 where id = $1", [presentationId, notesPublic]);
 }

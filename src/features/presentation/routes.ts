@@ -19,8 +19,10 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
     if (!found) return context.sendNotFound(request, reply);
     if ("oid" in access) context.cacheTags(reply, [presentationTag(access.oid)]);
     const listed = "oid" in access && (found.privacy === "public" || found.privacy === "reusable");
+    // Issue 28: a document with private notes in it is the presenter's alone, never stored by anyone.
+    const shared = listed && !found.personal;
     return reply
-      .header("cache-control", listed ? "public, max-age=60" : "private, no-store")
+      .header("cache-control", shared ? "public, max-age=60" : "private, no-store")
       .type("application/json; charset=utf-8")
       .send(found.document);
   };

@@ -3,6 +3,7 @@ import type { Card } from "../../lib/card";
 import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import type { Viewer } from "../viewer";
+import { audienceDocument } from "./document/notes";
 import type { OwnerData } from "./page-data";
 import { accessOf, type PresentationAccess } from "./policy";
 import {
@@ -12,6 +13,7 @@ import {
   type OwnerRow,
   type PresentationRow,
   type PresentationSummary,
+  type RowOptions,
 } from "./repository";
 import { posterTopicOf, renderThumbnailSvg } from "./thumbnail";
 import { thumbnailImages } from "./thumbnail-images";
@@ -88,11 +90,11 @@ export function presentationCard(p: PresentationSummary): Card {
 export const VIEW_LINK_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
 /** Resolves a live view link to its presentation, or null (unknown, revoked, or hidden). */
-export async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer) {
+export async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer, options: RowOptions = {}) {
   if (!VIEW_LINK_PATTERN.test(linkId)) return null;
   const link = await findLiveViewLink(db, linkId);
   if (!link) return null;
-  const row = await findPresentationByOid(db, link.presentationOid);
+  const row = await findPresentationByOid(db, link.presentationOid, options);
   if (!row) return null;
   const access = await accessTo(db, row, viewer, { viaLiveLink: true });
   return access.view ? { link, row, access } : null;
@@ -109,10 +111,41 @@ export async function accessibleRow(db: Queryable, access: PresentationRoute, vi
   return row && (await accessTo(db, row, viewer)).view ? row : null;
 }
 
-/** The native document (JSON export), or null when the viewer may not see it. */
+/**
+ * Issue 28: the presentation behind a route with its speaker notes, when this viewer may see it,
+ * and whether they may present it: the edit right (owner, editor), or a view link made for
+ * presenting. Null when they may not see it at all.
+ */
+export async function presenterAccess(
+  db: Queryable,
+  route: PresentationRoute,
+  viewer: Viewer,
+): Promise<{ row: PresentationRow; mayPresent: boolean } | null> {
+  if ("linkId" in route) {
+    const found = await presentationByLink(db, route.linkId, viewer, { withPrivateNotes: true });
+    return found ? { row: found.row, mayPresent: found.access.edit || found.link.forPresenting } : null;
+  }
+  if (!isOid(route.oid)) return null;
+  const row = await findPresentationByOid(db, route.oid, { withPrivateNotes: true });
+  if (!row) return null;
+  const access = await accessTo(db, row, viewer);
+  return access.view ? { row, mayPresent: access.edit } : null;
+}
+
+/**
+ * The native document (the player's source, JSON export), or null when the viewer may not see it.
+ * Issue 28: its speaker notes go only to those who may present it, or to everyone once published.
+ */
 export async function getDocument(db: Queryable, access: PresentationRoute, viewer: Viewer) {
-  const row = await accessibleRow(db, access, viewer);
-  return row ? { document: row.document, privacy: row.privacy } : null;
+  const found = await presenterAccess(db, access, viewer);
+  if (!found) return null;
+  const { row, mayPresent } = found;
+  return {
+    document: mayPresent ? row.document : audienceDocument(row.document, row.notesPublic),
+    privacy: row.privacy,
+    /** The answer carries notes the public doesn't see: it is this person's alone. */
+    personal: mayPresent && !row.notesPublic,
+  };
 }
 
 /** The generated SVG thumbnail, or null when the viewer may not see it. */

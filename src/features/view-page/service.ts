@@ -139,6 +139,8 @@ interface PageVariant {
   /** Where this variant serves the document and the thumbnail from. */
   basePath: string;
   shouldAutoplay: boolean;
+  /** Issue 28: the viewer may open the presenter view (edit right, or a view link made for presenting). */
+  canPresent: boolean;
 }
 
 /**
@@ -214,6 +216,7 @@ async function buildPageData(
     appData: surroundings?.appData ?? null,
     canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
     isOwner: variant.access.manage,
+    canPresent: variant.canPresent && !variant.embedMode,
   };
 }
 
@@ -244,6 +247,7 @@ export async function getPublicViewPage(
       viewLink: null,
       basePath: `/p/${row.oid}/`,
       shouldAutoplay: false,
+      canPresent: access.edit,
     },
     { liked: facts.liked },
   );
@@ -265,6 +269,7 @@ export async function getEmbedPage(
     viewLink: null,
     basePath: `/p/${row.oid}/`,
     shouldAutoplay: request.autoplay,
+    canPresent: false,
   });
 }
 
@@ -282,6 +287,7 @@ export async function getPrivateViewPage(
     viewLink: { link_id: found.link.linkId, key_type: found.link.keyType },
     basePath: `/view/${found.link.linkId}/`,
     shouldAutoplay: false,
+    canPresent: found.access.edit || found.link.forPresenting,
   });
 }
 

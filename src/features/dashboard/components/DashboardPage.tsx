@@ -54,6 +54,42 @@ function NoticeBanner({ notice }: { notice: Notice | null }) {
   );
 }
 
+/**
+ * Issue 28: the deck's speaker notes, on the import result and the manage page: how many slides
+ * have them, who reads them, and the owner's choice. Shown once the deck has notes (or had them published).
+ */
+function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageData["presentation"]["notes"] }) {
+  const intl = useIntl();
+  if (notes.slides === 0 && !notes.published) return null;
+  return (
+    <section className="panel" aria-labelledby="notes-title" data-testid="notes-choice">
+      <h2 id="notes-title">
+        <FormattedMessage id="dashboard.notes" />
+      </h2>
+      <p className="dashboard__lead">
+        <FormattedMessage
+          id={notes.published ? "dashboard.notes.countPublic" : "dashboard.notes.countPrivate"}
+          values={{ count: notes.slides }}
+        />
+      </p>
+      <PostForm action={action}>
+        <div className="field">
+          <label htmlFor="notes-choice">
+            <FormattedMessage id="dashboard.notes.choice" />
+          </label>
+          <select id="notes-choice" name="notes" defaultValue={notes.published ? "public" : "private"}>
+            <option value="private">{intl.formatMessage({ id: "dashboard.notes.private" })}</option>
+            <option value="public">{intl.formatMessage({ id: "dashboard.notes.public" })}</option>
+          </select>
+        </div>
+        <button type="submit" className="button button--primary">
+          <FormattedMessage id="dashboard.notes.save" />
+        </button>
+      </PostForm>
+    </section>
+  );
+}
+
 function PrivacyLabel({ privacy }: { privacy: string }) {
   return (
     <span className={`privacy privacy--${privacy}`}>
@@ -182,6 +218,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
       </div>
       <NoticeBanner notice={data.notice} />
       <ImportWarnings warnings={data.importWarnings} />
+      <SpeakerNotesChoice action={`${path}/notes`} notes={p.notes} />
 
       <ActivityChart activity={data.activity} />
 
@@ -258,6 +295,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                 createdAt={link.createdAt}
                 index={index}
                 privateDeck={p.privacy === "private"}
+                forPresenting={link.forPresenting}
                 revoke={
                   <PostForm action={`${path}/view-links/${link.linkId}/revoke`} className="inline-form">
                     <button
@@ -283,6 +321,11 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           </p>
         ) : null}
         <PostForm action={`${path}/view-links`} className="inline-form">
+          {/* Issue 28: a link made for presenting also opens the presenter view, notes included. */}
+          <label className="checkbox">
+            <input type="checkbox" name="forPresenting" value="on" />{" "}
+            <FormattedMessage id="dashboard.links.forPresenting" />
+          </label>
           <button type="submit" className="button button--primary">
             <FormattedMessage id="dashboard.links.create" />
           </button>

@@ -14,6 +14,7 @@ export function ViewLinkItem({
   createdAt,
   index,
   privateDeck,
+  forPresenting = false,
   revoke,
 }: {
   url: string;
@@ -22,6 +23,8 @@ export function ViewLinkItem({
   index: number;
   /** The presentation is private: the link opens it all the same, and says so. */
   privateDeck: boolean;
+  /** Issue 28: made for presenting: it opens the presenter view too, with the speaker notes. */
+  forPresenting?: boolean;
   revoke: ReactNode;
 }) {
   const intl = useIntl();
@@ -72,6 +75,12 @@ export function ViewLinkItem({
       <p className="view-link__meta">
         <span id={`${id}-who`}>
           <FormattedMessage id={privateDeck ? "dashboard.links.whoPrivate" : "dashboard.links.who"} />
+          {forPresenting ? (
+            <>
+              {" "}
+              <FormattedMessage id="dashboard.links.presenting" />
+            </>
+          ) : null}
         </span>
         <span>
           <FormattedMessage

@@ -155,6 +155,37 @@ function Field({
   );
 }
 
+/**
+ * Issue 28: who reads the speaker notes, chosen where they are written. The owner chooses (saved
+ * with the form); an editor is told the choice.
+ */
+function NotesChoiceField({ form }: { form: EditorForm }) {
+  const intl = useIntl();
+  if (!form.canChangePrivacy) {
+    return (
+      <p className="field__hint" data-testid="notes-choice">
+        <FormattedMessage
+          id={form.notes === "public" ? "editor.notes.publicOwnerOnly" : "editor.notes.privateOwnerOnly"}
+        />
+      </p>
+    );
+  }
+  return (
+    <div className="field" data-testid="notes-choice">
+      <label htmlFor="editor-notes">
+        <FormattedMessage id="editor.notes.label" />
+      </label>
+      <p id="editor-notes-hint" className="field__hint">
+        <FormattedMessage id="editor.notes.hint" />
+      </p>
+      <select id="editor-notes" name="notes" defaultValue={form.notes} aria-describedby="editor-notes-hint">
+        <option value="private">{intl.formatMessage({ id: "editor.notes.private" })}</option>
+        <option value="public">{intl.formatMessage({ id: "editor.notes.public" })}</option>
+      </select>
+    </div>
+  );
+}
+
 function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData }) {
   const intl = useIntl();
   const [markdown, setMarkdown] = useState(form.values.markdown);
@@ -234,6 +265,7 @@ function EditorFormView({ form, data }: { form: EditorForm; data: EditorPageData
                   />
                 )}
               </Field>
+              <NotesChoiceField form={form} />
               <div className="editor-form__images">
                 <button
                   type="button"

@@ -86,6 +86,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     appData: null,
     canCurate: false,
     isOwner: false,
+    canPresent: false,
     ...overrides,
   };
 }

@@ -22,7 +22,10 @@ const oids = {
   private: stableOid("presenter:private"),
   hidden: stableOid("presenter:hidden"),
 };
+/** Issue 28: made for presenting (its holder may open the presenter view). */
 const LINK = "presenterLink_0123456789abcdef";
+/** An ordinary view link: it shows the deck, not the presenter view. */
+const WATCH_LINK = "watchLink_0123456789abcdef";
 const REVOKED_LINK = "presenterLink_revoked_0123456789";
 
 function bootData(html: string): PresenterPageData {
@@ -69,7 +72,8 @@ describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $
       oids.private,
     ]);
     await upsertCollaborator(db, privateRow?.id ?? "", ids.collaborator ?? "", "comment");
-    await insertViewLinkIfAbsent(db, { linkId: LINK, presentationOid: oids.private });
+    await insertViewLinkIfAbsent(db, { linkId: LINK, presentationOid: oids.private, forPresenting: true });
+    await insertViewLinkIfAbsent(db, { linkId: WATCH_LINK, presentationOid: oids.private });
     await insertViewLinkIfAbsent(db, { linkId: REVOKED_LINK, presentationOid: oids.private });
     await revokeViewLink(db, REVOKED_LINK);
   });
@@ -77,8 +81,8 @@ describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $
 
   const anonymous = () => new TestAgent(app);
 
-  it("issue 10: a public deck's presenter view is a 200 page for anyone, never indexed or cached", async () => {
-    const response = await anonymous().get(`/p/presenter/${oids.public}/`);
+  it("issue 10, 28: a public deck's presenter view is a 200 page for its owner, never indexed or cached", async () => {
+    const response = await agents.owner.get(`/p/presenter/${oids.public}/`);
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^text\/html/);
     expect(response.body).toContain('<meta name="robots" content="noindex">');
@@ -100,21 +104,28 @@ describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $
     expect(response.body).not.toContain("Welcome everyone");
   });
 
-  it("issue 10: the document the presenter view loads carries the notes", async () => {
-    const response = await anonymous().get(`/p/${oids.public}/document.json`);
+  it("issue 10, 28: the document the presenter view loads carries the notes for the owner only", async () => {
+    const response = await agents.owner.get(`/p/${oids.public}/document.json`);
     expect(response.statusCode).toBe(200);
     expect(response.json().topics[0].notes).toBe("Welcome everyone.\n\nMention the <tide> & the moon.");
+    const audience = await anonymous().get(`/p/${oids.public}/document.json`);
+    expect(audience.statusCode).toBe(200);
+    expect(audience.json().topics[0].notes).toBeUndefined();
   });
 
-  it("issue 10: an unlisted deck's presenter view is open to whoever has its address", async () => {
-    expect((await anonymous().get(`/p/presenter/${oids.unlisted}/`)).statusCode).toBe(200);
+  it("issue 28: who may see a deck but not edit it gets no presenter view: signed out, the sign-in page", async () => {
+    expect((await agents.owner.get(`/p/presenter/${oids.unlisted}/`)).statusCode).toBe(200);
+    expect((await agents.stranger.get(`/p/presenter/${oids.unlisted}/`)).statusCode).toBe(403);
+    const signedOut = await anonymous().get(`/p/presenter/${oids.unlisted}/`);
+    expect(signedOut.statusCode).toBe(303);
+    expect(signedOut.headers.location).toBe(`/login/?next=${encodeURIComponent(`/p/presenter/${oids.unlisted}/`)}`);
   });
 
-  it("issue 10: a private deck's presenter view is a 404 for people who can't see it", async () => {
+  it("issue 10, 28: a private deck's presenter view is a 404 for people who can't see it, a 403 for a commenter", async () => {
     expect((await anonymous().get(`/p/presenter/${oids.private}/`)).statusCode).toBe(404);
     expect((await agents.stranger.get(`/p/presenter/${oids.private}/`)).statusCode).toBe(404);
     expect((await agents.owner.get(`/p/presenter/${oids.private}/`)).statusCode).toBe(200);
-    expect((await agents.collaborator.get(`/p/presenter/${oids.private}/`)).statusCode).toBe(200);
+    expect((await agents.collaborator.get(`/p/presenter/${oids.private}/`)).statusCode).toBe(403);
   });
 
   it("issue 10: a hidden deck's presenter view is its owner's only", async () => {
@@ -123,7 +134,13 @@ describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $
     expect((await agents.owner.get(`/p/presenter/${oids.hidden}/`)).statusCode).toBe(200);
   });
 
-  it("issue 10: through a live view link anyone may open the presenter view; it reads the document by the link", async () => {
+  it("issue 28: an ordinary view link shows the deck but not its presenter view", async () => {
+    expect((await anonymous().get(`/view/${WATCH_LINK}/`)).statusCode).toBe(200);
+    expect((await anonymous().get(`/view/${WATCH_LINK}/presenter/`)).statusCode).toBe(403);
+    expect((await anonymous().get(`/view/${WATCH_LINK}/document.json`)).json().topics[0].notes).toBeUndefined();
+  });
+
+  it("issue 10, 28: through a live view link made for presenting anyone may open the presenter view; it reads the document by the link", async () => {
     const response = await anonymous().get(`/view/${LINK}/presenter/`);
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('<meta name="robots" content="noindex">');

@@ -10,9 +10,11 @@ type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
 
 /**
  * The presenter view (issue 10, speaker notes): a second window beside the audience's player,
- * with the notes, the next slide and a timer. `/p/presenter/{oid}/` follows the public view
- * page's rules and `/view/{linkId}/presenter/` the view link's (`/p/{oid}/presenter/` would be
- * the view page of a deck titled "Presenter"). Never indexed, never cached.
+ * with the notes, the next slide and a timer. `/p/presenter/{oid}/` is for those who may edit the
+ * deck and `/view/{linkId}/presenter/` for holders of a view link made for presenting (issue 28);
+ * anyone else who may see the deck gets a 403 (signed out: the sign-in page first), and a deck
+ * they may not see is a 404 (`/p/{oid}/presenter/` would be the view page of a deck titled
+ * "Presenter"). Never indexed, never cached.
  */
 export function registerPresenterRoutes(app: FastifyInstance, context: FeatureContext): void {
   const send = async (
@@ -21,7 +23,14 @@ export function registerPresenterRoutes(app: FastifyInstance, context: FeatureCo
     reply: Parameters<FeatureContext["sendPage"]>[1],
   ) => {
     const data = await getPresenterPage(context.db, route, request.viewer);
-    if (!data) return context.sendNotFound(request, reply);
+    if (data === "notFound") return context.sendNotFound(request, reply);
+    if (data === "forbidden") {
+      // Issue 28: the owner on a browser where they aren't signed in is asked to sign in first.
+      if (!request.viewer && "oid" in route) {
+        return reply.redirect(`/login/?next=${encodeURIComponent(`/p/presenter/${route.oid}/`)}`, 303);
+      }
+      return context.sendError(request, reply, 403);
+    }
     reply.header("cache-control", "private, no-store");
     // A view link is a secret: keep it out of Referer headers.
     if ("linkId" in route) reply.header("referrer-policy", "no-referrer");

@@ -111,6 +111,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     appData: null,
     canCurate: false,
     isOwner: false,
+    canPresent: false,
     ...overrides,
   };
 }

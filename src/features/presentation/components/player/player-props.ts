@@ -32,11 +32,13 @@ export function playerPropsOf(
     // Issue 12: the poster shows title, owner and date unless the page shows them right below.
     posterMeta: options.posterMeta ?? true,
     // Issue 10: embedded players have none (another site's frame doesn't share the channel).
-    presenterUrl: data.embedMode
-      ? null
-      : data.viewLink
-        ? `/view/${data.viewLink.link_id}/presenter/`
-        : `/p/presenter/${data.oid}/`,
+    // Issue 28: only those who may present it get one (the presenter view shows the speaker notes).
+    presenterUrl:
+      !data.canPresent || data.embedMode
+        ? null
+        : data.viewLink
+          ? `/view/${data.viewLink.link_id}/presenter/`
+          : `/p/presenter/${data.oid}/`,
     canEdit: data.viewerRights.edit,
   };
 }
