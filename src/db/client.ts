@@ -92,6 +92,22 @@ function asUnavailable(error: unknown): unknown {
   return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`);
 }
 
+/** PostgreSQL's SQLSTATE for a row that would break a unique constraint or unique index. */
+const UNIQUE_VIOLATION = "23505";
+
+/**
+ * The unique constraint (or unique index) a statement ran into, by name ("users_email_key"), or
+ * null for any other error. Both engines say it the same way: pg's error and PGlite's carry
+ * `code` 23505 and `constraint`, and the PGlite thread copies both across (pglite-thread.ts).
+ * A check made before an insert can miss a row another request inserts meanwhile; the insert's
+ * violation is then the answer, and this names it.
+ */
+export function uniqueViolation(error: unknown): string | null {
+  if (!error || typeof error !== "object") return null;
+  const { code, constraint } = error as { code?: unknown; constraint?: unknown };
+  return code === UNIQUE_VIOLATION && typeof constraint === "string" ? constraint : null;
+}
+
 /** "postgres://user:secret@host/db" → "postgres://user:***@host/db", for logs. */
 export function redactUrl(url: string): string {
   try {
