@@ -92,6 +92,37 @@ function asUnavailable(error: unknown): unknown {
   return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`);
 }
 
+/** PostgreSQL's SQLSTATEs for a row that would break a unique key, or refer to a row that isn't there. */
+const UNIQUE_VIOLATION = "23505";
+const FOREIGN_KEY_VIOLATION = "23503";
+
+/** The constraint an error names, when its SQLSTATE is `code`. */
+function violated(error: unknown, code: string): string | null {
+  if (!error || typeof error !== "object") return null;
+  const { code: actual, constraint } = error as { code?: unknown; constraint?: unknown };
+  return actual === code && typeof constraint === "string" ? constraint : null;
+}
+
+/**
+ * The unique constraint (or unique index) a statement ran into, by name ("users_email_key"), or
+ * null for any other error. Both engines say it the same way: pg's error and PGlite's carry
+ * `code` 23505 and `constraint`, and the PGlite thread copies both across (pglite-thread.ts).
+ * A check made before an insert can miss a row another request inserts meanwhile; the insert's
+ * violation is then the answer, and this names it.
+ */
+export function uniqueViolation(error: unknown): string | null {
+  return violated(error, UNIQUE_VIOLATION);
+}
+
+/**
+ * The constraint of a write that lost a race: a unique key another request took first (23505),
+ * or a reference to a row another request deleted after this one looked (23503, such as a
+ * comment on a presentation removed meanwhile). Null for any other error.
+ */
+export function writeConflict(error: unknown): string | null {
+  return violated(error, UNIQUE_VIOLATION) ?? violated(error, FOREIGN_KEY_VIOLATION);
+}
+
 /** "postgres://user:secret@host/db" → "postgres://user:***@host/db", for logs. */
 export function redactUrl(url: string): string {
   try {

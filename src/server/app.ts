@@ -10,7 +10,7 @@ import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { createElement } from "react";
-import type { Database } from "../db/client";
+import { type Database, writeConflict } from "../db/client";
 import { getOrCreateSecret } from "../features/accounts/repository";
 import { registerAccountRoutes } from "../features/accounts/routes";
 import { registerAssetRoutes } from "../features/assets/routes";
@@ -71,6 +71,8 @@ const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 export const BODY_LIMIT_BYTES = 256 * 1024;
 /** When the database is unavailable, visitors are asked to come back after this long. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+/** A JSON caller's words for a write that lost a race (pages say error.badRequest.conflict). */
+const WRITE_CONFLICT_MESSAGE = "Someone changed or removed this at the same moment. Reload and try again.";
 /** Answers up to this size are compressed in one call (brotli 4: about 1 ms for 256 KiB); larger ones stream. */
 const COMPRESS_IN_ONE_CALL_MAX_BYTES = 256 * 1024;
 /** Largest presentation file accepted by an import (Markdown or JSON). */
@@ -404,6 +406,16 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.setNotFoundHandler((request, reply) => sendErrorPage(request, reply, 404));
 
   const handleError = (error: Error & { statusCode?: number }, request: FastifyRequest, reply: FastifyReply) => {
+    // Issue 27 item 4: a write that lost a race no route foresaw (a unique key taken a moment
+    // before, a row deleted after the request looked) is a 409 in words, logged by constraint.
+    const conflict = writeConflict(error);
+    if (conflict) {
+      request.log.warn({ constraint: conflict }, "a write lost a race with another request");
+      if (wantsJson(request) || isJsonBody(request)) {
+        return reply.status(409).send({ statusCode: 409, message: WRITE_CONFLICT_MESSAGE });
+      }
+      return sendErrorPage(request, reply, 409, "badRequest.conflict");
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, "request failed");
     if (status === 503) reply.header("retry-after", String(UNAVAILABLE_RETRY_AFTER_SECONDS));

@@ -4,7 +4,7 @@ import { EmbedUnavailable } from "./EmbedUnavailable";
 import { SiteLayout } from "./SiteLayout";
 
 /** A more precise explanation than the status alone gives (error.{reason} in the catalogue). */
-export type ErrorReason = "badRequest.characters" | "badRequest.form";
+export type ErrorReason = "badRequest.characters" | "badRequest.form" | "badRequest.conflict";
 
 export interface ErrorPageData {
   status: number;

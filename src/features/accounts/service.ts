@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { z } from "zod";
-import type { Database, Queryable } from "../../db/client";
+import { type Database, type Queryable, uniqueViolation } from "../../db/client";
 import { isLocale } from "../../i18n/locales";
 import { type BatchOptions, createBatcher } from "../../lib/batch";
 import { newOid } from "../../lib/ids";
@@ -14,6 +14,8 @@ import {
   findUserForLogin,
   insertSession,
   insertUser,
+  type NewUser,
+  type UserRow,
   type UserWithSecrets,
   updatePasswordHash,
   updateUserProfile,
@@ -81,16 +83,41 @@ export function viewerOf(user: UserWithSecrets): NonNullable<Viewer> {
   };
 }
 
-async function uniqueUsername(db: Queryable, email: string): Promise<string> {
-  const base =
+/** The username an email suggests: the part before the `@`, in the characters usernames keep. */
+function usernameBase(email: string): string {
+  return (
     (email.split("@")[0] ?? "user")
       .toLowerCase()
       .replace(/[^a-z0-9._-]+/g, "")
-      .slice(0, 40) || "user";
-  if (!(await usernameTaken(db, base))) return base;
-  for (let attempt = 0; attempt < 20; attempt += 1) {
-    const candidate = `${base}.${randomBytes(3).toString("hex")}`;
-    if (!(await usernameTaken(db, candidate))) return candidate;
+      .slice(0, 40) || "user"
+  );
+}
+
+/**
+ * Usernames tried before a signup gives up: the email's own, then with a random suffix
+ * ("ada.3f9c1e"). Taken ones are skipped on sight; one taken by another signup between the look
+ * and the insert is skipped when the insert hits users_username_key.
+ */
+const USERNAME_ATTEMPTS = 20;
+
+/**
+ * Inserts the account. Nothing here trusts an earlier look: two signups at once (in one process
+ * or two) can both find the email and the username free, and the database's unique keys decide.
+ * A taken email is the "email taken" answer; a taken username (x@a.test and x@b.test both want
+ * "x") or oid means trying the next one.
+ */
+async function insertNewUser(db: Queryable, user: Omit<NewUser, "oid" | "username">): Promise<UserRow> {
+  const base = usernameBase(user.email);
+  for (let attempt = 0; attempt < USERNAME_ATTEMPTS; attempt += 1) {
+    const username = attempt === 0 ? base : `${base}.${randomBytes(3).toString("hex")}`;
+    if (await usernameTaken(db, username)) continue;
+    try {
+      return await insertUser(db, { ...user, oid: newOid(), username });
+    } catch (error) {
+      const constraint = uniqueViolation(error);
+      if (constraint === "users_email_key") throw new AccountError("email", "accounts.error.emailTaken");
+      if (constraint !== "users_username_key" && constraint !== "users_oid_key") throw error;
+    }
   }
   throw new AccountError("form", "accounts.error.form");
 }
@@ -99,21 +126,17 @@ export async function signUp(db: Database, input: SignupInput): Promise<UserWith
   const parsed = signupSchema.safeParse(input);
   if (!parsed.success) throw firstProblem(parsed.error);
   const { email, password, firstName, lastName, publicDisplayName } = parsed.data;
+  // Said at once when it's plain, before the password's hashing is spent on it.
   if (await findUserForLogin(db, email)) throw new AccountError("email", "accounts.error.emailTaken");
   const passwordHash = await hashPassword(password);
-  const created = await db.transaction(async (tx) => {
-    if (await findUserForLogin(tx, email)) throw new AccountError("email", "accounts.error.emailTaken");
-    return insertUser(tx, {
-      oid: newOid(),
-      email,
-      username: await uniqueUsername(tx, email),
-      firstName,
-      lastName,
-      publicDisplayName: publicDisplayName || null,
-      passwordHash,
-      isAdmin: false,
-      isCurator: false,
-    });
+  const created = await insertNewUser(db, {
+    email,
+    firstName,
+    lastName,
+    publicDisplayName: publicDisplayName || null,
+    passwordHash,
+    isAdmin: false,
+    isCurator: false,
   });
   const user = await findUserById(db, created.id);
   if (!user) throw new Error("the new user vanished");
