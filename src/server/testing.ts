@@ -1,8 +1,12 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import type { Database } from "../db/client";
 import type { TestDatabaseTarget } from "../db/testing";
+import { insertUser } from "../features/accounts/repository";
+import { startSession } from "../features/accounts/service";
+import { stableOid } from "../lib/ids";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_FEATURES } from "./config";
+import { SESSION_COOKIE } from "./plugins/session";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
 import { TEST_WORKER_DIR } from "./workers/test-build";
 
@@ -18,7 +22,9 @@ export const TEST_CONFIG: Config = {
   clientDir: null,
   // Built by the Vitest global setup (workers/test-build.ts).
   workerDir: TEST_WORKER_DIR,
-  documentWorkTimeoutMs: DOCUMENT_WORK_TIMEOUT_MS,
+  // Tests of the limit set their own (hardening.test.ts); elsewhere a busy machine mustn't turn an
+  // import into a 422 (1.5 s in production, DOCUMENT_WORK_TIMEOUT_MS).
+  documentWorkTimeoutMs: 20 * DOCUMENT_WORK_TIMEOUT_MS,
   features: DEFAULT_FEATURES,
   rateLimitPerMinute: 100_000,
   logger: false,
@@ -153,4 +159,33 @@ export function multipartForm(
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * An agent signed in as a new person without hashing a password (scrypt takes a core for half a
+ * second, much more on a busy machine): the account and its session are written directly. For
+ * tests about what signed-in people see, not about signing in.
+ */
+export async function signedInAgent(
+  app: FastifyInstance,
+  db: Database,
+  person: { email: string; firstName: string; lastName: string },
+): Promise<TestAgent> {
+  const user = await insertUser(db, {
+    oid: stableOid(`signed-in:${person.email}`),
+    email: person.email,
+    username: person.email.split("@")[0] ?? person.email,
+    firstName: person.firstName,
+    lastName: person.lastName,
+    publicDisplayName: null,
+    // Not a hash: nobody signs in with it.
+    passwordHash: "unusable",
+    isAdmin: false,
+    isCurator: false,
+  });
+  const agent = new TestAgent(app);
+  agent.cookies.set(SESSION_COOKIE, await startSession(db, user.id));
+  // The CSRF cookie comes with the first page of a signed-in person.
+  await agent.get("/settings/");
+  return agent;
 }
