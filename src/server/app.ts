@@ -6,7 +6,6 @@ import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
 import proxyAddr, { compile as compileTrust } from "@fastify/proxy-addr";
-import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { createElement } from "react";
@@ -53,8 +52,9 @@ import {
   PersonalPages,
   PLACEHOLDER_PERSON,
 } from "./page-cache/personal";
-import { acceptsGzip, type PageCache, registerPageCache } from "./page-cache/plugin";
+import { acceptsGzip, type PageCache, registerPageCache, wildcardSpelledOut } from "./page-cache/plugin";
 import { RequestInputError, registerRequestInput } from "./plugins/request-input";
+import { type RequestLimit, registerRequestLimit } from "./plugins/request-limit";
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
@@ -93,13 +93,19 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   let rawHits: PageCache | null = null;
   // Issue 14: a usage event is answered by the event intake before Fastify builds a request.
   let eventIntake: EventIntake | null = null;
+  // Issue 27 item 3: an address known to be past the request limit is refused before Fastify too.
+  let requestLimit: RequestLimit | null = null;
   // From close() on, every request goes to Fastify, which answers 503 and closes the connection:
   // answered raw, a keep-alive connection under load would hold the server open for ever.
   let answeringRaw = true;
   const app = Fastify({
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
-        const raw = answeringRaw && (eventIntake?.serveRaw(request, response) || rawHits?.serveRaw(request, response));
+        const raw =
+          answeringRaw &&
+          (eventIntake?.serveRaw(request, response) ||
+            rawHits?.serveRaw(request, response) ||
+            requestLimit?.refuseRaw(request, response));
         if (!raw) {
           handler(request, response);
         }
@@ -108,7 +114,14 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       return server;
     },
-    frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
+    // A malformed URL skips every hook: it is counted by the request limit here.
+    frameworkErrors: (error, request, reply) => {
+      if (!requestLimit) return sendFrameworkError(error, request, reply);
+      requestLimit.refused(request, reply).then(
+        (refused) => refused || sendFrameworkError(error, request, reply),
+        (failure: Error) => sendFrameworkError(failure, request, reply),
+      );
+    },
     logger: config.logger ? { level: "info" } : false,
     bodyLimit: BODY_LIMIT_BYTES,
     // Issue 16: behind a load balancer, X-Forwarded-For names the visitor, from the proxies named only.
@@ -120,8 +133,16 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return503OnClosing: true,
   });
 
+  // Issue 27 item 6: @fastify/compress reads `*` in Accept-Encoding as gzip, so `gzip;q=0, *`
+  // (gzip not acceptable, anything else is) got gzip: every hook, and it, reads the header with
+  // `*` spelled out. First, so that a page-cache hit sent without a coding isn't gzipped after all.
+  app.addHook("onRequest", (request, _reply, done) => {
+    const header = request.headers["accept-encoding"];
+    if (header?.includes("*")) request.headers["accept-encoding"] = wildcardSpelledOut(header);
+    done();
+  });
   // The change feed (every process hears every write) and the anonymous page cache (issue 11). The
-  // cache's hooks come first: a hit is answered before any other hook runs.
+  // cache's hooks come next: a hit is answered before any other hook runs.
   const changes = new ChangeFeed();
   await changes.start(db);
   const pageCache =
@@ -183,28 +204,20 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await redis.waitUntilConnected(REDIS_FIRST_CONNECT_WAIT_MS);
     limits = redisLimits(redis);
   }
+  // Issue 27 item 3: every request counted, ahead of the session lookup and every route.
+  requestLimit = await registerRequestLimit(app, {
+    max: config.rateLimitPerMinute,
+    redis: redis?.client ?? null,
+    // Podium refreshing a stale cached page is not a visitor.
+    allowList: (request) => pageCache?.isRevalidation(request) === true,
+    addressOf: visitorAddress(config.trustProxy),
+  });
   const sessions = registerSessions(app, {
     db,
     secret,
     secureCookies: config.publicUrl.startsWith("https:"),
     publicOrigin: new URL(config.publicUrl).origin,
   });
-  await app.register(rateLimit, {
-    max: config.rateLimitPerMinute,
-    timeWindow: "1 minute",
-    // Issue 16 item 1: one count for all processes in Redis. While Redis is away the request limit
-    // is not enforced (fail open; the Redis connection logs a warning): pages keep being served.
-    ...(redis ? { redis: redis.client, nameSpace: "requests:", skipOnError: true } : {}),
-    // Podium refreshing a stale cached page is not a visitor.
-    allowList: (request) => pageCache?.isRevalidation(request) === true,
-    // Rate-limited page requests get a page that says so, in words.
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: "Too Many Requests",
-      message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-    }),
-  });
-
   if (config.clientDir) {
     await app.register(fastifyStatic, {
       root: `${config.clientDir}/static`,
