@@ -72,6 +72,8 @@ export const BODY_LIMIT_BYTES = 256 * 1024;
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 /** Answers up to this size are compressed in one call (brotli 4: about 1 ms for 256 KiB); larger ones stream. */
 const COMPRESS_IN_ONE_CALL_MAX_BYTES = 256 * 1024;
+/** Anonymous error pages kept rendered: statuses × languages × cookie states in use (a few dozen). */
+const ERROR_PAGES_KEPT = 256;
 /** Largest presentation file accepted by an import (Markdown or JSON). */
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -276,7 +278,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     const html =
       personalPages && page.personal && person
         ? templatedPage(reply, page, { locale, session, person })
-        : renderPage(assets, { ...page, locale, session });
+        : (anonymousErrorPage(page, locale, session) ?? renderPage(assets, { ...page, locale, session }));
     reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
     if (page.frameable) reply.header("cross-origin-resource-policy", "cross-origin");
     else reply.header("x-frame-options", "DENY");
@@ -284,6 +286,24 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       .status(page.status ?? 200)
       .type("text/html; charset=utf-8")
       .send(html);
+  };
+
+  /**
+   * Issue 27 item 3: an error page for someone not signed in (no CSRF token in it) is the same for
+   * every path with the same status, language and cookie state, so it is rendered once: a flood of
+   * unknown paths within the request limit costs a lookup each, not a render (about 2 ms).
+   */
+  const errorPages = new Map<string, string>();
+  const anonymousErrorPage = <Data>(page: PageSpec<Data>, locale: Locale, session: SessionInfo): string | null => {
+    if (page.entry !== "error" || session.isAuthenticated || session.csrfToken !== null) return null;
+    const key = JSON.stringify([page.status, page.data, page.head, page.frameable, locale, session]);
+    let html = errorPages.get(key);
+    if (html === undefined) {
+      html = renderPage(assets, { ...page, locale, session });
+      if (errorPages.size >= ERROR_PAGES_KEPT) errorPages.clear();
+      errorPages.set(key, html);
+    }
+    return html;
   };
 
   /**
