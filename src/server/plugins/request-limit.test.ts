@@ -179,6 +179,10 @@ describe.each(testDatabaseTargets())("issue 27 item 3: the refusal before Fastif
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(await refused.text()).toContain(messagesFor("ja")["error.tooManyRequests.body"]);
+    // A body sent anyway isn't read: the connection closes after the answer.
+    const posted = await fetch(`${base}/gone-post`, { method: "POST", body: "x".repeat(10_000) });
+    expect(posted.status).toBe(429);
+    expect(posted.headers.get("connection")).toBe("close");
     // A page-cache hit is neither counted nor refused: it costs what a refusal does.
     const hit = await fetch(`${base}/explore/`);
     expect(hit.status).toBe(200);

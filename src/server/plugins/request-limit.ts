@@ -159,12 +159,16 @@ export async function registerRequestLimit(
       const until = remembered(addressKey(options.addressOf(request)), Date.now());
       if (until === null || exempt.has((request.url ?? "/").split("?")[0] ?? "/")) return false;
       const { body, type } = refusalFor(request.headers, request.url);
+      // A body isn't read: the connection closes after the answer (as the event intake does).
+      const sending = Number(request.headers["content-length"] ?? 0) > 0 || "transfer-encoding" in request.headers;
       response.writeHead(429, {
         ...headersOf(options.max, secondsUntil(until)),
         "content-type": type,
         "content-length": body.length,
+        ...(sending ? { connection: "close" } : {}),
       });
       response.end(request.method === "HEAD" ? undefined : body);
+      if (sending) request.resume();
       return true;
     },
     refused: check,
