@@ -87,6 +87,9 @@ export function startChild(name, args, env, ready) {
       return result;
     },
     stderr: () => err,
+    stdout: () => out,
+    /** Resolves with { code, signal } once the process has exited. */
+    exited,
   };
 }
 

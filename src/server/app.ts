@@ -6,7 +6,6 @@ import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
 import helmet from "@fastify/helmet";
 import proxyAddr, { compile as compileTrust } from "@fastify/proxy-addr";
-import rateLimit from "@fastify/rate-limit";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { createElement } from "react";
@@ -53,8 +52,9 @@ import {
   PersonalPages,
   PLACEHOLDER_PERSON,
 } from "./page-cache/personal";
-import { acceptsGzip, type PageCache, registerPageCache } from "./page-cache/plugin";
+import { acceptsGzip, type PageCache, registerPageCache, wildcardSpelledOut } from "./page-cache/plugin";
 import { RequestInputError, registerRequestInput } from "./plugins/request-input";
+import { type RequestLimit, registerRequestLimit } from "./plugins/request-limit";
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
@@ -75,6 +75,8 @@ const UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
 const WRITE_CONFLICT_MESSAGE = "Someone changed or removed this at the same moment. Reload and try again.";
 /** Answers up to this size are compressed in one call (brotli 4: about 1 ms for 256 KiB); larger ones stream. */
 const COMPRESS_IN_ONE_CALL_MAX_BYTES = 256 * 1024;
+/** Anonymous error pages kept rendered: statuses × languages × cookie states in use (a few dozen). */
+const ERROR_PAGES_KEPT = 256;
 /** Largest presentation file accepted by an import (Markdown or JSON). */
 export const UPLOAD_LIMIT_BYTES = 2 * 1024 * 1024;
 
@@ -96,13 +98,19 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   let rawHits: PageCache | null = null;
   // Issue 14: a usage event is answered by the event intake before Fastify builds a request.
   let eventIntake: EventIntake | null = null;
+  // Issue 27 item 3: an address known to be past the request limit is refused before Fastify too.
+  let requestLimit: RequestLimit | null = null;
   // From close() on, every request goes to Fastify, which answers 503 and closes the connection:
   // answered raw, a keep-alive connection under load would hold the server open for ever.
   let answeringRaw = true;
   const app = Fastify({
     serverFactory: (handler) => {
       const server = createServer((request, response) => {
-        const raw = answeringRaw && (eventIntake?.serveRaw(request, response) || rawHits?.serveRaw(request, response));
+        const raw =
+          answeringRaw &&
+          (eventIntake?.serveRaw(request, response) ||
+            rawHits?.serveRaw(request, response) ||
+            requestLimit?.refuseRaw(request, response));
         if (!raw) {
           handler(request, response);
         }
@@ -111,7 +119,14 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       return server;
     },
-    frameworkErrors: (error, request, reply) => sendFrameworkError(error, request, reply),
+    // A malformed URL skips every hook: it is counted by the request limit here.
+    frameworkErrors: (error, request, reply) => {
+      if (!requestLimit) return sendFrameworkError(error, request, reply);
+      requestLimit.refused(request, reply).then(
+        (refused) => refused || sendFrameworkError(error, request, reply),
+        (failure: Error) => sendFrameworkError(failure, request, reply),
+      );
+    },
     logger:
       config.logger === "readable"
         ? { level: "info", stream: readableLogStream((text) => process.stdout.write(text)) }
@@ -128,8 +143,16 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     return503OnClosing: true,
   });
 
+  // Issue 27 item 6: @fastify/compress reads `*` in Accept-Encoding as gzip, so `gzip;q=0, *`
+  // (gzip not acceptable, anything else is) got gzip: every hook, and it, reads the header with
+  // `*` spelled out. First, so that a page-cache hit sent without a coding isn't gzipped after all.
+  app.addHook("onRequest", (request, _reply, done) => {
+    const header = request.headers["accept-encoding"];
+    if (header?.includes("*")) request.headers["accept-encoding"] = wildcardSpelledOut(header);
+    done();
+  });
   // The change feed (every process hears every write) and the anonymous page cache (issue 11). The
-  // cache's hooks come first: a hit is answered before any other hook runs.
+  // cache's hooks come next: a hit is answered before any other hook runs.
   const changes = new ChangeFeed();
   await changes.start(db);
   const pageCache =
@@ -191,28 +214,20 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     await redis.waitUntilConnected(REDIS_FIRST_CONNECT_WAIT_MS);
     limits = redisLimits(redis);
   }
+  // Issue 27 item 3: every request counted, ahead of the session lookup and every route.
+  requestLimit = await registerRequestLimit(app, {
+    max: config.rateLimitPerMinute,
+    redis: redis?.client ?? null,
+    // Podium refreshing a stale cached page is not a visitor.
+    allowList: (request) => pageCache?.isRevalidation(request) === true,
+    addressOf: visitorAddress(config.trustProxy),
+  });
   const sessions = registerSessions(app, {
     db,
     secret,
     secureCookies: config.publicUrl.startsWith("https:"),
     publicOrigin: new URL(config.publicUrl).origin,
   });
-  await app.register(rateLimit, {
-    max: config.rateLimitPerMinute,
-    timeWindow: "1 minute",
-    // Issue 16 item 1: one count for all processes in Redis. While Redis is away the request limit
-    // is not enforced (fail open; the Redis connection logs a warning): pages keep being served.
-    ...(redis ? { redis: redis.client, nameSpace: "requests:", skipOnError: true } : {}),
-    // Podium refreshing a stale cached page is not a visitor.
-    allowList: (request) => pageCache?.isRevalidation(request) === true,
-    // Rate-limited page requests get a page that says so, in words.
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: "Too Many Requests",
-      message: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-    }),
-  });
-
   if (config.clientDir) {
     await app.register(fastifyStatic, {
       root: `${config.clientDir}/static`,
@@ -271,7 +286,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     const html =
       personalPages && page.personal && person
         ? templatedPage(reply, page, { locale, session, person })
-        : renderPage(assets, { ...page, locale, session });
+        : (anonymousErrorPage(page, locale, session) ?? renderPage(assets, { ...page, locale, session }));
     reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
     if (page.frameable) reply.header("cross-origin-resource-policy", "cross-origin");
     else reply.header("x-frame-options", "DENY");
@@ -279,6 +294,24 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       .status(page.status ?? 200)
       .type("text/html; charset=utf-8")
       .send(html);
+  };
+
+  /**
+   * Issue 27 item 3: an error page for someone not signed in (no CSRF token in it) is the same for
+   * every path with the same status, language and cookie state, so it is rendered once: a flood of
+   * unknown paths within the request limit costs a lookup each, not a render (about 2 ms).
+   */
+  const errorPages = new Map<string, string>();
+  const anonymousErrorPage = <Data>(page: PageSpec<Data>, locale: Locale, session: SessionInfo): string | null => {
+    if (page.entry !== "error" || session.isAuthenticated || session.csrfToken !== null) return null;
+    const key = JSON.stringify([page.status, page.data, page.head, page.frameable, locale, session]);
+    let html = errorPages.get(key);
+    if (html === undefined) {
+      html = renderPage(assets, { ...page, locale, session });
+      if (errorPages.size >= ERROR_PAGES_KEPT) errorPages.clear();
+      errorPages.set(key, html);
+    }
+    return html;
   };
 
   /**

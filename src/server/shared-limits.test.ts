@@ -104,6 +104,34 @@ describe.skipIf(!REDIS_URL).each(testDatabaseTargets())("shared limits with REDI
   );
 
   it(
+    "issue 27 item 3: two processes share one request limit per address in Redis, unknown paths included, and both refuse past it",
+    async () => {
+      const limit = 4;
+      const apps = [];
+      for (let i = 0; i < 2; i += 1) {
+        const made = await createTestApp(target, {
+          redisUrl: String(REDIS_URL),
+          redisPrefix: prefix,
+          rateLimitPerMinute: limit,
+        });
+        closers.push(made.close);
+        apps.push(made.app);
+      }
+      const [a, b] = apps;
+      if (!a || !b) throw new Error("two apps expected");
+      const from = "203.0.113.27";
+      const statuses: number[] = [];
+      for (let i = 0; i < limit + 2; i += 1) {
+        const app = i % 2 === 0 ? a : b;
+        statuses.push((await app.inject({ method: "GET", url: `/nonexistent-${i}`, remoteAddress: from })).statusCode);
+      }
+      expect(statuses).toEqual([404, 404, 404, 404, 429, 429]);
+      expect(Number(await admin.get(`${prefix}requests:${from}`))).toBeGreaterThanOrEqual(limit);
+    },
+    SLOW_TEST_MS,
+  );
+
+  it(
     "issue 16 item 1: with Redis unreachable the process stays ready (reporting redis unreachable), serves pages, and limits signups itself",
     async () => {
       const app = await appWith(UNREACHABLE_REDIS_URL, 1);

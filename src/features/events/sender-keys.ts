@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { addressKey } from "../../lib/address";
 
 /**
  * Who sent a usage event, as keys the server derives (issue 14 item 3), never the address itself
@@ -10,7 +11,10 @@ import { createHmac } from "node:crypto";
  * window and the hourly address cap; otherwise one day's keys can't be joined with another's.
  */
 export interface SenderKeys {
-  /** The sending address, keyed with the day's salt: the per-address view cap. */
+  /**
+   * The sending address, keyed with the day's salt: the per-address view cap. Issue 27 item 6: an
+   * IPv6 address by its /64 (one person's), IPv4 by the full address (lib/address.ts).
+   */
   address: string;
   /** The visitor of a presentation (address, user agent, presentation), keyed with the day's salt; null when the event names none. */
   visitor: string | null;
@@ -43,7 +47,7 @@ export function createSenderKeyer(secret: string): SenderKeyer {
   const key = (salt: Buffer, parts: readonly string[]) =>
     createHmac("sha256", salt).update(parts.join("\u0000")).digest("base64url").slice(0, 22);
   const keysUnder = (salt: Buffer, address: string, userAgent: string, presentationOid: string | null) => ({
-    address: key(salt, ["address", address]),
+    address: key(salt, ["address", addressKey(address)]),
     visitor: presentationOid === null ? null : key(salt, ["visitor", address, userAgent, presentationOid]),
   });
   return {

@@ -122,6 +122,37 @@ describe.each(testDatabaseTargets())("honest views through /log/json on $name (i
     expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR + 1);
   });
 
+  it("issue 27 item 6: the per-address cap counts an IPv6 sender by its /64, so fresh addresses in one /64 add at most the cap", async () => {
+    const deck = await addDeck(db, "ipv6-prefix");
+    for (let i = 0; i < 20; i++) {
+      const response = await send(deck.oid, {
+        sessionId: `v6-${i}`,
+        userAgent: `Rotator/${i}`,
+        address: `2001:db8:27:6:${(i + 1).toString(16)}::${(i * 7 + 3).toString(16)}`,
+      });
+      expect(response.statusCode).toBe(204);
+    }
+    expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR);
+    // The next /64 is another person's.
+    await send(deck.oid, { sessionId: "v6-neighbour", address: "2001:db8:27:7::1" });
+    expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR + 1);
+  });
+
+  it("issue 27 item 6: IPv4 is capped by the full address, and an IPv4-mapped IPv6 sender as the IPv4 address it maps", async () => {
+    const deck = await addDeck(db, "ipv4-mapped");
+    for (let i = 0; i < 6; i++) {
+      await send(deck.oid, {
+        sessionId: `mapped-${i}`,
+        userAgent: `Mapped/${i}`,
+        address: i % 2 === 0 ? "198.51.100.27" : "::ffff:198.51.100.27",
+      });
+    }
+    expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR);
+    // The address beside it is someone else: IPv4 has no prefix.
+    await send(deck.oid, { sessionId: "mapped-neighbour", address: "198.51.100.28" });
+    expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR + 1);
+  });
+
   it("issue 14 done-when: 10 reloads by one visitor count once, without the consent cookie (a fresh session id each time)", async () => {
     const deck = await addDeck(db, "reloads-no-cookie");
     for (let i = 0; i < 10; i++) {

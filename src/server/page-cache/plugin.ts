@@ -218,7 +218,11 @@ export function registerPageCache(
   app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const pending = request.pageCache;
     if (!pending) {
-      if (UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.countsOnly) {
+      if (
+        UNSAFE_METHODS.has(request.method) &&
+        !request.routeOptions.config?.countsOnly &&
+        !wroteNothing(request, reply)
+      ) {
         // A write answers once this process has heard its changes: the next request sees them.
         await feed.sync();
       }
@@ -284,6 +288,14 @@ export function registerPageCache(
     },
     isRevalidation: (request) => request.headers[REVALIDATE_HEADER] === revalidationToken,
   };
+}
+
+/**
+ * Issue 27 item 3: a request no route took (404) or refused by a limit (429) changed nothing, so it
+ * costs no database round trip (on PostgreSQL, sync() is one).
+ */
+function wroteNothing(request: FastifyRequest, reply: FastifyReply): boolean {
+  return request.is404 || reply.statusCode === 429;
 }
 
 function serve(request: FastifyRequest, reply: FastifyReply, page: CachedPage, how: string): void {
@@ -377,6 +389,10 @@ async function cachedPageOf(
   };
 }
 
+/** The content codings Podium sends, best first (a page cache entry holds each). */
+const SENT_CODINGS = ["br", "gzip"] as const;
+type SentCoding = (typeof SENT_CODINGS)[number];
+
 /** The best encoding the request accepts: brotli, then gzip, else none (q=0 refuses one). */
 export function encodingFor(header: string | undefined): "br" | "gzip" | "identity" {
   const accepted = acceptedCodings(header);
@@ -386,20 +402,63 @@ export function encodingFor(header: string | undefined): "br" | "gzip" | "identi
 /** The request takes gzip (the signed-in page templates' encoding). */
 export const acceptsGzip = (header: string | undefined): boolean => acceptedCodings(header).has("gzip");
 
-function acceptedCodings(header: string | undefined): Set<"br" | "gzip"> {
-  const accepted = new Set<"br" | "gzip">();
+/**
+ * Accept-Encoding with `*` spelled out as the codings Podium sends that the header doesn't name
+ * (issue 27 item 6), for @fastify/compress: it reads `*` as `gzip`, so `gzip;q=0, *` became
+ * `gzip;q=0, gzip` and got gzip. RFC 9110 §12.5.3: `*` stands for any coding not listed, and
+ * q=0 means "not acceptable". A header without `*` is returned as it is.
+ */
+export function wildcardSpelledOut(header: string | undefined): string | undefined {
+  if (!header?.includes("*")) return header;
+  const parts = header.split(",").map((part) => part.trim());
+  const named = new Set(parts.map((part) => codingName(part)));
+  const kept = parts.filter((part) => part !== "" && codingName(part) !== "*");
+  const wildcard = parts.find((part) => codingName(part) === "*");
+  if (wildcard && !isRefused(wildcard)) {
+    const quality = wildcard.slice(wildcard.indexOf(";") >= 0 ? wildcard.indexOf(";") : wildcard.length);
+    for (const coding of SENT_CODINGS) if (!named.has(coding)) kept.push(`${coding}${quality}`);
+  }
+  return kept.length > 0 ? kept.join(", ") : "identity";
+}
+
+/**
+ * The codings Podium sends that the request accepts. A coding named with q=0 is refused; `*`
+ * stands for every coding the header doesn't name (RFC 9110 §12.5.3), so `gzip;q=0, *` takes
+ * brotli and never gzip.
+ */
+function acceptedCodings(header: string | undefined): Set<SentCoding> {
+  const accepted = new Set<SentCoding>();
   if (!header) return accepted;
+  const named = new Map<string, boolean>();
+  let wildcard = false;
   for (const part of header.split(",")) {
-    const [name = "", ...params] = part.trim().toLowerCase().split(";");
-    const refused = params.some((param) => {
-      const [attribute, value] = param.trim().split("=");
-      return attribute === "q" && Number(value) === 0;
-    });
-    if (refused) continue;
-    if (name === "br") accepted.add("br");
-    if (name === "gzip" || name === "*") accepted.add("gzip");
+    const name = codingName(part);
+    const acceptable = !isRefused(part);
+    if (name === "*") wildcard = acceptable;
+    // Named twice, a refusal wins.
+    else named.set(name, (named.get(name) ?? true) && acceptable);
+  }
+  for (const coding of SENT_CODINGS) {
+    if (named.get(coding) ?? wildcard) accepted.add(coding);
   }
   return accepted;
+}
+
+/** An Accept-Encoding element's coding, lower-cased (`x-gzip` is gzip: RFC 9110 §8.4.1.3). */
+function codingName(part: string): string {
+  const name = (part.split(";")[0] ?? "").trim().toLowerCase();
+  return name === "x-gzip" ? "gzip" : name;
+}
+
+/** The element carries q=0: "not acceptable". */
+function isRefused(part: string): boolean {
+  return part
+    .split(";")
+    .slice(1)
+    .some((param) => {
+      const [attribute = "", value = ""] = param.trim().toLowerCase().split("=");
+      return attribute.trim() === "q" && Number(value.trim()) === 0;
+    });
 }
 
 /** If-None-Match with weak comparison (RFC 9110 §13.1.2): any listed tag, or `*`. */
