@@ -11,10 +11,15 @@ mkdirSync("reports", { recursive: true });
 for (const file of ["reports/vitest.json", "reports/e2e.json"]) rmSync(file, { force: true });
 
 const results = [];
+/** How many of the slowest test files the end of a run lists. */
+const SLOWEST_FILES = 15;
+/** Issue 29: each step's seconds, printed at the end with the slowest test files. */
+const stepTimes = [];
 function run(name, args, env = {}) {
   console.log(`\n━━ ${name} ━━`);
   const started = Date.now();
   const status = spawnSync(node, args, { stdio: "inherit", env: { ...process.env, ...env } }).status;
+  stepTimes.push({ name, seconds: (Date.now() - started) / 1000 });
   console.log(
     `━━ ${name}: ${status === 0 ? "ok" : `failed (exit ${status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
   );
@@ -74,6 +79,15 @@ if (!chromium.ok) {
   }
 }
 
+// Issue 29 item 1: where the time goes, on every run.
+console.log("\n━━ time ━━");
+for (const step of stepTimes) console.log(`${step.seconds.toFixed(1).padStart(8)} s  ${step.name}`);
+const files = [...vitestFileTimes(readJson("reports/vitest.json")), ...e2eFileTimes(readJson("reports/e2e.json"))];
+console.log(`\n━━ the ${SLOWEST_FILES} slowest test files ━━`);
+for (const file of files.sort((a, b) => b.seconds - a.seconds).slice(0, SLOWEST_FILES)) {
+  console.log(`${file.seconds.toFixed(1).padStart(8)} s  ${file.kind}  ${file.name}`);
+}
+
 const passed = results.reduce((sum, r) => sum + r.passed, 0);
 const failed = results.reduce((sum, r) => sum + r.failed, 0);
 console.log("\n━━ summary ━━");
@@ -82,3 +96,28 @@ const line = `${passed} passed, ${failed} failed`;
 writeFileSync("reports/summary.txt", `${line}\n`);
 console.log(line);
 process.exit(failed === 0 && existsSync("reports/summary.txt") ? 0 : 1);
+
+/** Each Vitest file's seconds, from its JSON report. */
+function vitestFileTimes(report) {
+  return (report?.testResults ?? []).map((file) => ({
+    kind: "vitest",
+    name: String(file.name ?? "").replace(`${process.cwd()}/`, ""),
+    seconds: ((file.endTime ?? 0) - (file.startTime ?? 0)) / 1000,
+  }));
+}
+
+/** Playwright's report nests suites; a file's time is the sum of its tests' runs. */
+function e2eFileTimes(report) {
+  const byFile = new Map();
+  const walk = (suite, file) => {
+    const name = suite.file ?? file;
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        for (const result of test.results ?? []) byFile.set(name, (byFile.get(name) ?? 0) + (result.duration ?? 0));
+      }
+    }
+    for (const inner of suite.suites ?? []) walk(inner, name);
+  };
+  for (const suite of report?.suites ?? []) walk(suite, suite.file);
+  return [...byFile].map(([name, ms]) => ({ kind: "e2e", name: `e2e/${name}`, seconds: ms / 1000 }));
+}
