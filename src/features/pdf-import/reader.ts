@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
 import sharp from "sharp";
 import { PDF_MAX_PAGE_PIXELS, PDF_MAX_PAGES, PDF_PAGE_WIDTH, type PdfConversionEvents, PdfImportError } from "./errors";
-import { linesInReadingOrder, type TextRun } from "./text";
+import { type PageBox, type PageText, pageText, paragraphsOf, runningLines, type TextRun } from "./text";
 
 /**
  * Reading a PDF: pdfjs-dist (the legacy build, for Node) parses it and gives each page's text;
@@ -59,6 +59,17 @@ export function renderScale(width: number, height: number): number {
 }
 
 /**
+ * Where a page's text can be, in text space (y upwards): its box's bottom and top. Null for a
+ * page turned a quarter (its top and bottom are then x in text space): its text is still read,
+ * without the page-edge rules (text.ts).
+ */
+export function pageBox(view: number[], rotate: number): PageBox | null {
+  const [, bottom = 0, , top = 0] = view;
+  if (rotate % 180 !== 0 || !Number.isFinite(bottom) || !Number.isFinite(top)) return null;
+  return { bottom: Math.min(bottom, top), top: Math.max(bottom, top) };
+}
+
+/**
  * Reads every page of a PDF in order, calling events.opened once (with the page count) and
  * events.page for each page. Refuses (PdfImportError) an encrypted, damaged or too long file
  * before drawing anything.
@@ -95,6 +106,24 @@ export async function readPdf(bytes: Uint8Array, events: PdfConversionEvents): P
     }
     if (pageCount < 1) throw refusal(new Error("no pages"));
     events.opened(pageCount);
+    // Issue 28 item 6: every page's text first, so the headers and footers that run across the
+    // pages are known before the first page is handed over (text.ts runningLines).
+    const texts: PageText[] = [];
+    for (let number = 1; number <= pageCount; number += 1) {
+      try {
+        const page = await document.getPage(number);
+        const content = await page.getTextContent();
+        texts.push(
+          pageText(
+            content.items.filter((item): item is TextRun & typeof item => "str" in item),
+            pageBox(page.view, page.rotate),
+          ),
+        );
+      } catch (error) {
+        throw refusal(error);
+      }
+    }
+    const running = runningLines(texts);
     // One page is encoded (sharp, on libuv's threads) while the next one is drawn here.
     let encoding: Promise<void> = Promise.resolve();
     for (let number = 1; number <= pageCount; number += 1) {
@@ -110,14 +139,12 @@ export async function readPdf(bytes: Uint8Array, events: PdfConversionEvents): P
       const context = canvas.getContext("2d");
       context.fillStyle = "#ffffff";
       context.fillRect(0, 0, canvas.width, canvas.height);
-      let lines: string[];
       try {
         await page.render({ canvasContext: context as unknown as CanvasRenderingContext2D, viewport }).promise;
-        const content = await page.getTextContent();
-        lines = linesInReadingOrder(content.items.filter((item): item is TextRun & typeof item => "str" in item));
       } catch (error) {
         throw refusal(error);
       }
+      const lines = paragraphsOf(texts[number - 1] ?? { lines: [], box: null }, running);
       page.cleanup();
       const pixels = canvas.data();
       const { width, height } = canvas;
