@@ -74,4 +74,17 @@ test.describe("issue 15: search results", () => {
     ).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
   });
+
+  test("issue 28 item 5: a phrase a deck holds is reported as found, alike decks listed apart", async ({ page }) => {
+    await page.goto(`/explore/search/?search=${encodeURIComponent("sleep pressure")}`);
+    await waitForHydration(page);
+    const status = page.getByRole("main").getByRole("status");
+    await expect(status).toHaveText("1 result found.");
+    const found = page.getByRole("list", { name: "Search results" }).getByRole("link");
+    await expect(found).toHaveCount(1);
+    await expect(found.first()).toContainText("An Introduction to Sleep Science");
+    await expect(found.first().locator("mark").first()).toHaveText(/sleep/i);
+    await expect(page.getByRole("heading", { name: "Titles and tags that look like “sleep pressure”" })).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+  });
 });

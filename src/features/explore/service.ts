@@ -96,8 +96,14 @@ export interface SearchFacts {
   /** Found per type, each exact up to SEARCH_COUNT_CAP (a larger number means "more"). */
   totals: SearchTotals & { all: number };
   countCap: number;
-  /** The words found little, so these are titles and tags that look like them (typo tolerance). */
+  /** No hit holds all the words: every card shown is alike, not exact (typo tolerance; "No exact matches"). */
   similar: boolean;
+  /**
+   * Issue 28 item 5: how many of the last cards shown are alike, after the exact ones. When a word
+   * finds a deck or two, typo tolerance adds alike ones below them, said apart: the exact hits are
+   * still reported as found.
+   */
+  alike: number;
 }
 
 export interface ExplorePageData {
@@ -158,14 +164,15 @@ export async function getSearchPage(
   const header = headerAppData(await sources.searchableCount(), viewer, null);
   const queries = searchQueriesOf(term);
   const empty: SearchTotals = { presentation: 0, template: 0, video: 0 };
-  const facts = (totals: SearchTotals, similar: boolean): SearchFacts => ({
+  const facts = (totals: SearchTotals, alike: number, exact: number): SearchFacts => ({
     type,
     tag,
     totals: { ...totals, all: totals.presentation + totals.template + totals.video },
     countCap: SEARCH_COUNT_CAP,
-    similar,
+    similar: alike > 0 && exact === 0,
+    alike,
   });
-  if (!queries) return { ...noResults(header, term), search: facts(empty, false) };
+  if (!queries) return { ...noResults(header, term), search: facts(empty, 0, 0) };
   const current = Math.max(1, Math.min(request.page, SEARCH_MAX_PAGE));
   const kinds = KINDS_OF[type];
   const found = await searchCatalogue(db, {
@@ -178,28 +185,29 @@ export async function getSearchPage(
   });
   const listed = kinds.reduce((sum, kind) => sum + found.totals[kind], 0);
   let hits = found.hits;
-  let similar = false;
   let total = listed;
   if (listed < SIMILAR_BELOW && current === 1) {
-    const alike = await similarHits(db, term, { tag, kinds, limit: SEARCH_PAGE_SIZE - hits.length }, sources);
+    const alikeHits = await similarHits(db, term, { tag, kinds, limit: SEARCH_PAGE_SIZE - hits.length }, sources);
     const seen = new Set(hits.map((hit) => `${hit.kind}:${hit.key}`));
-    const added = alike.filter((hit) => !seen.has(`${hit.kind}:${hit.key}`));
+    const added = alikeHits.filter((hit) => !seen.has(`${hit.kind}:${hit.key}`));
     if (added.length > 0) {
-      hits = [...hits, ...added];
-      similar = true;
-      total = hits.length;
+      hits = [...hits, ...added.map((hit) => ({ ...hit, alike: true }))];
+      // What was found exactly is what the count says; alike cards only come without it.
+      if (listed === 0) total = hits.length;
     }
   }
+  // (A video card whose row is gone is left out: the alike cards are counted as shown.)
+  const { cards, alike } = await cardsOf(db, hits);
   return {
     header,
     term,
-    results: await cardsOf(db, hits),
+    results: cards,
     total: Math.min(total, SEARCH_COUNT_CAP + 1),
     page: current,
     pageCount: Math.max(1, Math.min(SEARCH_MAX_PAGE, Math.ceil(Math.min(total, SEARCH_COUNT_CAP) / SEARCH_PAGE_SIZE))),
     popular: [],
     recent: [],
-    search: facts(found.totals, similar),
+    search: facts(found.totals, alike, listed),
   };
 }
 
@@ -217,8 +225,12 @@ async function similarHits(
   const words = soughtWords(term);
   if (words.length === 0 || options.limit <= 0) return [];
   const corrected = await Promise.all(words.map(async (word) => (await sources.closestWord(word)) ?? word));
-  // Any of the words: only those of 4 letters or more ("the" alone would find nearly everything).
-  const telling = corrected.filter((word) => Array.from(word).length >= SEARCH_PREFIX_MIN_LENGTH);
+  // Any of the words: only those of 4 letters or more ("the" alone would find nearly everything),
+  // as typed and as corrected (the titles' words are all the correction knows: "pressure", in no
+  // title but in slides, would otherwise only stand for "press").
+  const telling = [...new Set([...words, ...corrected])].filter(
+    (word) => Array.from(word).length >= SEARCH_PREFIX_MIN_LENGTH,
+  );
   // What the visitor excluded stays excluded.
   const excluded = excludedTermsOf(term);
   const tries = [
@@ -246,13 +258,18 @@ function noResults(header: HeaderAppData, term: string): ExplorePageData {
 }
 
 /** The page's hits as cards, in the hits' order, each with its highlighted title and snippet. */
-async function cardsOf(db: Queryable, hits: SearchHit[]): Promise<Card[]> {
+async function cardsOf(
+  db: Queryable,
+  hits: (SearchHit & { alike?: boolean })[],
+): Promise<{ cards: Card[]; alike: number }> {
   // A presentation's or template's summary comes with its hit; only videos are read here.
   const videoSlugs = hits.filter((hit) => hit.kind === "video").map((hit) => hit.key);
   const bySlug = new Map((await listVideoCardsBySlugs(db, videoSlugs)).map((row) => [row.slug, row]));
   const cards: Card[] = [];
+  let alike = 0;
   for (const hit of hits) {
     const marked = { title: hit.markedTitle, snippet: hit.markedSnippet };
+    const before = cards.length;
     if (hit.kind === "video") {
       const row = bySlug.get(hit.key);
       if (row) cards.push({ ...videoCard(row), marked });
@@ -260,6 +277,7 @@ async function cardsOf(db: Queryable, hits: SearchHit[]): Promise<Card[]> {
       const summary = hit.summary;
       cards.push({ ...(hit.kind === "template" ? templateCard(summary) : presentationListCard(summary)), marked });
     }
+    if (hit.alike && cards.length > before) alike += 1;
   }
-  return cards;
+  return { cards, alike };
 }

@@ -89,6 +89,39 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
     );
   });
 
+  it("issue 28 item 5: the first passage is where the words are found together, not the first place one of them is", () => {
+    // "of" is everywhere; "rule" and "twelfths" together only on a late slide.
+    const deck = `Tides of the coast. ${filler(30)} A rule of thumb for ${filler(40, "pad")}. The rule of twelfths says the tide rises a twelfth in the first hour. ${filler(30, "end")}`;
+    const snippet = shown(markedSnippet(deck, snippetWordsOf("rule of twelfths")));
+    expect(snippet.startsWith("… The [rule] [of] [twelfths] says the tide rises")).toBe(true);
+    // Written together beats written apart, though apart comes first.
+    const apart = `Sleep well. ${filler(5)} pressure at sea level. ${filler(40)}. Sleep pressure builds while we are awake.`;
+    expect(shown(markedSnippet(apart, snippetWordsOf("sleep pressure")))).toBe(
+      "… [Sleep] [pressure] builds while we are awake.",
+    );
+    // A quoted phrase the same.
+    expect(shown(markedSnippet(apart, snippetWordsOf('"sleep pressure"')))).toBe(
+      "… [Sleep] [pressure] builds while we are awake.",
+    );
+    // Where they are not together, the place that holds most of them, closest together.
+    const near = `kill ${filler(40)} the switches ${filler(40, "mid")} kill the switches now ${filler(40, "end")}`;
+    expect(shown(markedSnippet(near, snippetWordsOf("kill switches")))).toContain("[kill] the [switches] now");
+    // A single word: its first match, as before.
+    expect(shown(markedSnippet(apart, snippetWordsOf("pressure")))).toMatch(
+      /^… filler0 filler1 filler2 filler3 filler4 \[pressure\]/,
+    );
+  });
+
+  it("issue 28 item 5: a passage read from the middle of a text starts at a sentence or a space, never inside a word", () => {
+    const long = `${"Preamble words here. ".repeat(40)}Sentence start and then the needle appears`;
+    expect(shown(markedSnippet(long, snippetWordsOf("needle appears")))).toBe(
+      "… Sentence start and then the [needle] [appears]",
+    );
+    const noSentence = `${"wordy ".repeat(60)}supercalifragilistic needle`;
+    const snippet = shown(markedSnippet(noSentence, snippetWordsOf("needle")));
+    expect(snippet).toBe("… wordy wordy wordy wordy wordy supercalifragilistic [needle]");
+  });
+
   it("reads at most the start of a very long text", () => {
     const text = `${"word ".repeat(SNIPPET_TEXT_MAX_CHARS / 5)} needle`;
     expect(markedSnippet(text, snippetWordsOf("needle"))).not.toContain(MARK_START);

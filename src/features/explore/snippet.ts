@@ -47,6 +47,7 @@ export function snippetWordsOf(term: string): SnippetWords {
 const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const WHOLE_WORD = /^[\p{L}\p{M}\p{N}]+$/u;
 const WORD_CHARACTER = /^[\p{L}\p{M}\p{N}]$/u;
+const HAS_WORD_CHARACTER = /[\p{L}\p{M}\p{N}]/u;
 
 /**
  * Finds where the sought words start in a text: plain case-insensitive expressions (one for whole
@@ -87,16 +88,123 @@ function wordCharacterAt(source: string, index: number): boolean {
   return index < source.length && WORD_CHARACTER.test(String.fromCodePoint(source.codePointAt(index) ?? 0));
 }
 
-/** The first place from `from` on where `expression` matches a word's start (and end, for whole words). */
-function firstMatch(source: string, expression: RegExp | null, from: number, whole: boolean): number {
-  if (!expression) return Number.POSITIVE_INFINITY;
+/** A sought word found in the text: where it starts and ends, and which sought word it is (lower case). */
+interface Found {
+  start: number;
+  end: number;
+  key: string;
+}
+
+/** The first match from `from` on that starts a word (and ends one, for whole words), or null. */
+function firstFound(source: string, expression: RegExp | null, from: number, whole: boolean): Found | null {
+  if (!expression) return null;
   expression.lastIndex = from;
   for (let found = expression.exec(source); found; found = expression.exec(source)) {
     const end = found.index + found[0].length;
-    if (!wordCharacterBefore(source, found.index) && !(whole && wordCharacterAt(source, end))) return found.index;
+    if (!wordCharacterBefore(source, found.index) && !(whole && wordCharacterAt(source, end)))
+      return { start: found.index, end, key: found[0].toLowerCase() };
     expression.lastIndex = found.index + 1;
   }
-  return Number.POSITIVE_INFINITY;
+  return null;
+}
+
+/** The first place from `from` on where a sought word starts (whole or as a prefix), or null. */
+function nextFound(source: string, { whole, prefixes }: Matchers, from: number): Found | null {
+  const a = firstFound(source, whole, from, true);
+  const b = firstFound(source, prefixes, from, false);
+  if (!a || !b) return a ?? b;
+  // At the same place the whole word names the word sought ("sourdough" rather than its start "sourd").
+  return b.start < a.start ? b : a;
+}
+
+/**
+ * The matches of one text in order, each found once however often it is asked for (the best place,
+ * then each passage's marks, ask for the same ones).
+ */
+class Occurrences {
+  private readonly list: Found[] = [];
+  private scannedTo = 0;
+  private done = false;
+  constructor(
+    private readonly source: string,
+    private readonly matchers: Matchers,
+  ) {}
+
+  /** The first match that starts at or after `from`, or null. */
+  after(from: number): Found | null {
+    const { list } = this;
+    let low = 0;
+    let high = list.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if ((list[middle] as Found).start < from) low = middle + 1;
+      else high = middle;
+    }
+    if (low < list.length) return list[low] as Found;
+    while (!this.done) {
+      const next = nextFound(this.source, this.matchers, this.scannedTo);
+      if (!next) this.done = true;
+      else {
+        list.push(next);
+        this.scannedTo = next.end;
+        if (next.start >= from) return next;
+      }
+    }
+    return null;
+  }
+
+  /** Where the first match from `from` on starts (infinity without one). */
+  startAfter(from: number): number {
+    return this.after(from)?.start ?? Number.POSITIVE_INFINITY;
+  }
+}
+
+/** Where the first passage should go, among the first matches of a text. */
+const MATCHES_WEIGHED = 2_000;
+/**
+ * How far after a match the words that make it a good passage may be (issue 28 item 5): about
+ * the SNIPPET_WORDS - WORDS_BEFORE_MATCH words a passage shows after its first match.
+ */
+const PASSAGE_REACH_CHARS = 120;
+
+/**
+ * Issue 28 item 5: where the first passage goes. "rule of twelfths" must show the slide that says
+ * it, not the first "of" of the deck: the match that starts the place holding the most of the
+ * different words sought within PASSAGE_REACH_CHARS, and of those the one whose words are closest
+ * together ("sleep pressure" written together before "sleep … pressure" apart), then the earliest.
+ * Reading stops at the first place that holds every word sought one after the other (for a single
+ * word, its first match: no more is read than before).
+ */
+function bestStart(source: string, found: Occurrences, soughtCount: number): number | null {
+  const seen: Found[] = [];
+  for (let match = found.after(0); match && seen.length < MATCHES_WEIGHED; ) {
+    seen.push(match);
+    if (soughtCount > 0 && seen.length >= soughtCount) {
+      const run = seen.slice(-soughtCount);
+      const keys = new Set(run.map((one) => one.key));
+      const together = run.every(
+        (one, index) => index === 0 || !HAS_WORD_CHARACTER.test(source.slice((run[index - 1] as Found).end, one.start)),
+      );
+      if (keys.size === soughtCount && together) return (run[0] as Found).start;
+    }
+    match = found.after(match.end);
+  }
+  let best: { start: number; distinct: number; span: number } | null = null;
+  for (const [index, first] of seen.entries()) {
+    const keys = new Set<string>();
+    let span = 0;
+    for (let next = index; next < seen.length; next += 1) {
+      const one = seen[next] as Found;
+      if (one.start >= first.start + PASSAGE_REACH_CHARS) break;
+      if (!keys.has(one.key)) {
+        keys.add(one.key);
+        span = one.end - first.start;
+      }
+    }
+    if (!best || keys.size > best.distinct || (keys.size === best.distinct && span < best.span))
+      best = { start: first.start, distinct: keys.size, span };
+  }
+  return best ? best.start : null;
 }
 
 interface Word {
@@ -105,55 +213,81 @@ interface Word {
   matched: boolean;
 }
 
+/** Text read before a passage's first match, to find where the passage starts (6 words, with room for long ones). */
+const LOOKBACK_CHARS = 160;
+
+/**
+ * The words of one passage, read from `from` only (not from the text's start): starting a few
+ * words before the match at `anchor` (or at the first word read, without one), SNIPPET_WORDS long,
+ * every word where a sought word starts marked.
+ */
+function passageFrom(source: string, found: Occurrences, from: number, anchor: number | null): Word[] {
+  const words: Word[] = [];
+  let first = anchor === null ? 0 : -1;
+  let upcoming = found.startAfter(from);
+  WORD.lastIndex = from;
+  for (let word = WORD.exec(source); word; word = WORD.exec(source)) {
+    // Reading from inside a word: its rest is not a word.
+    if (words.length === 0 && wordCharacterBefore(source, word.index)) continue;
+    const end = word.index + word[0].length;
+    if (upcoming < word.index) upcoming = found.startAfter(word.index);
+    const matched = upcoming === word.index;
+    if (matched) upcoming = found.startAfter(end);
+    words.push({ start: word.index, end, matched });
+    const index = words.length - 1;
+    if (first < 0 && anchor !== null && word.index >= anchor)
+      first = passageStart(source, words, Math.max(0, index - WORDS_BEFORE_MATCH), index);
+    if (first >= 0 && words.length >= first + SNIPPET_WORDS) break;
+  }
+  return first < 0 ? [] : words.slice(first, first + SNIPPET_WORDS);
+}
+
+/** Where reading for a passage whose match is at `anchor` starts, no earlier than `floor`. */
+const readingStart = (anchor: number, floor: number) => Math.max(floor, anchor - LOOKBACK_CHARS);
+
 /**
  * The snippet for `text` (plain text, its marker characters already taken out): up to
- * SNIPPET_PASSAGES passages of SNIPPET_WORDS words, each starting a few words before a match,
- * joined by " … " (and an ellipsis before or after where the text goes on), with every matched
- * word between MARK_START and MARK_END. A passage starts at a sentence's first word when one is
- * near. Without a match (a hit found by a word's start in its title), the text's first words.
- * Whitespace runs read as one space.
+ * SNIPPET_PASSAGES passages of SNIPPET_WORDS words joined by " … " (and an ellipsis before or
+ * after where the text goes on), with every matched word between MARK_START and MARK_END. The
+ * first passage is where the words sought are found together (bestStart: the passage that
+ * matches, issue 28 item 5), the second at the next match after it. A passage starts a few words
+ * before its match, at a sentence's first word when one is near. Without a match (a hit found by
+ * a word's start in its title), the text's first words. Whitespace runs read as one space. Only
+ * the text around the passages is read word by word.
  */
 export function markedSnippet(text: string, sought: SnippetWords): string {
   const source = text.length > SNIPPET_TEXT_MAX_CHARS ? text.slice(0, SNIPPET_TEXT_MAX_CHARS) : text;
-  const words: Word[] = [];
-  const passages: [number, number][] = [];
-  // Where the matches start, found by regular expressions rather than word by word.
-  const { whole, prefixes } = matchersOf(sought);
-  const nextMatch = (from: number) =>
-    Math.min(firstMatch(source, whole, from, true), firstMatch(source, prefixes, from, false));
-  let upcoming = nextMatch(0);
-  WORD.lastIndex = 0;
-  for (let found = WORD.exec(source); found; found = WORD.exec(source)) {
-    // (A match always starts a word; this only guards against reading past one.)
-    if (upcoming < found.index) upcoming = nextMatch(found.index);
-    const matched = upcoming === found.index;
-    if (matched) upcoming = nextMatch(found.index + found[0].length);
-    const index = words.length;
-    words.push({ start: found.index, end: found.index + found[0].length, matched });
-    const last = passages.at(-1);
-    if (matched && (!last || index >= last[1])) {
-      const first = passageStart(source, words, Math.max(last ? last[1] : 0, index - WORDS_BEFORE_MATCH), index);
-      passages.push([first, first + SNIPPET_WORDS]);
-    }
-    // Enough read: the last passage is full and no other will start (or none will, and the first words are read).
-    const full = passages.at(-1) ?? [0, SNIPPET_WORDS];
-    const noneToCome = passages.length === SNIPPET_PASSAGES || upcoming === Number.POSITIVE_INFINITY;
-    if (noneToCome && words.length >= full[1]) break;
+  const found = new Occurrences(source, matchersOf(sought));
+  const anchor = bestStart(source, found, sought.whole.size);
+  const shown: Word[][] = [];
+  const first = passageFrom(source, found, anchor === null ? 0 : readingStart(anchor, 0), anchor);
+  if (first.length > 0) shown.push(first);
+  let after = first.at(-1)?.end ?? source.length;
+  while (anchor !== null && shown.length < SNIPPET_PASSAGES) {
+    const next = found.after(after);
+    if (!next) break;
+    const passage = passageFrom(source, found, readingStart(next.start, after), next.start);
+    if (passage.length === 0) break;
+    shown.push(passage);
+    after = passage.at(-1)?.end ?? source.length;
   }
-  if (passages.length === 0) passages.push([0, SNIPPET_WORDS]);
-  const shown = passages
-    .map(([first, end]) => words.slice(first, Math.min(end, words.length)))
-    .filter((passage) => passage.length > 0);
   const firstWord = shown[0]?.[0];
   const lastWord = shown.at(-1)?.at(-1);
   if (!firstWord || !lastWord) return "";
   // The punctuation that ends the last word goes with it; an ellipsis says where text was left out.
-  const after = source.slice(lastWord.end);
-  const ending = after.slice(0, after.search(/\s|$/));
-  const more = after.slice(ending.length).trim() !== "";
+  const rest = source.slice(lastWord.end);
+  const ending = rest.slice(0, rest.search(/\s|$/));
+  const more = rest.slice(ending.length).trim() !== "";
   // Words left out before the first passage (space or markup before the first word is not text left out).
-  const skipped = (passages[0]?.[0] ?? 0) > 0;
+  const skipped = gapStart(source, firstWord.start) > 0;
   return `${skipped ? `${ELLIPSIS} ` : ""}${shown.map((passage) => passageText(source, passage)).join(PASSAGE_DELIMITER)}${ending}${more ? ` ${ELLIPSIS}` : ""}`;
+}
+
+/** Where the run of non-word characters before `index` starts (0: no word comes before). */
+function gapStart(source: string, index: number): number {
+  let at = index;
+  while (at > 0 && !wordCharacterBefore(source, at)) at -= 1;
+  return at;
 }
 
 /**
@@ -162,9 +296,8 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
  * statement's 2.2 ms on PGlite (on its one thread) for a page's 24 titles.
  */
 export function markedWords(text: string, sought: SnippetWords): string {
-  const { whole, prefixes } = matchersOf(sought);
-  const nextMatch = (from: number) =>
-    Math.min(firstMatch(text, whole, from, true), firstMatch(text, prefixes, from, false));
+  const found = matchersOf(sought);
+  const nextMatch = (from: number) => nextFound(text, found, from)?.start ?? Number.POSITIVE_INFINITY;
   let out = "";
   let copied = 0;
   let upcoming = nextMatch(0);
@@ -186,10 +319,14 @@ export function markedWords(text: string, sought: SnippetWords): string {
  * "baker's" or "well-known").
  */
 function passageStart(source: string, words: readonly Word[], earliest: number, match: number): number {
-  const gapBefore = (index: number) =>
-    index === 0 ? "\n" : source.slice((words[index - 1] as Word).end, (words[index] as Word).start);
+  // The first word read may not be the text's first: what comes before it is read from the text.
+  const gapBefore = (index: number) => {
+    const start = (words[index] as Word).start;
+    const from = index === 0 ? gapStart(source, start) : (words[index - 1] as Word).end;
+    return from === 0 && index === 0 ? "\n" : source.slice(from, start);
+  };
   for (let index = earliest; index <= match; index += 1) {
-    if (index === 0 || /[.!?]\s|\n/.test(gapBefore(index))) return index;
+    if (/[.!?]\s|\n/.test(gapBefore(index))) return index;
   }
   for (let index = earliest; index <= match; index += 1) {
     if (/\s/.test(gapBefore(index))) return index;

@@ -50,7 +50,7 @@ export interface PdfPage {
   /** The page's size in PDF points, as displayed (rotation applied). */
   width: number;
   height: number;
-  /** The page's lines of text, top to bottom. */
+  /** The page's text, top to bottom: a paragraph each (lines of one paragraph joined, page numbers in its top and bottom band left out; text.ts). */
   lines: string[];
   /** The page drawn as WebP. */
   image: Uint8Array;

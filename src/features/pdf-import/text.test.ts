@@ -3,7 +3,18 @@ import { assetUrl } from "../assets/service";
 import { walkTopics } from "../presentation/document/schema";
 import { documentFromPages, pageHeight } from "./document";
 import { looksLikePdf, PDF_MAX_PAGE_PIXELS, PDF_MAX_PAGES } from "./errors";
-import { cleanText, linesInReadingOrder, MAX_LINE_LENGTH, MAX_LINES, type TextRun } from "./text";
+import {
+  cleanText,
+  isPageNumber,
+  linesInReadingOrder,
+  MAX_LINE_LENGTH,
+  MAX_LINES,
+  mendLineBreak,
+  pageText,
+  paragraphsOf,
+  runningLines,
+  type TextRun,
+} from "./text";
 
 const run = (str: string, x: number, y: number, size = 20, width = str.length * size * 0.5): TextRun => ({
   str,
@@ -43,6 +54,100 @@ describe("issue 10 PDF import: reading order", () => {
   it("issue 10 PDF import: odd transforms (NaN, missing) are skipped, not thrown on", () => {
     const odd = [{ str: "bad", transform: [Number.NaN, 0, 0, 1, 0, 0], width: 1, height: 1 }, { ...run("ok", 0, 0) }];
     expect(linesInReadingOrder(odd)).toEqual(["ok"]);
+  });
+});
+
+describe("issue 28 item 6: PDF text as paragraphs", () => {
+  /** Lines printed 14 points apart from y = 700 down, 11 points high, at x = 72 unless given. */
+  const printed = (lines: (string | [string, number])[], size = 11, leading = 14, top = 700) =>
+    lines.map((line, index) => {
+      const [text, x] = typeof line === "string" ? [line, 72] : line;
+      return run(text, x, top - index * leading, size, text.length * size * 0.5);
+    });
+  const A4 = { bottom: 0, top: 842 };
+
+  it("issue 28 item 6: a word broken at a line's end is mended; a hyphen that is the word's own stays", () => {
+    expect(mendLineBreak("The exam-", "ple shows")).toBe("The example shows");
+    expect(mendLineBreak("a soft exam\u00ad", "ple")).toBe("a soft example");
+    // Written with its hyphen elsewhere on the page: kept.
+    expect(mendLineBreak("a well-", "known brand", new Set(["well-known"]))).toBe("a well-known brand");
+    // A word that takes a hyphen, or one that already holds one: kept.
+    expect(mendLineBreak("a self-", "aware team")).toBe("a self-aware team");
+    expect(mendLineBreak("state-of-the-", "art tools")).toBe("state-of-the-art tools");
+    // Before a capital or a digit: kept, no space.
+    expect(mendLineBreak("Jean-", "Paul Sartre")).toBe("Jean-Paul Sartre");
+    expect(mendLineBreak("COVID-", "19 cases")).toBe("COVID-19 cases");
+    // A dash between words, and lines that simply go on: a space.
+    expect(mendLineBreak("costs rose -", "slowly")).toBe("costs rose - slowly");
+    expect(mendLineBreak("costs rose", "slowly")).toBe("costs rose slowly");
+  });
+
+  it("issue 28 item 6: lines of one paragraph join; a new size, a wider gap, a list item or a short sentence-ending line start another", () => {
+    const runs = [
+      run("Results", 72, 740, 18, 70),
+      ...printed([
+        "Revenue grew in every region and the northern division",
+        "led the way with new customers in three of its markets",
+        "and fewer returns.",
+        "Costs rose more slowly than sales, so the margin widened",
+        "again.",
+      ]),
+      ...printed(["• first point", "• second point"], 11, 14, 600),
+      ...printed(["After a gap, a paragraph of its own"], 11, 14, 560),
+    ];
+    expect(paragraphsOf(pageText(runs, A4))).toEqual([
+      "Results",
+      "Revenue grew in every region and the northern division led the way with new customers in three of its markets and fewer returns.",
+      "Costs rose more slowly than sales, so the margin widened again.",
+      "• first point",
+      "• second point",
+      "After a gap, a paragraph of its own",
+    ]);
+    // An indented first line is the paragraph's; a line that starts far to the right is not.
+    const indented = printed([["Indented first line of a long paragraph that goes", 90], "on here below it."]);
+    expect(paragraphsOf(pageText(indented, A4))).toEqual([
+      "Indented first line of a long paragraph that goes on here below it.",
+    ]);
+    const column = printed(["Left column text that goes on", ["Right column", 320]]);
+    expect(paragraphsOf(pageText(column, A4))).toHaveLength(2);
+  });
+
+  it("issue 28 item 6: a page number alone in the page's top or bottom band is left out, elsewhere kept", () => {
+    expect(["7", "Page 7", "p. 7", "7 / 36", "7 of 36", "- 7 -", "[7]", "page 12 of 40"].every(isPageNumber)).toBe(
+      true,
+    );
+    expect(["Chapter 7", "2026 results", "7 wonders", "1.5"].some(isPageNumber)).toBe(false);
+    const runs = [run("12", 290, 30, 9), run("Body text", 72, 700, 11), run("42", 72, 400, 40)];
+    expect(paragraphsOf(pageText(runs, A4))).toEqual(["Body text", "42"]);
+    // Without a page box (a page turned a quarter), nothing is taken for a page number.
+    expect(paragraphsOf(pageText(runs, null))).toEqual(["Body text", "42", "12"]);
+  });
+
+  it("issue 28 item 6: headers and footers that run across most pages are left out; headings that differ stay", () => {
+    const pages = [1, 2, 3, 4].map((n) =>
+      pageText(
+        [
+          run("ACME Annual Report 2026", 72, 800, 9),
+          run(`Chapter ${n}`, 72, 740, 18),
+          run(`Body of page ${n}`, 72, 700, 11),
+          run("The same line mid-page", 72, 400, 11),
+          run(`Confidential | Page ${n} of 4`, 72, 30, 9),
+        ],
+        A4,
+      ),
+    );
+    // The cover has no header: the rest still run across most pages.
+    pages.unshift(pageText([run("ACME", 72, 500, 40)], A4));
+    const running = runningLines(pages);
+    expect([...running].sort()).toEqual(["bottom:confidential #", "top:acme annual report 2026"]);
+    expect(paragraphsOf(pages[2] ?? pageText([]), running)).toEqual([
+      "Chapter 2",
+      "Body of page 2",
+      "The same line mid-page",
+    ]);
+    // On one page of five, a line at the top is that page's own.
+    const once = [pageText([run("Only here", 72, 800, 9)], A4), ...[1, 2, 3, 4].map(() => pageText([], A4))];
+    expect(runningLines(once).size).toBe(0);
   });
 });
 

@@ -57,8 +57,14 @@ function SearchResults({ data }: { data: ExplorePageData }) {
     totals: { all: data.total, presentation: data.total, template: 0, video: 0 },
     countCap: 1000,
     similar: false,
+    alike: 0,
   };
   const results = data.results ?? [];
+  // Issue 28 item 5: alike cards (typo tolerance) below the exact ones are listed apart, so a
+  // deck that holds the words is never shown under "No exact matches".
+  const alikeBelow = facts.similar ? 0 : Math.min(facts.alike, results.length);
+  const exact = results.slice(0, results.length - alikeBelow);
+  const alike = results.slice(results.length - alikeBelow);
   const totalFor = (type: SearchType) => facts.totals[type];
   return (
     <div className="explore">
@@ -116,13 +122,21 @@ function SearchResults({ data }: { data: ExplorePageData }) {
           <FormattedMessage id="explore.resultCount" values={{ count: data.total }} />
         )}
       </p>
-      {results.length > 0 ? (
-        <CardList cards={results} label={intl.formatMessage({ id: "explore.results" })} />
+      {exact.length > 0 ? (
+        <CardList cards={exact} label={intl.formatMessage({ id: "explore.results" })} />
       ) : (
         <p>
           <FormattedMessage id="explore.noResults" values={{ link: (text) => <a href="/explore/">{text}</a> }} />
         </p>
       )}
+      {alike.length > 0 ? (
+        <section className="search-alike" aria-labelledby="search-alike-title">
+          <h2 id="search-alike-title" className="home-section-title">
+            <FormattedMessage id="explore.alsoSimilar" values={{ term: data.term }} />
+          </h2>
+          <CardList cards={alike} label={intl.formatMessage({ id: "explore.alsoSimilar" }, { term: data.term })} />
+        </section>
+      ) : null}
       <Pagination
         page={data.page}
         pageCount={data.pageCount}

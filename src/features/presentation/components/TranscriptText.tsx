@@ -50,6 +50,12 @@ function TranscriptTopicView({ topic, nested }: { topic: TranscriptTopic; nested
       {topic.texts.map((text) => (
         <TranscriptTextView key={text.id} text={text} />
       ))}
+      {topic.images?.map((alt, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: static content, never reordered
+        <p key={index} className="transcript__image">
+          <FormattedMessage id="transcript.image" values={{ alt }} />
+        </p>
+      ))}
       {topic.notes ? <SpeakerNotes notes={topic.notes} /> : null}
       {topic.topics.map((child) => (
         <TranscriptTopicView key={child.id} topic={child} nested />

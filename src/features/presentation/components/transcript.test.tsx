@@ -7,7 +7,7 @@ import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { importMarkdown } from "../document/markdown";
-import { deriveTranscript } from "../document/transcript";
+import { deriveTranscript, transcriptPlainText } from "../document/transcript";
 import {
   PAGED_TRANSCRIPT_EVENT_MS,
   TRANSCRIPT_COLLAPSED_PX,
@@ -90,6 +90,33 @@ describe("transcript", () => {
     const topics = container.querySelectorAll<HTMLElement>(".transcript__topic");
     expect(topics[0]?.style.marginInlineStart).toBe("");
     expect(topics[1]?.style.marginInlineStart).toBe("24px");
+  });
+});
+
+describe("issue 28 item 6: image alt text in the transcript", () => {
+  it("issue 28 item 6: a slide's image descriptions are read under its text, and an image-only slide is in the transcript", () => {
+    const hash = "a".repeat(64);
+    const markdown = `# Tides\n\n![A tide chart of the bay at spring tide](/assets/${hash}.webp)\n---\n![The harbour at low water](/assets/${hash}.webp)\n---\n![](/assets/${hash}.webp)`;
+    const withImages = deriveTranscript(importMarkdown(markdown, "2"));
+    expect(withImages.topics.map((topic) => topic.images)).toEqual([
+      ["A tide chart of the bay at spring tide"],
+      ["The harbour at low water"],
+    ]);
+    expect(transcriptPlainText(withImages)).toBe(
+      "Tides\nA tide chart of the bay at spring tide\nThe harbour at low water",
+    );
+    vi.spyOn(HTMLElement.prototype, "scrollHeight", "get").mockReturnValue(100);
+    const { container } = render(
+      <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
+        <TranscriptMarkup.Provider value={drawTranscript}>
+          <Transcript transcript={withImages} onPagedShown={() => {}} onOpened={() => {}} />
+        </TranscriptMarkup.Provider>
+      </PodiumApp>,
+    );
+    expect([...container.querySelectorAll(".transcript__image")].map((node) => node.textContent)).toEqual([
+      "Image: A tide chart of the bay at spring tide",
+      "Image: The harbour at low water",
+    ]);
   });
 });
 

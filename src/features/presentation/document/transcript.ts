@@ -9,6 +9,11 @@ export interface TranscriptTopic {
   notes?: string;
   /** Issue 12: the step (1-based) where the path first shows this topic: its section links to `#step=N`. */
   step?: number;
+  /**
+   * Issue 28 item 6: what the slide's images show, their alt text (Markdown `![alt](…)`), read
+   * after its texts. None for a PDF page: its image is the page, whose text is the texts.
+   */
+  images?: string[];
 }
 
 export interface Transcript {
@@ -42,13 +47,15 @@ export function deriveTranscript(document: PresentationDocument): Transcript {
       .flatMap(({ topic }): TranscriptTopic[] => {
         const visited = onShownSlide || firstVisit.has(topic.id);
         const children = build(topic.topics, visited);
-        if (!visited || topic.texts.length === 0) return children;
+        const images = topic.layout === "page" ? [] : topic.images.map((image) => image.alt.trim()).filter(Boolean);
+        if (!visited || (topic.texts.length === 0 && images.length === 0)) return children;
         const entry: TranscriptTopic = {
           id: topic.id,
           texts: topic.texts.map(leanText),
           topics: children,
           step: (firstVisit.get(topic.id) ?? 0) + 1,
         };
+        if (images.length > 0) entry.images = images;
         const notes = topic.notes?.trim();
         if (notes) entry.notes = notes;
         return [entry];
@@ -82,6 +89,7 @@ export function transcriptPlainText(transcript: Transcript | null): string {
   const visit = (topics: TranscriptTopic[]) => {
     for (const topic of topics) {
       for (const text of topic.texts) for (const p of text.paragraphs) lines.push(p.text);
+      for (const alt of topic.images ?? []) lines.push(alt);
       visit(topic.topics);
     }
   };
