@@ -104,6 +104,8 @@ test.describe("accounts, sharing and likes", () => {
 
   test("the owner sees views and likes of the last 30 days as a chart, with the same numbers as a table", async ({
     page,
+    playwright,
+    baseURL,
   }) => {
     await signUp(page, `charts.${Date.now()}@podium.test`);
     await page.getByLabel("Markdown or JSON file").setInputFiles(deckFile());
@@ -112,22 +114,26 @@ test.describe("accounts, sharing and likes", () => {
     const managePath = new URL(page.url()).pathname;
     const oid = /presentations\/([a-z0-9]{12})\//.exec(managePath)?.[1] ?? "";
 
-    // Three visitors load the view page (the usage events their browsers send); the first comes
-    // back within 30 minutes, which is no new view. Issue 14 item 3: a visitor is the sender's
-    // address and browser (all three are at this test's address, with their own browsers).
+    // Three visitors load the view page (the usage events their browsers send, each with the visitor
+    // id the server signed for its page load); the first comes back within 30 minutes with the
+    // same usage session (its cookie), which is no new view. Issue 28 item 4: a visitor is a signed
+    // usage session (all three are at this test's address); they aren't signed in as the owner.
+    const anonymous = await playwright.request.newContext({ baseURL });
     for (const session of ["visitor-1", "visitor-2", "visitor-3", "visitor-1"]) {
-      const sent = await page.request.post("/log/json", {
-        headers: { "user-agent": `Mozilla/5.0 (${session})` },
+      const issued = await anonymous.get(`/api/views/${oid}/visitor-id?session_id=${session}`);
+      const { visitorId } = (await issued.json()) as { visitorId: string };
+      const sent = await anonymous.post("/log/json", {
         data: [
           {
             core: { type: "Analytics", event_type: "loaded_public_view_page" },
             user: { session_id: session },
-            body: { event_name: "loaded_public_view_page", oid },
+            body: { event_name: "loaded_public_view_page", oid, visitor_id: visitorId },
           },
         ],
       });
       expect(sent.status()).toBe(204);
     }
+    await anonymous.dispose();
     // And the owner likes it (the like button's API call).
     const token = (await page.context().cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
     const liked = await page.request.put(`/api/v4/presentation/${oid}/like/`, { headers: { "x-xsrf-token": token } });

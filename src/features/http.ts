@@ -21,7 +21,7 @@ declare module "fastify" {
 /** What a feature's routes get from the server: the database, settings and page rendering. */
 export interface FeatureContext {
   db: Database;
-  /** The app's signing secret (CSRF tokens, device cookies): the same in every process. */
+  /** The app's signing secret (CSRF tokens, device cookies, visitor ids): the same in every process. */
   secret: string;
   /** CPU-heavy document work (imports, exports, previews), run off the request loop. */
   documents: DocumentWork;

@@ -24,6 +24,7 @@ import type { EventPipeline } from "../features/events/pipeline/types";
 import { startEventPruning } from "../features/events/retention";
 import { registerEventRoutes } from "../features/events/routes";
 import { createSenderKeyer } from "../features/events/sender-keys";
+import { createVisitorIds } from "../features/events/visitor-id";
 import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PagePerson, PageSpec } from "../features/http";
@@ -501,6 +502,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   eventIntake = createEventIntake({
     pipeline: events,
     senderKeys: createSenderKeyer(secret),
+    visitorIds: createVisitorIds(secret),
     addressOf: visitorAddress(config.trustProxy),
     perMinute: config.rateLimitPerMinute,
   });

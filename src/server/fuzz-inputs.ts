@@ -697,6 +697,8 @@ function routeTable(pools: FuzzPools): RouteDef[] {
     { method: "POST", pattern: "/log/json", weight: 26, body: "event" },
     { method: "POST", pattern: "/fallback/json", weight: 13, body: "event" },
     { method: "POST", pattern: "/log/client", weight: 18, body: "clientLog" },
+    // A view page's visitor id (issue 28 item 4).
+    { method: "GET", pattern: "/api/views/:oid/visitor-id", weight: 8, params: oid, query: { session_id: rawText } },
 
     // Likes (JSON API), by oid and through a view link.
     ...(["PUT", "DELETE"] as const).flatMap((method): RouteDef[] => [

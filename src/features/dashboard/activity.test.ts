@@ -29,7 +29,7 @@ async function addUser(db: Database, key: string) {
 /** A view page loaded by a visitor (one browser at one address) at a time, as the event pipeline stores it. */
 function loadViewPage(db: Database, oid: string, visitor: string, at?: string) {
   return storeEventBatch(db, [
-    acceptedEvent({ oid, at, sessionId: visitor, address: `198.51.100.${visitor.slice(1)}`, userAgent: visitor }),
+    acceptedEvent({ oid, at, sessionId: visitor, address: `198.51.100.${visitor.slice(1)}` }),
   ]);
 }
 

@@ -245,6 +245,10 @@ describe.each(testDatabaseTargets())("the dashboard on $name", (target) => {
     await owner.get("/dashboard/next/");
     const created = await importFile(owner, { name: "charted.md", content: DECK });
     const oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
+    // A visitor's page asks for its visitor id, then sends its loaded event with it (issue 28 item 4).
+    const { visitorId } = (
+      await app.inject({ method: "GET", url: `/api/views/${oid}/visitor-id?session_id=chart-session` })
+    ).json() as { visitorId: string };
     const viewed = await app.inject({
       method: "POST",
       url: "/log/json",
@@ -253,7 +257,7 @@ describe.each(testDatabaseTargets())("the dashboard on $name", (target) => {
         {
           core: { type: "Analytics", event_type: "loaded_public_view_page" },
           user: { session_id: "chart-session" },
-          body: { event_name: "loaded_public_view_page", oid },
+          body: { event_name: "loaded_public_view_page", oid, visitor_id: visitorId },
         },
       ]),
     });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { isOid } from "../../lib/ids";
 import type { SenderKeyer, SenderKeys } from "./sender-keys";
 import { VIEWER_EVENTS } from "./usage-event";
+import type { VisitorIds } from "./visitor-id";
 
 export type { SenderKeys } from "./sender-keys";
 
@@ -17,7 +18,10 @@ export interface AcceptedEvent {
   id: string;
   /** Server clock at acceptance, ms since the epoch. */
   receivedAt: number;
-  /** The usage session the browser named (spec §3 user.session_id): never trusted for counting. */
+  /**
+   * The usage session the browser named (spec §3 user.session_id): it counts as a visitor only
+   * with the visitor id the server signed for it (issue 28 item 4, visitor-id.ts).
+   */
   sessionId: string;
   eventName: string;
   presentationOid: string | null;
@@ -38,7 +42,6 @@ export interface AcceptedEvent {
 export interface Sender {
   /** The socket's address, or the one a trusted balancer names (PODIUM_TRUST_PROXY): never the client's choice. */
   address: string;
-  userAgent: string;
 }
 
 const eventSchema = z.tuple([
@@ -54,12 +57,15 @@ const eventSchema = z.tuple([
 /**
  * Validates a usage-event request body and stamps it (spec §7: a JSON array holding one event),
  * with the keys of its sender `from` (`senderKeys`: the intake's keyer, made from the app's secret).
+ * A loaded view page names its visitor by the id the server issued it (`body.visitor_id`, checked
+ * with `visitorIds`); without a valid one the event is stored but can't count a view.
  * Null when the body isn't a usage event: the route answers 400.
  */
 export function acceptUsageEvent(
   body: unknown,
   from: Sender,
   senderKeys: SenderKeyer,
+  visitorIds: VisitorIds,
   now = Date.now(),
 ): AcceptedEvent | null {
   const parsed = eventSchema.safeParse(body);
@@ -72,6 +78,9 @@ export function acceptUsageEvent(
   if (payload.includes("\\u") && !storableInPostgres(event)) return null;
   const oid = event.body.oid && isOid(event.body.oid) ? event.body.oid : null;
   const wantsView = event.body.event_name === VIEWER_EVENTS.loadedPublicViewPage && oid !== null;
+  const token = event.body.visitor_id;
+  const signed =
+    wantsView && oid !== null && typeof token === "string" && visitorIds.verify(token, oid, event.user.session_id, now);
   return {
     id: randomUUID(),
     receivedAt: now,
@@ -82,7 +91,7 @@ export function acceptUsageEvent(
     wantsView,
     sender: senderKeys.keysOf({
       address: from.address,
-      userAgent: from.userAgent,
+      visitorId: signed ? event.user.session_id : null,
       presentationOid: wantsView ? oid : null,
       now,
     }),

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { encodeUsageSession, USAGE_SESSION_COOKIE } from "../../lib/usage-session";
-import { trackEvent } from "./client";
+import { trackEvent, trackViewPageLoaded } from "./client";
 import { addUsageEventFilter } from "./filters";
 import type { UsageEvent } from "./usage-event";
 
@@ -46,5 +46,54 @@ describe("trackEvent in the browser", () => {
     const [event] = sent;
     expect(cookie).toBe(`${USAGE_SESSION_COOKIE}=${encodeUsageSession(event?.user.session_id ?? "")}`);
     expect(event?.platform.id).toBe(event?.user.session_id);
+  });
+});
+
+describe("trackViewPageLoaded (issue 28 item 4)", () => {
+  const OID = "abcdefghijkl";
+  const fetched: string[] = [];
+  const answer = (response: Response | Error) =>
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (url: string) => {
+        fetched.push(url);
+        if (response instanceof Error) throw response;
+        return response;
+      }),
+    );
+  afterEach(() => {
+    fetched.length = 0;
+    vi.unstubAllGlobals();
+  });
+
+  it("asks for a visitor id for its usage session and sends the loaded event with it", async () => {
+    answer(Response.json({ visitorId: "v1.abc.signature" }));
+    expect(await trackViewPageLoaded(OID)).toBe(true);
+    await flush();
+    const [event] = sent;
+    expect(fetched).toEqual([
+      `${window.location.origin}/api/views/${OID}/visitor-id?session_id=${encodeURIComponent(event?.user.session_id ?? "")}`,
+    ]);
+    expect(event?.body).toEqual({ event_name: "loaded_public_view_page", oid: OID, visitor_id: "v1.abc.signature" });
+  });
+
+  it("sends the event without an id when the server gives none (the owner) or can't be asked", async () => {
+    answer(Response.json({ visitorId: null }));
+    await trackViewPageLoaded(OID);
+    answer(new Error("offline"));
+    await trackViewPageLoaded(OID);
+    answer(new Response("busy", { status: 429 }));
+    await trackViewPageLoaded(OID);
+    await flush();
+    expect(sent.map((event) => event.body)).toEqual(
+      Array.from({ length: 3 }, () => ({ event_name: "loaded_public_view_page", oid: OID })),
+    );
+  });
+
+  it("asks for nothing where events aren't sent (spec §7: the no-cookie host)", async () => {
+    document.documentElement.dataset.env = "nocookie";
+    answer(Response.json({ visitorId: "v1.abc.signature" }));
+    expect(await trackViewPageLoaded(OID)).toBe(false);
+    expect(fetched).toEqual([]);
   });
 });

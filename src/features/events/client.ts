@@ -8,7 +8,7 @@ import {
   type UsageSession,
 } from "../../lib/usage-session";
 import { filterUsageEvent } from "./filters";
-import { buildUsageEvent, CLIENT_LOG_PATH, type EventFamily } from "./usage-event";
+import { buildUsageEvent, CLIENT_LOG_PATH, type EventFamily, VIEWER_EVENTS, visitorIdPath } from "./usage-event";
 
 /**
  * Sends usage events from the browser (spec §7): a beacon to /log/json when the browser has
@@ -119,6 +119,36 @@ export async function trackEvent(
   } catch {
     return false;
   }
+}
+
+/** How long the page waits for its visitor id before sending its loaded event without one (spec §7's 20 s). */
+const VISITOR_ID_TIMEOUT_MS = 20_000;
+
+/**
+ * The view page's "loaded" event (spec §4), carrying the visitor id the server signs for this
+ * page's usage session (issue 28 item 4: only such an event can count a view; the server gives
+ * none to the presentation's owner and collaborators). Where events aren't sent (the no-cookie
+ * host, console-only hosts) no id is asked for; if asking fails the event goes without one and
+ * counts no view (spec §8: tracking never gets in the visitor's way).
+ */
+export async function trackViewPageLoaded(oid: string): Promise<boolean> {
+  if (typeof window === "undefined") return false;
+  let visitorId: string | null = null;
+  if (eventDelivery(document.documentElement.dataset.env) === "send") {
+    try {
+      const sessionId = currentUsageSession().id;
+      const response = await fetch(onPageOrigin(`${visitorIdPath(oid)}?session_id=${encodeURIComponent(sessionId)}`), {
+        credentials: "same-origin",
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(VISITOR_ID_TIMEOUT_MS),
+      });
+      const body = response.ok ? ((await response.json()) as { visitorId?: unknown }) : null;
+      if (typeof body?.visitorId === "string") visitorId = body.visitorId;
+    } catch {
+      // No id: the event is still sent, and counts no view.
+    }
+  }
+  return trackEvent(VIEWER_EVENTS.loadedPublicViewPage, visitorId === null ? { oid } : { oid, visitor_id: visitorId });
 }
 
 let clientLogger: ClientLogger | null = null;

@@ -3,6 +3,7 @@ import secureJson from "secure-json-parse";
 import { acceptUsageEvent, type Sender } from "./accepted-event";
 import { EVENT_RETRY_AFTER_SECONDS, type EventPipeline } from "./pipeline/types";
 import type { SenderKeyer } from "./sender-keys";
+import type { VisitorIds } from "./visitor-id";
 
 /** Spec §7: where pages send usage events (sendBeacon, then fetch as the fallback). */
 export const USAGE_EVENT_PATHS: readonly string[] = ["/log/json", "/fallback/json"];
@@ -48,6 +49,8 @@ const answers = {
 export interface EventIntakeOptions {
   pipeline: EventPipeline;
   senderKeys: SenderKeyer;
+  /** Checks the visitor ids view pages were issued (issue 28 item 4), made from the app's secret. */
+  visitorIds: VisitorIds;
   /** The visitor's address on a raw request, as request.ip says (app.ts, PODIUM_TRUST_PROXY). */
   addressOf: (request: IncomingMessage) => string;
   /** Usage-event requests per address per minute in this process (PODIUM_RATE_LIMIT). */
@@ -97,7 +100,7 @@ export function createEventIntake(options: EventIntakeOptions): EventIntake {
   };
 
   const answer = async (body: unknown, sender: Sender): Promise<EventAnswer> => {
-    const event = acceptUsageEvent(body, sender, options.senderKeys, now());
+    const event = acceptUsageEvent(body, sender, options.senderKeys, options.visitorIds, now());
     if (event === null) return answers.invalid;
     return (await options.pipeline.accept(event)) === "queued" ? answers.accepted : answers.busy;
   };
@@ -160,7 +163,7 @@ export function createEventIntake(options: EventIntakeOptions): EventIntake {
           send(response, answers.invalid);
           return;
         }
-        answer(body, { address, userAgent: request.headers["user-agent"] ?? "" }).then(
+        answer(body, { address }).then(
           (reply) => send(response, reply),
           () => send(response, answers.busy),
         );

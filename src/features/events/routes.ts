@@ -4,7 +4,9 @@ import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
 import { insertClientLog } from "./client-log-repository";
 import { type EventIntake, USAGE_EVENT_MAX_BYTES, USAGE_EVENT_PATHS } from "./intake";
-import { CLIENT_LOG_PATH } from "./usage-event";
+import { CLIENT_LOG_PATH, VISITOR_ID_PATH } from "./usage-event";
+import { isOwnerOrCollaborator } from "./viewer-repository";
+import { createVisitorIds, SESSION_ID_MAX_LENGTH } from "./visitor-id";
 
 export { USAGE_EVENT_MAX_BYTES } from "./intake";
 
@@ -61,6 +63,33 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
     },
   );
 
+  // Issue 28 item 4: a view page's visitor id, signed when the page loads (visitor-id.ts). Never
+  // stored by a cache (private, no-store), never for the owner or a collaborator: their own views
+  // don't count. A script can fetch as many as it likes; the per-address cap (store-batch.ts) bounds
+  // what they add.
+  const visitorIds = createVisitorIds(context.secret);
+  app.get<{ Params: { oid: string }; Querystring: { session_id?: string } }>(
+    VISITOR_ID_PATH,
+    async (request, reply) => {
+      const { oid } = request.params;
+      const sessionId = request.query.session_id;
+      reply.header("cache-control", "private, no-store");
+      if (
+        !isOid(oid) ||
+        typeof sessionId !== "string" ||
+        sessionId === "" ||
+        sessionId.length > SESSION_ID_MAX_LENGTH
+      ) {
+        return reply.status(400).send({
+          statusCode: 400,
+          message: "A visitor id needs a presentation id and a session_id of 1 to 100 characters.",
+        });
+      }
+      const own = request.viewer !== null && (await isOwnerOrCollaborator(context.db, oid, request.viewer.userId));
+      return reply.send({ visitorId: own ? null : visitorIds.issue(oid, sessionId, Date.now()) });
+    },
+  );
+
   // Issue 14 item 1: a beacon is answered by the intake before Fastify (intake.ts serveRaw); these
   // routes answer what reaches Fastify all the same: app.inject(), and bodies that aren't JSON (415).
   for (const path of USAGE_EVENT_PATHS) {
@@ -73,10 +102,7 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
         config: { csrfExempt: true, countsOnly: true },
       },
       async (request, reply) => {
-        const answer = await intake.answer(request.body, {
-          address: request.ip,
-          userAgent: request.headers["user-agent"] ?? "",
-        });
+        const answer = await intake.answer(request.body, { address: request.ip });
         return reply
           .status(answer.status)
           .headers(answer.headers)

@@ -3,10 +3,11 @@ import { addressKey } from "../../lib/address";
 
 /**
  * Who sent a usage event, as keys the server derives (issue 14 item 3), never the address itself
- * and never anything the browser chose. Plausible's design: an HMAC of a salt that changes every
- * UTC day with the sending address, its user agent and the presentation. Every process derives
- * the same day's salt from the app's secret, so several processes agree on a visitor without
- * talking to each other. In the first hour of a day an event also carries its keys under the day
+ * and never anything the browser chose unchecked. Plausible's design: an HMAC of a salt that
+ * changes every UTC day with the sending address, and (issue 28 item 4) with the visitor the
+ * server signed an id for (visitor-id.ts: a usage session of one browser) and the presentation.
+ * Every process derives the same day's salt from the app's secret, so several processes agree
+ * on a visitor without talking to each other. In the first hour of a day an event also carries its keys under the day
  * before's salt, so a visitor (or address) is still known across midnight for the 30-minute view
  * window and the hourly address cap; otherwise one day's keys can't be joined with another's.
  */
@@ -16,7 +17,11 @@ export interface SenderKeys {
    * IPv6 address by its /64 (one person's), IPv4 by the full address (lib/address.ts).
    */
   address: string;
-  /** The visitor of a presentation (address, user agent, presentation), keyed with the day's salt; null when the event names none. */
+  /**
+   * The visitor of a presentation (the usage session a server-issued visitor id was signed for, and
+   * the presentation), keyed with the day's salt; null when the event names no presentation or
+   * carries no valid visitor id (then it counts no view).
+   */
   visitor: string | null;
   /** The address under the day before's salt, in the first hour of a UTC day; else null. */
   addressBefore: string | null;
@@ -25,7 +30,13 @@ export interface SenderKeys {
 }
 
 export interface SenderKeyer {
-  keysOf(sender: { address: string; userAgent: string; presentationOid: string | null; now: number }): SenderKeys;
+  keysOf(sender: {
+    address: string;
+    /** The usage session a valid visitor id was signed for (visitor-id.ts), else null. */
+    visitorId: string | null;
+    presentationOid: string | null;
+    now: number;
+  }): SenderKeys;
 }
 
 /** One UTC day in ms: the salt's lifetime. */
@@ -46,17 +57,18 @@ export function createSenderKeyer(secret: string): SenderKeyer {
   };
   const key = (salt: Buffer, parts: readonly string[]) =>
     createHmac("sha256", salt).update(parts.join("\u0000")).digest("base64url").slice(0, 22);
-  const keysUnder = (salt: Buffer, address: string, userAgent: string, presentationOid: string | null) => ({
+  const keysUnder = (salt: Buffer, address: string, visitorId: string | null, presentationOid: string | null) => ({
     address: key(salt, ["address", addressKey(address)]),
-    visitor: presentationOid === null ? null : key(salt, ["visitor", address, userAgent, presentationOid]),
+    visitor:
+      presentationOid === null || visitorId === null ? null : key(salt, ["visitor-id", visitorId, presentationOid]),
   });
   return {
-    keysOf({ address, userAgent, presentationOid, now }) {
+    keysOf({ address, visitorId, presentationOid, now }) {
       const day = Math.floor(now / SALT_DAY_MS);
-      const today = keysUnder(saltOf(day), address, userAgent, presentationOid);
+      const today = keysUnder(saltOf(day), address, visitorId, presentationOid);
       const before =
         now - day * SALT_DAY_MS < KEYS_OVERLAP_MS
-          ? keysUnder(saltOf(day - 1), address, userAgent, presentationOid)
+          ? keysUnder(saltOf(day - 1), address, visitorId, presentationOid)
           : null;
       return { ...today, addressBefore: before?.address ?? null, visitorBefore: before?.visitor ?? null };
     },

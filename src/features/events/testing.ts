@@ -8,15 +8,17 @@ export const testSenderKeys = createSenderKeyer("test-secret-test-secret-test-se
 
 /**
  * An accepted event as the route makes it (features/events/accepted-event.ts), for tests that
- * store batches directly: a loaded public view page by default, from `address` with `userAgent`
- * at `at` (an ISO time or ms), with a fresh id unless one is given.
+ * store batches directly: a loaded public view page by default, from `address` at `at` (an ISO
+ * time or ms), with a fresh id unless one is given. Its visitor is its session (random unless
+ * given), as if the server had issued it a visitor id (issue 28 item 4); `signed: false` is an
+ * event without a valid one.
  */
 export function acceptedEvent(options: {
   oid: string | null;
   at?: string | number;
   address?: string;
-  userAgent?: string;
   sessionId?: string;
+  signed?: boolean;
   eventName?: string;
   id?: string;
 }): AcceptedEvent {
@@ -39,7 +41,7 @@ export function acceptedEvent(options: {
     wantsView,
     sender: testSenderKeys.keysOf({
       address: options.address ?? "203.0.113.7",
-      userAgent: options.userAgent ?? "Mozilla/5.0 (test)",
+      visitorId: options.signed === false ? null : sessionId,
       presentationOid: wantsView ? options.oid : null,
       now: receivedAt,
     }),

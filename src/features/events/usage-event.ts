@@ -10,6 +10,18 @@ export interface UsageEvent {
 /** Podium's own client-log endpoint (spec §7: "a configurable log endpoint"; routes.ts). */
 export const CLIENT_LOG_PATH = "/log/client";
 
+/**
+ * Issue 28 item 4: where a view page asks for its signed visitor id (visitor-id.ts): GET with
+ * `?session_id=` (the page's usage-session id), answered `{ visitorId }`, null for the owner and
+ * collaborators, whose own views don't count.
+ */
+export const VISITOR_ID_PATH = "/api/views/:oid/visitor-id";
+
+/** VISITOR_ID_PATH for one presentation. */
+export function visitorIdPath(oid: string): string {
+  return VISITOR_ID_PATH.replace(":oid", encodeURIComponent(oid));
+}
+
 /** An event family (spec §3): core.type, core.event_source and core.schema_id. */
 export interface EventFamily {
   type: string;

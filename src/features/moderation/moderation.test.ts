@@ -211,23 +211,29 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
       );
     };
     const before = await views();
-    const viewEvent = (session: string) => [
+    const viewEvent = (session: string, visitorId: string) => [
       {
         core: { type: "Analytics", event_type: "loaded_public_view_page" },
         user: { session_id: session },
-        body: { event_name: "loaded_public_view_page", oid },
+        body: { event_name: "loaded_public_view_page", oid, visitor_id: visitorId },
       },
     ];
-    // Issue 14 item 3: the visitor is the sender's address and browser, never the session id it names.
+    // Issue 28 item 4: the visitor is the usage session the server signed a visitor id for as the page loaded.
     const addresses: Record<string, string> = { "session-a": "192.0.2.10", "session-b": "192.0.2.11" };
-    const send = (session: string) =>
-      app.inject({
+    const send = async (session: string) => {
+      const issued = await app.inject({
+        method: "GET",
+        url: `/api/views/${oid}/visitor-id?session_id=${session}`,
+        remoteAddress: addresses[session],
+      });
+      return app.inject({
         method: "POST",
         url: "/log/json",
         remoteAddress: addresses[session],
         headers: { "content-type": "application/json" },
-        payload: JSON.stringify(viewEvent(session)),
+        payload: JSON.stringify(viewEvent(session, (issued.json() as { visitorId: string }).visitorId)),
       });
+    };
     expect((await send("session-a")).statusCode).toBe(204);
     expect((await send("session-a")).statusCode).toBe(204);
     expect(await views()).toBe(before + 1);

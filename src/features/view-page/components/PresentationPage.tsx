@@ -11,7 +11,7 @@ import { useSession } from "../../../ui/session";
 import { isMobileViewport } from "../../../ui/viewport";
 import { EmbedModal } from "../../embed/components/EmbedModal";
 import { embedProductType } from "../../embed/embed-dimensions";
-import { trackEvent } from "../../events/client";
+import { trackEvent, trackViewPageLoaded } from "../../events/client";
 import { COPY_SOURCE_VIEW_PAGE, NATIVE_LOG_EVENTS } from "../../events/log-calls";
 import { VIEWER_EVENTS } from "../../events/usage-event";
 import { ViewerHeader } from "../../explore/components/ViewerHeader";
@@ -73,7 +73,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
 
   useEffect(() => {
     setOrigin(window.location.origin);
-    void trackEvent(VIEWER_EVENTS.loadedPublicViewPage, { oid: data.oid });
+    // Issue 28 item 4: with the visitor id the server signs for this page load.
+    void trackViewPageLoaded(data.oid);
   }, [data.oid]);
 
   const openEmbed = () => {

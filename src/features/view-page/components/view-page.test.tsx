@@ -5,7 +5,7 @@ import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
-import { trackEvent } from "../../events/client";
+import { trackEvent, trackViewPageLoaded } from "../../events/client";
 import { sendLike } from "../../likes/like-client";
 import type { PresentationPageData } from "../../presentation/page-data";
 import { PresentationPage } from "./PresentationPage";
@@ -13,6 +13,7 @@ import { PresentationPage } from "./PresentationPage";
 vi.mock("../../events/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../events/client")>()),
   trackEvent: vi.fn(async () => true),
+  trackViewPageLoaded: vi.fn(async () => true),
 }));
 vi.mock("../../likes/like-client", () => ({ sendLike: vi.fn(async () => undefined) }));
 
@@ -241,7 +242,8 @@ describe("issue 12: the owner's and collaborators' toolbar", () => {
 describe("public view page logging", () => {
   it("R4.11 tracked actions send their events: loaded page, show and close modal", () => {
     renderPage(pageData());
-    expect(trackEvent).toHaveBeenCalledWith("loaded_public_view_page", { oid: OID });
+    // The loaded event, with the page's visitor id (issue 28 item 4; events/client.test.ts).
+    expect(trackViewPageLoaded).toHaveBeenCalledWith(OID);
     fireEvent.click(screen.getByRole("button", { name: "Embed" }));
     expect(trackEvent).toHaveBeenLastCalledWith("show_modal", { oid: OID, modal: "embed" });
     fireEvent.click(within(screen.getByRole("dialog", { name: "Embed" })).getByRole("button", { name: "Close" }));
