@@ -4,6 +4,7 @@ import type { TestDatabaseTarget } from "../db/testing";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_FEATURES } from "./config";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
+import { PDF_CHILD_MEMORY_MB } from "./workers/pdf-pool";
 import { TEST_WORKER_DIR } from "./workers/test-build";
 
 /** Test support: an app on a fresh test database, and an agent that keeps cookies like a browser. */
@@ -19,6 +20,7 @@ export const TEST_CONFIG: Config = {
   // Built by the Vitest global setup (workers/test-build.ts).
   workerDir: TEST_WORKER_DIR,
   documentWorkTimeoutMs: DOCUMENT_WORK_TIMEOUT_MS,
+  pdfMemoryLimitMb: PDF_CHILD_MEMORY_MB,
   features: DEFAULT_FEATURES,
   rateLimitPerMinute: 100_000,
   logger: false,
