@@ -13,7 +13,7 @@ import { loadPdfJs, type OpenPdf, openPdf } from "../../features/pdf-import/read
 export type PdfChildRequest =
   /** Open this PDF (job) and answer `opened`; drawing starts at page `from`. */
   | { type: "open"; job: number; bytes: Uint8Array; from: number }
-  /** Draw the job's next pages for about `sliceMs` (each page started within it is finished). */
+  /** Draw the job's next pages: one, then any more that start within `sliceMs` (each is finished). */
   | { type: "run"; job: number; sliceMs: number }
   /** Forget the job (done, failed or given up on). */
   | { type: "close"; job: number };
@@ -74,7 +74,8 @@ process.on("message", async (request: PdfChildRequest) => {
   try {
     switch (request.type) {
       case "open": {
-        const pdf = await openPdf(new Uint8Array(request.bytes));
+        const bytes = request.bytes instanceof Uint8Array ? request.bytes : new Uint8Array(request.bytes);
+        const pdf = await openPdf(bytes);
         open.set(job, { pdf, next: request.from });
         post({ type: "opened", job, pageCount: pdf.pageCount });
         break;
@@ -82,10 +83,12 @@ process.on("message", async (request: PdfChildRequest) => {
       case "run": {
         const entry = open.get(job);
         if (!entry) throw new Error("no such job");
+        // At least one page a turn, then as many as start within the slice.
         const until = Date.now() + request.sliceMs;
+        let pages = 0;
         entry.next = await entry.pdf.drawPages(
           entry.next,
-          () => Date.now() < until,
+          () => pages++ === 0 || Date.now() < until,
           (page) => post({ type: "page", job, page }),
         );
         if (entry.next > entry.pdf.pageCount) {
