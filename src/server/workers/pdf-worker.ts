@@ -74,8 +74,9 @@ process.on("message", async (request: PdfChildRequest) => {
   try {
     switch (request.type) {
       case "open": {
-        const bytes = request.bytes instanceof Uint8Array ? request.bytes : new Uint8Array(request.bytes);
-        const pdf = await openPdf(bytes);
+        // A plain Uint8Array over the same bytes: pdfjs refuses a Buffer (what a Buffer sent arrives as).
+        const { buffer, byteOffset, byteLength } = request.bytes;
+        const pdf = await openPdf(new Uint8Array(buffer, byteOffset, byteLength));
         open.set(job, { pdf, next: request.from });
         post({ type: "opened", job, pageCount: pdf.pageCount });
         break;
