@@ -140,9 +140,10 @@ describe("issue 27 PDF converter", () => {
   }, 120_000);
 
   it("issue 27 PDF limits: a page past the per-page limit fails its PDF as too slow, and the next PDF converts", async () => {
-    const pdfs = open({ pageTimeLimitMs: 10_000 });
+    // 2 s of CPU time a page (the clock's limit out of the way: a loaded machine can't fail a page here).
+    const pdfs = open({ pageTimeLimitMs: 2_000, pageWallLimitMs: 600_000 });
     const log: string[] = [];
-    // 200,000 line segments: tens of seconds a page on any machine; a text page well under 10 s.
+    // 200,000 line segments: many seconds of CPU a page on any machine; a text page well under 1 s.
     const slow = follow(pdfs, await linesPdf(3, 200_000), "ada", log);
     const next = follow(pdfs, await textPdf(2), "grace", log);
     await Promise.all([slow.done, next.done]);
@@ -154,11 +155,11 @@ describe("issue 27 PDF converter", () => {
   }, 120_000);
 
   it("issue 27 PDF limits: a PDF whose pace can't finish within the whole-PDF limit is stopped early, in words", async () => {
-    // 300 pages of 2,000 segments: at least 0.1 s a page anywhere, so 300 pages can't fit in 20 s;
-    // after two pages that is clear, long before 20 s have gone by.
-    const pdfs = open({ jobTimeLimitMs: 20_000, paceGraceMs: 0, pageTimeLimitMs: 60_000 });
+    // 300 pages of 5,000 segments: at least 0.1 s of CPU a page anywhere, so 300 pages can't fit in
+    // 20 s; after two pages that is clear, long before 20 s have been used.
+    const pdfs = open({ jobTimeLimitMs: 20_000, paceGraceMs: 0, pageTimeLimitMs: 60_000, pageWallLimitMs: 600_000 });
     const log: string[] = [];
-    const long = follow(pdfs, await linesPdf(300, 2_000), "ada", log);
+    const long = follow(pdfs, await linesPdf(300, 5_000), "ada", log);
     await long.done;
     expect(long.record.outcome).toMatchObject({ problem: "tooLong", statusCode: 422 });
     expect((long.record.outcome as Error).message).toMatch(/longer than the 20 seconds Podium allows/);
@@ -166,10 +167,11 @@ describe("issue 27 PDF converter", () => {
   }, 120_000);
 
   it("issue 27 PDF memory: a converter past its memory ceiling is killed, the PDF refused as needing too much memory, and the next PDF converts", async () => {
-    // The converter idles near 100 MiB and draws a small page in under 130; the heavy PDF needs 220 more.
-    const pdfs = open({ memoryLimitMb: 250, pageTimeLimitMs: 120_000 });
+    // A child idles near 100 MiB (two: the converting one and the standby) and draws a small page
+    // in under 130; the heavy PDF needs 300 more.
+    const pdfs = open({ memoryLimitMb: 300, pageTimeLimitMs: 120_000, pageWallLimitMs: 600_000 });
     const log: string[] = [];
-    const bomb = follow(pdfs, await heavyPdf(220), "ada", log);
+    const bomb = follow(pdfs, await heavyPdf(300), "ada", log);
     const next = follow(pdfs, await blankPdf(), "grace", log);
     await Promise.all([bomb.done, next.done]);
     expect(bomb.record.outcome).toMatchObject({ problem: "tooComplex", statusCode: 422 });

@@ -19,14 +19,21 @@ import type { PdfChildMessage, PdfChildRequest } from "./pdf-worker";
 export const PDF_WORKER_FILE = "pdf-worker.js";
 
 /**
- * One page may take this long to draw and encode (counted from the last page the job sent, or the
- * start of its turn). A slide page takes 0.1–0.3 s on the 2-core development machine at a load of
- * about 4 (bench:pdf: 9 pages/s), a page holding a 24 MP photo about 1.5 s; 5 s is three times
- * that, and the longest one person's page can hold up another person's PDF.
+ * One page may use this much of the converter's CPU time to draw and encode (counted from the
+ * last page the job sent, or the start of its turn; CPU time, so a busy machine doesn't make a
+ * real page fail: the child runs at nice 10, behind everything else). A slide page uses 0.1–0.3
+ * s (bench:pdf: 9 pages/s on the 2-core development machine), a page holding a 24 MP photo about
+ * 1.5 s; 5 s is three times that. It is the longest one person's page holds up another's PDF on
+ * a machine with CPU to spare.
  */
 export const PDF_PAGE_TIME_LIMIT_MS = 5_000;
 /**
- * The conversion time one PDF may use in all (its own turns, not the time it waits for others'):
+ * However busy the machine, a page is stopped after this long by the clock (a real page takes
+ * 4 s here with the machine's load at 28 on 2 cores): what bounds another person's wait there.
+ */
+export const PDF_PAGE_WALL_LIMIT_MS = 10_000;
+/**
+ * The conversion time (CPU, as above) one PDF may use in all (its own turns, not others'):
  * 300 pages (the most a PDF may have) at the measured 9 pages/s take 33 s, 100 s on a machine
  * three times as loaded; 120 s lets every real deck through and no PDF hold the converter for
  * minutes. A PDF whose pace (its time per page so far, times its pages) says it can't finish
@@ -36,16 +43,20 @@ export const PDF_JOB_TIME_LIMIT_MS = 120_000;
 /** Its pace is judged once a PDF has used this much time and drawn 2 pages (a first page is slow: fonts load). */
 const PACE_GRACE_MS = 5_000;
 /**
- * The converter child's memory ceiling, resident set (JavaScript heap and native memory), in MiB.
- * The child idles at about 150 MiB with pdfjs loaded; a slide deck peaks near 300 MiB; a page
- * with a 50 MP embedded photo (the largest image pdfjs decodes, MAX_EMBEDDED_IMAGE_PIXELS) near
- * 700. Past it the child is killed and the PDF refused (tooComplex). PODIUM_PDF_MEMORY_MB sets it.
+ * The converter's memory ceiling in MiB: the resident sets (JavaScript heap and native memory
+ * alike) of the child converting and the standby child, together. Measured on the development
+ * machine: a child idles at 100 MiB with pdfjs loaded; a 30-page slide deck peaks at 190 MiB, a
+ * deck of 24 MP photos at 425 MiB (so with the standby about 525); the hostile PDFs of issue 27
+ * pass it (a page drawing a 49 MP image 40 times: 780 MiB and growing; a 1 MB Flate bomb: 1.4
+ * GiB). Past it the child is killed and the PDF refused (tooComplex). PODIUM_PDF_MEMORY_MB sets it.
  */
 export const PDF_CHILD_MEMORY_MB = 768;
 /** A turn: the pages of one PDF started within this long, then the next person's turn. */
 const PDF_SLICE_MS = 250;
-/** How often the child's resident size is read (/proc, Linux). */
+/** How often the child's resident size and CPU time are read (/proc, Linux). */
 const RSS_POLL_MS = 50;
+/** Clock ticks a second in /proc/{pid}/stat (USER_HZ: 100 on every Linux Podium runs on). */
+const CLOCK_TICKS_PER_S = 100;
 /** A fresh child loads pdfjs before its first PDF; that isn't the PDF's time (a busy machine: a few seconds). */
 const CHILD_START_LIMIT_MS = 30_000;
 
@@ -56,6 +67,7 @@ export interface PdfWorkerOptions {
   memoryLimitMb?: number;
   /** See the constants above. */
   pageTimeLimitMs?: number;
+  pageWallLimitMs?: number;
   jobTimeLimitMs?: number;
   paceGraceMs?: number;
   sliceMs?: number;
@@ -110,6 +122,19 @@ function residentBytes(pid: number | undefined): number | null {
   }
 }
 
+/** The child's CPU time so far in ms (all its threads: user and system), or null where /proc can't say. */
+function cpuMs(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_S : null;
+  } catch {
+    return null;
+  }
+}
+
 export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = {}): PdfConverter {
   const script = fileURLToPath(
     new URL(PDF_WORKER_FILE, `file://${workerDir.endsWith("/") ? workerDir : `${workerDir}/`}`),
@@ -117,6 +142,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
   const maxWaiting = options.maxWaiting ?? 4;
   const memoryLimitBytes = (options.memoryLimitMb ?? PDF_CHILD_MEMORY_MB) * 1024 * 1024;
   const pageTimeLimitMs = options.pageTimeLimitMs ?? PDF_PAGE_TIME_LIMIT_MS;
+  const pageWallLimitMs = options.pageWallLimitMs ?? PDF_PAGE_WALL_LIMIT_MS;
   const jobTimeLimitMs = options.jobTimeLimitMs ?? PDF_JOB_TIME_LIMIT_MS;
   const paceGraceMs = options.paceGraceMs ?? PACE_GRACE_MS;
   const sliceMs = options.sliceMs ?? PDF_SLICE_MS;
@@ -128,6 +154,11 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
   let pumping = false;
   let closed = false;
   let child: Child | null = null;
+  /**
+   * While PDFs convert, a second child waits with pdfjs loaded, so a child killed for time or
+   * memory is replaced at once: the next person's turn doesn't wait for a new child to start.
+   */
+  let standby: Child | null = null;
   let idleTimer: NodeJS.Timeout | null = null;
 
   const spawn = (): Child => {
@@ -157,6 +188,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
       clearTimeout(startLimit);
       markReady(false);
       if (child === spawned) child = null;
+      if (standby === spawned) standby = null;
       spawned.answer?.({ type: "exit" });
     });
     return spawned;
@@ -164,6 +196,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
   const stopChild = (which: Child | null) => {
     if (!which) return;
     if (child === which) child = null;
+    if (standby === which) standby = null;
     if (!which.exited) which.process.kill("SIGKILL");
     for (const jobs of queues.values()) for (const job of jobs) if (job.openIn === which) job.openIn = null;
   };
@@ -171,16 +204,25 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
   const takeChild = (): Child => {
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = null;
-    if (!child || child.exited) child = spawn();
+    if (!child || child.exited) {
+      child = standby ?? spawn();
+      standby = null;
+    }
     child.process.ref();
     (child.process.channel as { ref?(): void } | undefined)?.ref?.();
+    standby ??= spawn();
     return child;
   };
   const idle = () => {
     // Nothing a PDF made is kept: the child that converted it goes, and a fresh one waits (or none).
     stopChild(child);
-    if (closed || spareIdleMs <= 0) return;
-    const spare = spawn();
+    const spare = standby ?? (closed || spareIdleMs <= 0 ? null : spawn());
+    standby = null;
+    if (!spare) return;
+    if (closed || spareIdleMs <= 0) {
+      stopChild(spare);
+      return;
+    }
     spare.process.unref();
     (spare.process.channel as { unref?(): void } | undefined)?.unref?.();
     child = spare;
@@ -230,8 +272,19 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
     request: PdfChildRequest,
   ): Promise<"opened" | "paused" | "done" | { error: PdfImportError; kill: boolean }> =>
     new Promise((resolve) => {
-      const startedAt = performance.now();
+      const pid = current.process.pid;
+      // The child's CPU time where /proc says it (Linux; its last reading once it is gone), else the clock.
+      let lastCpu = cpuMs(pid);
+      const clock =
+        lastCpu === null
+          ? () => performance.now()
+          : () => {
+              lastCpu = cpuMs(pid) ?? lastCpu;
+              return lastCpu ?? 0;
+            };
+      const startedAt = clock();
       const usedBefore = job.usedMs;
+      let pageFrom = startedAt;
       let settled = false;
       let pageTimer: NodeJS.Timeout;
       const settle = (outcome: Awaited<ReturnType<typeof turn>>) => {
@@ -240,19 +293,23 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
         clearTimeout(pageTimer);
         clearInterval(memoryWatch);
         current.answer = null;
-        job.usedMs = usedBefore + (performance.now() - startedAt);
+        job.usedMs = usedBefore + (clock() - startedAt);
         resolve(outcome);
       };
       const fail = (problem: PdfImportError["problem"], message: string, kill = true) =>
         settle({ error: new PdfImportError(problem, 422, message), kill });
       const armPageTimer = () => {
         clearTimeout(pageTimer);
-        pageTimer = setTimeout(() => fail("tooSlow", TOO_SLOW), pageTimeLimitMs);
+        pageTimer = setTimeout(() => fail("tooSlow", TOO_SLOW), pageWallLimitMs);
+        pageFrom = clock();
       };
       armPageTimer();
       const memoryWatch = setInterval(() => {
+        if (clock() - pageFrom > pageTimeLimitMs) fail("tooSlow", TOO_SLOW);
+        // The ceiling is the converter's as a whole: the child converting and the one standing by.
         const rss = residentBytes(current.process.pid);
-        if (rss !== null && rss > memoryLimitBytes) fail("tooComplex", TOO_COMPLEX);
+        const waiting = standby && !standby.exited ? (residentBytes(standby.process.pid) ?? 0) : 0;
+        if (rss !== null && rss + waiting > memoryLimitBytes) fail("tooComplex", TOO_COMPLEX);
       }, RSS_POLL_MS);
       current.answer = (message) => {
         if (settled) return;
@@ -270,7 +327,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
           case "page": {
             armPageTimer();
             job.pagesDone += 1;
-            const used = usedBefore + (performance.now() - startedAt);
+            const used = usedBefore + (clock() - startedAt);
             try {
               job.events.page(message.page);
             } catch (error) {
@@ -339,6 +396,8 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
               }
             }
           }
+          // Opening and the first slice are one turn: a new PDF doesn't wait a round in between.
+          if (outcome === "opened") outcome = await turn(current, job, { type: "run", job: job.id, sliceMs });
         } else {
           outcome = await turn(current, job, { type: "run", job: job.id, sliceMs });
         }
@@ -402,6 +461,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
       if (idleTimer) clearTimeout(idleTimer);
       const closing = new Error("The PDF workers are closed.");
       for (const jobs of [...queues.values()]) for (const job of [...jobs]) end(job, closing);
+      stopChild(standby);
       const last = child;
       stopChild(child);
       if (last && !last.exited) await new Promise((resolve) => last.process.once("exit", resolve));
