@@ -58,8 +58,8 @@ const PDF_SLICE_MS = 250;
 const RSS_POLL_MS = 50;
 /** Clock ticks a second in /proc/{pid}/stat (USER_HZ: 100 on every Linux Podium runs on). */
 const CLOCK_TICKS_PER_S = 100;
-/** A fresh child loads pdfjs before its first PDF; that isn't the PDF's time (a busy machine: a few seconds). */
-const CHILD_START_LIMIT_MS = 30_000;
+/** A fresh child loads pdfjs before its first PDF; that isn't the PDF's time (a busy machine: tens of seconds). */
+const CHILD_START_LIMIT_MS = 60_000;
 
 export interface PdfWorkerOptions {
   /** PDFs converting or waiting besides the first, in all (4); past that, 503 with Retry-After. */

@@ -33,17 +33,19 @@ const send = process.send?.bind(process);
 if (!send) throw new Error("pdf-worker runs as a child process with an IPC channel (pdf-pool.ts)");
 const post = (message: PdfChildMessage) => send(message);
 
-// nice 10: a long PDF yields the CPU to page requests.
-try {
-  setPriority(0, 10);
-} catch {
-  // Not allowed: normal priority.
-}
-
 // pdfjs loads as soon as the process starts: a spare converter waits with it loaded (pdf-pool.ts).
+// Then nice 10: a long PDF yields the CPU to page requests (not before: on a busy machine a
+// niced start could take longer than the server waits for it).
 void loadPdfJs()
   .catch(() => {})
-  .then(() => post({ type: "ready" }));
+  .then(() => {
+    try {
+      setPriority(0, 10);
+    } catch {
+      // Not allowed: normal priority.
+    }
+    post({ type: "ready" });
+  });
 
 const open = new Map<number, { pdf: OpenPdf; next: number }>();
 
