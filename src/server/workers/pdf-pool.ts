@@ -52,8 +52,13 @@ const PACE_GRACE_MS = 5_000;
  * GiB). Past it the child is killed and the PDF refused (tooComplex). PODIUM_PDF_MEMORY_MB sets it.
  */
 export const PDF_CHILD_MEMORY_MB = 768;
-/** A turn: the pages of one PDF started within this long, then the next person's turn. */
+/**
+ * A turn: the pages of one PDF started within this long, then the next person's turn. With no one
+ * else waiting a turn is long (LONE_SLICE_MS: one PDF alone keeps its encode overlapping the next
+ * page's drawing), and ends after the page under way as soon as someone else's PDF arrives.
+ */
 const PDF_SLICE_MS = 250;
+const LONE_SLICE_MS = 60_000;
 /** How often the child's resident size and CPU time are read (/proc, Linux). */
 const RSS_POLL_MS = 50;
 /** Clock ticks a second in /proc/{pid}/stat (USER_HZ: 100 on every Linux Podium runs on). */
@@ -155,6 +160,8 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
   let pumping = false;
   let closed = false;
   let child: Child | null = null;
+  /** The job whose turn it is, and whether its turn was a long one (no one else was waiting). */
+  let turnOf: { job: Job; child: Child; lone: boolean } | null = null;
   /**
    * While PDFs convert, a second child waits with pdfjs loaded, so a child killed for time or
    * memory is replaced at once: the next person's turn doesn't wait for a new child to start.
@@ -362,6 +369,22 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
       });
     });
 
+  /** A `run` turn: short when others wait, long (until someone else's PDF arrives) when not. */
+  const run = (current: Child, job: Job) => {
+    const lone = queues.size <= 1;
+    turnOf = { job, child: current, lone };
+    return turn(current, job, { type: "run", job: job.id, sliceMs: lone ? LONE_SLICE_MS : sliceMs }).finally(() => {
+      turnOf = null;
+    });
+  };
+  /** A PDF arrived: a long turn under way ends after its page (only when another person's turn is due). */
+  const cutLoneTurn = (account: string) => {
+    if (!turnOf?.lone || turnOf.job.account === account || turnOf.child.exited) return;
+    turnOf.lone = false;
+    const request: PdfChildRequest = { type: "yield", job: turnOf.job.id };
+    turnOf.child.process.send(request);
+  };
+
   const pump = async () => {
     if (pumping) return;
     pumping = true;
@@ -398,9 +421,9 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
             }
           }
           // Opening and the first slice are one turn: a new PDF doesn't wait a round in between.
-          if (outcome === "opened") outcome = await turn(current, job, { type: "run", job: job.id, sliceMs });
+          if (outcome === "opened") outcome = await run(current, job);
         } else {
-          outcome = await turn(current, job, { type: "run", job: job.id, sliceMs });
+          outcome = await run(current, job);
         }
         if (closed) break;
         if (typeof outcome === "object") {
@@ -453,6 +476,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
         const jobs = queues.get(account);
         if (jobs) jobs.push(job);
         else queues.set(account, [job]);
+        cutLoneTurn(account);
         void pump();
         tellWaiting();
       });

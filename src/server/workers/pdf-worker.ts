@@ -15,6 +15,8 @@ export type PdfChildRequest =
   | { type: "open"; job: number; bytes: Uint8Array; from: number }
   /** Draw the job's next pages: one, then any more that start within `sliceMs` (each is finished). */
   | { type: "run"; job: number; sliceMs: number }
+  /** Someone else's PDF is waiting: finish the page under way and end the turn (sent during a `run`). */
+  | { type: "yield"; job: number }
   /** Forget the job (done, failed or given up on). */
   | { type: "close"; job: number };
 
@@ -48,6 +50,8 @@ void loadPdfJs()
   });
 
 const open = new Map<number, { pdf: OpenPdf; next: number }>();
+/** Jobs asked to end their turn after the page under way. */
+const yielding = new Set<number>();
 
 const refusal = (job: number, error: unknown) => {
   if (error instanceof PdfImportError) {
@@ -70,9 +74,14 @@ const closeJob = async (job: number) => {
   await entry?.pdf.close();
 };
 
-// One request at a time: the server sends the next only after this one is answered.
+// One request at a time (the server sends the next only after this one is answered), but for
+// `yield`, which comes during a `run`.
 process.on("message", async (request: PdfChildRequest) => {
   const { job } = request;
+  if (request.type === "yield") {
+    yielding.add(job);
+    return;
+  }
   try {
     switch (request.type) {
       case "open": {
@@ -89,9 +98,10 @@ process.on("message", async (request: PdfChildRequest) => {
         // At least one page a turn, then as many as start within the slice.
         const until = Date.now() + request.sliceMs;
         let pages = 0;
+        yielding.delete(job);
         entry.next = await entry.pdf.drawPages(
           entry.next,
-          () => pages++ === 0 || Date.now() < until,
+          () => pages++ === 0 || (Date.now() < until && !yielding.has(job)),
           (page) => post({ type: "page", job, page }),
         );
         if (entry.next > entry.pdf.pageCount) {
