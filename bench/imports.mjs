@@ -15,7 +15,11 @@
 // The figures and the goal are reported, never enforced. The run exits non-zero only for
 // correctness problems: a 5xx answer, an unexpected status, a request error, or the server dying.
 //
-// Usage: npm run bench:imports [-- --duration 8 --warmup 2 --connections 4 --build]
+// Then the PDF phase (bench/pdf-fairness.mjs, issue 27): while one person keeps two hostile PDFs
+// in flight, another person's 1-page PDF is timed to done (goal ≤ 10 s), and the server's and its
+// PDF converter's peak memory are reported against the converter's stated ceiling.
+//
+// Usage: npm run bench:imports [-- --duration 8 --warmup 2 --connections 4 --build --pdf-only --no-pdf --port N]
 // Builds when dist/ is missing (or with --build); all traffic goes to 127.0.0.1.
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -23,6 +27,7 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import { availableParallelism, loadavg } from "node:os";
 import autocannon from "autocannon";
+import { pdfFairness } from "./pdf-fairness.mjs";
 import { freePort, HOST, ROOT } from "./support.mjs";
 
 process.chdir(ROOT);
@@ -215,15 +220,23 @@ async function main() {
     console.log("podium: building…");
     execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: ROOT, stdio: "inherit" });
   }
-  // However the run goes, it ends: set-up, loads and imports get this long in all.
-  const limitMs = (WARMUP_S + 2 * DURATION_S) * 1_000 + 180_000;
+  const pdfOnly = process.argv.includes("--pdf-only");
+  const withPdf = !process.argv.includes("--no-pdf");
+  // However the run goes, it ends: set-up, loads and imports get this long in all (the PDF phase 5 minutes more).
+  const limitMs = (WARMUP_S + 2 * DURATION_S) * 1_000 + 180_000 + (withPdf ? 300_000 : 0);
   setTimeout(() => {
     console.error(`bench/imports: still running after ${limitMs / 1_000} s; stopping.`);
     stopPodium().finally(() => process.exit(1));
   }, limitMs).unref();
 
-  const port = await freePort();
+  const port = option("port", 0) || (await freePort());
   await startPodium(port);
+  if (pdfOnly) {
+    const pdf = await pdfFairness({ port, request, signUp, serverPid: server.child.pid, failures });
+    await stopPodium();
+    console.log(JSON.stringify({ bench: "imports", pdf, correct: failures.length === 0 }));
+    return;
+  }
   const person = await signUp(port);
   const path = await pickViewPage(port);
   // The server, its workers and autocannon share these CPUs: other work on the machine skews the figures.
@@ -243,6 +256,7 @@ async function main() {
   });
   const results = await imports;
   if (server.child.exitCode !== null || server.child.signalCode !== null) failures.push("the server was not running");
+  const pdf = withPdf ? await pdfFairness({ port, request, signUp, serverPid: server.child.pid, failures }) : null;
   await stopPodium();
 
   const perPayload = PAYLOADS.map(({ name }, i) => {
@@ -290,7 +304,7 @@ async function main() {
   );
   console.log("(Speed is reported, not enforced.)");
   const report = { bench: "imports", path, durationSeconds: DURATION_S, connections: CONNECTIONS, machine };
-  Object.assign(report, { baseline, underAttack: attack, p99Ratio, imports: perPayload, worstImportMs: worstMs });
+  Object.assign(report, { baseline, underAttack: attack, p99Ratio, imports: perPayload, worstImportMs: worstMs, pdf });
   console.log(JSON.stringify({ ...report, goals, correct: failures.length === 0 }));
 }
 

@@ -489,7 +489,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerDashboardRoutes(app, context);
   registerEditorRoutes(app, context);
   registerAssetRoutes(app, context);
-  const pdfWorkers = createPdfWorkers(config.workerDir ?? fileURLToPath(new URL(".", import.meta.url)));
+  const pdfWorkers = createPdfWorkers(config.workerDir ?? fileURLToPath(new URL(".", import.meta.url)), {
+    memoryLimitMb: config.pdfMemoryLimitMb,
+  });
   registerPdfImportRoutes(app, context, pdfWorkers);
   registerExploreRoutes(app, context);
   registerSearchSuggestRoutes(app, context, trending);

@@ -8,6 +8,7 @@ import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from 
 import type { FeatureFlags } from "../lib/features";
 import { type LogFormat, logFormatFrom } from "./request-log";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
+import { PDF_CHILD_MEMORY_MB } from "./workers/pdf-pool";
 
 /** Spec/brief environments: production, pre-production, local, dev, and the no-cookie test host. */
 export const ENVIRONMENTS = ["production", "preproduction", "local", "dev", "nocookie"] as const;
@@ -29,6 +30,8 @@ export interface Config {
   workerDir: string | null;
   /** How long one document task (import, export, preview) may run in its worker. */
   documentWorkTimeoutMs: number;
+  /** Issue 27: the PDF converter child's resident-memory ceiling in MiB (PODIUM_PDF_MEMORY_MB). */
+  pdfMemoryLimitMb: number;
   /** Feature flags passed to pages (spec §3). */
   features: FeatureFlags;
   /** Requests per minute per address before 429 (architecture: rates are limited). */
@@ -378,6 +381,7 @@ export function configFromEnv(
     clientDir: defaults.clientDir,
     workerDir: defaults.workerDir ?? null,
     documentWorkTimeoutMs: DOCUMENT_WORK_TIMEOUT_MS,
+    pdfMemoryLimitMb: positiveInt(env, "PODIUM_PDF_MEMORY_MB", PDF_CHILD_MEMORY_MB),
     features: parseFeatures(
       env.PODIUM_FEATURES,
       readFeatureFile(env.PODIUM_FEATURES_FILE ?? resolve("config/features.json"), Boolean(env.PODIUM_FEATURES_FILE)),

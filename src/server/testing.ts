@@ -8,6 +8,7 @@ import { buildApp } from "./app";
 import { type Config, DEFAULT_FEATURES } from "./config";
 import { SESSION_COOKIE } from "./plugins/session";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
+import { PDF_CHILD_MEMORY_MB } from "./workers/pdf-pool";
 import { TEST_WORKER_DIR } from "./workers/test-build";
 
 /** Test support: an app on a fresh test database, and an agent that keeps cookies like a browser. */
@@ -25,6 +26,7 @@ export const TEST_CONFIG: Config = {
   // Tests of the limit set their own (hardening.test.ts); elsewhere a busy machine mustn't turn an
   // import into a 422 (1.5 s in production, DOCUMENT_WORK_TIMEOUT_MS).
   documentWorkTimeoutMs: 20 * DOCUMENT_WORK_TIMEOUT_MS,
+  pdfMemoryLimitMb: PDF_CHILD_MEMORY_MB,
   features: DEFAULT_FEATURES,
   rateLimitPerMinute: 100_000,
   logger: false,

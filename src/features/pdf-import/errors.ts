@@ -23,6 +23,7 @@ export type PdfProblem =
   | "encrypted"
   | "corrupt"
   | "tooSlow"
+  | "tooLong"
   | "tooComplex"
   | "busy"
   | "rate"
@@ -60,7 +61,9 @@ export interface PdfPage {
 
 /** What a conversion reports while it runs. */
 export interface PdfConversionEvents {
-  /** The conversion has its worker now (it waited in the queue until this). */
+  /** The conversion waits for its turn: this many imports go before it (said again when it changes). */
+  waiting?(ahead: number): void;
+  /** The conversion has its turn now (it waited in the queue until this). */
   started?(): void;
   /** The file opened: it has this many pages (within the limit). */
   opened(pageCount: number): void;
@@ -69,11 +72,12 @@ export interface PdfConversionEvents {
 }
 
 /**
- * Converting a PDF off the request loop (server/workers/pdf-pool.ts runs it in a worker thread
- * with a time and memory limit). Rejects with PdfImportError.
+ * Converting a PDF off the request loop (server/workers/pdf-pool.ts runs it in a child process
+ * with time and memory limits, taking turns across people). Rejects with PdfImportError.
  */
 export interface PdfConverter {
-  convert(bytes: Uint8Array, events: PdfConversionEvents): Promise<void>;
+  /** `account`: whose PDF it is; turns go round the people with PDFs waiting, one slice each. */
+  convert(bytes: Uint8Array, events: PdfConversionEvents, account?: string): Promise<void>;
   close(): Promise<void>;
 }
 

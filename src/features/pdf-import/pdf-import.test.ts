@@ -315,7 +315,8 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
       "pdfs@podium.test",
     ]);
-    const converter = createPdfWorkers(TEST_WORKER_DIR, { baseTimeoutMs: 300, perPageMs: 1 });
+    // Issue 27: the limit is per page now; 1 ms is past for any page (or the opening) on any machine.
+    const converter = createPdfWorkers(TEST_WORKER_DIR, { pageTimeLimitMs: 1 });
     try {
       const imports = createPdfImports({ db, converter });
       const before = await counts();
@@ -399,6 +400,48 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       });
     } finally {
       await converter.close();
+    }
+  });
+
+  it("issue 27 fair PDF queue: a PDF waiting for its turn says how many go before it, in the upload's answer and to every process, until it converts", async () => {
+    const agent = new TestAgent(app);
+    await agent.signUp("waiting@podium.test");
+    // A second app on the same database answers the status too (another process on PostgreSQL).
+    const shared: Database = url ? await openDatabase({ url }) : { ...db, close: async () => {} };
+    const other = await buildApp(TEST_CONFIG, shared);
+    try {
+      const elsewhere = new TestAgent(other);
+      for (const [name, value] of agent.cookies) elsewhere.cookies.set(name, value);
+      const first = await uploadPdf(agent, await textPdf(20));
+      expect(first.statusCode, first.body).toBe(202);
+      const second = await uploadPdf(agent, await textPdf(2));
+      expect(second.statusCode, second.body).toBe(202);
+      // Its own first PDF goes before it: "waiting, 1 ahead", not "0 of 0 pages".
+      expect(second.json()).toMatchObject({ state: "converting", waiting: true, ahead: 1, pagesDone: 0 });
+      const { id } = second.json() as { id: string };
+      const asked = await elsewhere.get(`/api/imports/${id}`);
+      expect(asked.statusCode).toBe(200);
+      expect(asked.json()).toMatchObject({ state: "converting", waiting: true, ahead: 1 });
+      // The first one converts: it isn't waiting.
+      const firstStatus = (await elsewhere.get(`/api/imports/${(first.json() as { id: string }).id}`)).json();
+      expect(firstStatus.waiting).toBeUndefined();
+      // Once its turn has come, it converts and says so no more.
+      const seen: Status[] = [];
+      for (;;) {
+        const status = (await elsewhere.get(`/api/imports/${id}`)).json() as Status & { waiting?: boolean };
+        seen.push(status);
+        if (status.state !== "converting") break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(seen.at(-1)).toMatchObject({ state: "done", pagesDone: 2, pageCount: 2 });
+      expect(seen.at(-1)).not.toHaveProperty("waiting");
+      // While it waited, it never read as pages under way.
+      for (const status of seen) {
+        if ((status as { waiting?: boolean }).waiting) expect(status.pageCount).toBe(0);
+      }
+      await waitForJob(agent, (first.json() as { id: string }).id);
+    } finally {
+      await other.close();
     }
   });
 

@@ -2,7 +2,14 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { createCanvas } from "@napi-rs/canvas";
 import sharp from "sharp";
-import { PDF_MAX_PAGE_PIXELS, PDF_MAX_PAGES, PDF_PAGE_WIDTH, type PdfConversionEvents, PdfImportError } from "./errors";
+import {
+  PDF_MAX_PAGE_PIXELS,
+  PDF_MAX_PAGES,
+  PDF_PAGE_WIDTH,
+  type PdfConversionEvents,
+  PdfImportError,
+  type PdfPage,
+} from "./errors";
 import { type PageBox, type PageText, pageText, paragraphsOf, runningLines, type TextRun } from "./text";
 
 /**
@@ -86,12 +93,23 @@ export function pageBox(view: number[], rotate: number): PageBox | null {
   return { bottom: Math.min(bottom, top), top: Math.max(bottom, top) };
 }
 
+/** An opened PDF: its page count, and its pages drawn a slice at a time (pdf-worker.ts). */
+export interface OpenPdf {
+  pageCount: number;
+  /**
+   * Draws pages from `from` on, in order, calling `page` for each, while `keepGoing()` says so
+   * (asked before each page is started); resolves with the next page's number once every page
+   * drawn has been reported.
+   */
+  drawPages(from: number, keepGoing: () => boolean, page: (page: PdfPage) => void): Promise<number>;
+  close(): Promise<void>;
+}
+
 /**
- * Reads every page of a PDF in order, calling events.opened once (with the page count) and
- * events.page for each page. Refuses (PdfImportError) an encrypted, damaged or too long file
- * before drawing anything.
+ * Opens a PDF: refuses (PdfImportError) an encrypted, damaged or too long file before drawing
+ * anything.
  */
-export async function readPdf(bytes: Uint8Array, events: PdfConversionEvents): Promise<void> {
+export async function openPdf(bytes: Uint8Array): Promise<OpenPdf> {
   const pdfjs = await loadPdfJs();
   const task = pdfjs.getDocument({
     data: bytes,
@@ -112,84 +130,111 @@ export async function readPdf(bytes: Uint8Array, events: PdfConversionEvents): P
     await task.destroy().catch(() => {});
     throw refusal(error);
   }
-  try {
-    const pageCount = document.numPages;
-    if (pageCount > PDF_MAX_PAGES) {
-      throw new PdfImportError(
-        "tooManyPages",
-        413,
-        `This PDF has ${pageCount} pages; Podium imports at most ${PDF_MAX_PAGES}. Split it into smaller files.`,
-      );
-    }
-    if (pageCount < 1) throw refusal(new Error("no pages"));
-    events.opened(pageCount);
-    // Issue 28 item 6: the text of up to RUNNING_SAMPLE_PAGES pages spread over the document is read
-    // first, so the headers and footers that run across the pages are known before the first page
-    // is handed over (text.ts runningLines); the other pages' text is read as each is drawn.
-    const texts = new Map<number, PageText>();
-    const textOf = async (page: PdfJsPage) => {
-      const content = await page.getTextContent();
-      return pageText(
-        content.items.filter((item): item is TextRun & typeof item => "str" in item),
-        pageBox(page.view, page.rotate),
-      );
-    };
-    for (const number of samplePages(pageCount)) {
-      try {
-        texts.set(number, await textOf(await document.getPage(number)));
-      } catch (error) {
-        throw refusal(error);
-      }
-    }
-    const running = runningLines([...texts.values()]);
-    // One page is encoded (sharp, on libuv's threads) while the next one is drawn here.
-    let encoding: Promise<void> = Promise.resolve();
-    for (let number = 1; number <= pageCount; number += 1) {
-      let page: Awaited<ReturnType<typeof document.getPage>>;
-      try {
-        page = await document.getPage(number);
-      } catch (error) {
-        throw refusal(error);
-      }
-      const size = page.getViewport({ scale: 1 });
-      const viewport = page.getViewport({ scale: renderScale(size.width, size.height) });
-      const canvas = createCanvas(Math.max(1, Math.round(viewport.width)), Math.max(1, Math.round(viewport.height)));
-      const context = canvas.getContext("2d");
-      context.fillStyle = "#ffffff";
-      context.fillRect(0, 0, canvas.width, canvas.height);
-      let text: PageText;
-      try {
-        await page.render({ canvasContext: context as unknown as CanvasRenderingContext2D, viewport }).promise;
-        text = texts.get(number) ?? (await textOf(page));
-      } catch (error) {
-        throw refusal(error);
-      }
-      texts.delete(number);
-      const lines = paragraphsOf(text, running);
-      page.cleanup();
-      const pixels = canvas.data();
-      const { width, height } = canvas;
-      await encoding;
-      encoding = sharp(pixels, { raw: { width, height, channels: 4 } })
-        .removeAlpha()
-        .webp(WEBP_OPTIONS)
-        .toBuffer()
-        .then((image) => {
-          events.page({
-            number,
-            width: size.width,
-            height: size.height,
-            lines,
-            image: new Uint8Array(image.buffer, image.byteOffset, image.byteLength),
-            imageWidth: width,
-            imageHeight: height,
-          });
-        });
-      // A failed encode surfaces at the next await; keep it from being an unhandled rejection meanwhile.
-      encoding.catch(() => {});
-    }
-    await encoding;
-  } finally {
+  const pageCount = document.numPages;
+  if (pageCount > PDF_MAX_PAGES || pageCount < 1) {
     await document.destroy().catch(() => {});
+    if (pageCount < 1) throw refusal(new Error("no pages"));
+    throw new PdfImportError(
+      "tooManyPages",
+      413,
+      `This PDF has ${pageCount} pages; Podium imports at most ${PDF_MAX_PAGES}. Split it into smaller files.`,
+    );
+  }
+  // Issue 28 item 6: the text of up to RUNNING_SAMPLE_PAGES pages spread over the document is read
+  // first, so the headers and footers that run across the pages are known before the first page
+  // is handed over (text.ts runningLines); the other pages' text is read as each is drawn.
+  const textOf = async (page: PdfJsPage) => {
+    const content = await page.getTextContent();
+    return pageText(
+      content.items.filter((item): item is TextRun & typeof item => "str" in item),
+      pageBox(page.view, page.rotate),
+    );
+  };
+  const texts = new Map<number, PageText>();
+  try {
+    for (const number of samplePages(pageCount)) texts.set(number, await textOf(await document.getPage(number)));
+  } catch (error) {
+    await document.destroy().catch(() => {});
+    throw refusal(error);
+  }
+  const running = runningLines([...texts.values()]);
+  return {
+    pageCount,
+    async drawPages(from, keepGoing, report) {
+      // One page is encoded (sharp, on libuv's threads) while the next one is drawn here.
+      let encoding: Promise<void> = Promise.resolve();
+      let number = from;
+      try {
+        for (; number <= pageCount && keepGoing(); number += 1) {
+          let page: Awaited<ReturnType<typeof document.getPage>>;
+          try {
+            page = await document.getPage(number);
+          } catch (error) {
+            throw refusal(error);
+          }
+          const size = page.getViewport({ scale: 1 });
+          const viewport = page.getViewport({ scale: renderScale(size.width, size.height) });
+          const canvas = createCanvas(
+            Math.max(1, Math.round(viewport.width)),
+            Math.max(1, Math.round(viewport.height)),
+          );
+          const context = canvas.getContext("2d");
+          context.fillStyle = "#ffffff";
+          context.fillRect(0, 0, canvas.width, canvas.height);
+          let lines: string[];
+          try {
+            await page.render({ canvasContext: context as unknown as CanvasRenderingContext2D, viewport }).promise;
+            lines = paragraphsOf(texts.get(number) ?? (await textOf(page)), running);
+          } catch (error) {
+            throw refusal(error);
+          }
+          texts.delete(number);
+          page.cleanup();
+          const pixels = canvas.data();
+          const { width, height } = canvas;
+          const pageNumber = number;
+          await encoding;
+          encoding = sharp(pixels, { raw: { width, height, channels: 4 } })
+            .removeAlpha()
+            .webp(WEBP_OPTIONS)
+            .toBuffer()
+            .then((image) => {
+              report({
+                number: pageNumber,
+                width: size.width,
+                height: size.height,
+                lines,
+                image: new Uint8Array(image.buffer, image.byteOffset, image.byteLength),
+                imageWidth: width,
+                imageHeight: height,
+              });
+            });
+          // A failed encode surfaces at the next await; keep it from being an unhandled rejection meanwhile.
+          encoding.catch(() => {});
+        }
+      } finally {
+        await encoding.catch(() => {});
+      }
+      await encoding;
+      return number;
+    },
+    async close() {
+      await document.destroy().catch(() => {});
+    },
+  };
+}
+
+/** A whole PDF read at once, page after page (tests and tools; the server converts in turns, pdf-worker.ts). */
+export async function readPdf(bytes: Uint8Array, events: PdfConversionEvents): Promise<void> {
+  const pdf = await openPdf(bytes);
+  try {
+    events.opened(pdf.pageCount);
+    await pdf.drawPages(
+      1,
+      () => true,
+      (page) => events.page(page),
+    );
+  } finally {
+    await pdf.close();
   }
 }

@@ -12,6 +12,8 @@ export interface JobRow {
   message: string | null;
   statusCode: number | null;
   touchedAt: Date;
+  /** Waiting for its turn: this many PDFs go before it; null once it converts (migration 0019). */
+  ahead: number | null;
 }
 
 export async function insertJob(db: Queryable, job: { id: string; ownerId: string; at: Date }): Promise<void> {
@@ -25,15 +27,16 @@ export async function insertJob(db: Queryable, job: { id: string; ownerId: strin
 export async function touchJob(
   db: Queryable,
   id: string,
-  progress: { pagesDone: number; pageCount: number; at: Date },
+  progress: { pagesDone: number; pageCount: number; ahead: number | null; at: Date },
 ): Promise<void> {
   await db.query(
-    // Two writes may land out of order: the progress never goes back.
+    // Two writes may land out of order: the progress never goes back, and the newer write says the queue.
     `update pdf_import_jobs
         set pages_done = greatest(pages_done, $2), page_count = greatest(page_count, $3),
+            ahead = case when touched_at <= $4 then $5::integer else ahead end,
             touched_at = greatest(touched_at, $4)
       where id = $1 and state = 'converting'`,
-    [id, progress.pagesDone, progress.pageCount, progress.at],
+    [id, progress.pagesDone, progress.pageCount, progress.at, progress.ahead],
   );
 }
 
@@ -53,7 +56,7 @@ export async function endJob(
   await db.query(
     `update pdf_import_jobs
         set state = $2, pages_done = $3, page_count = $4, oid = $5, replaced = $6,
-            problem = $7, message = $8, status_code = $9, touched_at = $10, ended_at = $10
+            problem = $7, message = $8, status_code = $9, touched_at = $10, ended_at = $10, ahead = null
       where id = $1`,
     [
       id,
@@ -78,7 +81,7 @@ export async function deleteJob(db: Queryable, id: string): Promise<void> {
 export async function findJob(db: Queryable, ownerId: string, id: string, endedAfter: Date): Promise<JobRow | null> {
   const rows = await db.query<JobRow>(
     `select state, pages_done as "pagesDone", page_count as "pageCount", oid, replaced, problem, message,
-            status_code as "statusCode", touched_at as "touchedAt"
+            status_code as "statusCode", touched_at as "touchedAt", ahead
        from pdf_import_jobs
       where id = $1 and owner_id = $2 and (ended_at is null or ended_at > $3)`,
     [id, ownerId, endedAfter],

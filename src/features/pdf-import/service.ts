@@ -51,6 +51,9 @@ const IMPORT_RATE_WINDOW_MS = 60 * 60 * 1000;
 
 export interface JobStatus {
   state: JobState;
+  /** Converting, but still waiting for its turn (issue 27 item 2): `ahead` PDFs go before it. */
+  waiting?: true;
+  ahead?: number;
   pagesDone: number;
   pageCount: number;
   oid?: string;
@@ -67,6 +70,8 @@ interface Job {
   state: JobState;
   pagesDone: number;
   pageCount: number;
+  /** Waiting for its turn behind this many PDFs; null once it converts. */
+  ahead: number | null;
   oid: string | null;
   /** The job replaced an existing deck's slides (it opens in the editor, not the view page). */
   replaced: boolean;
@@ -157,7 +162,7 @@ export function createPdfImports(options: {
     const write = () => {
       timer = undefined;
       written = now();
-      const progress = { pagesDone: job.pagesDone, pageCount: job.pageCount, at: at() };
+      const progress = { pagesDone: job.pagesDone, pageCount: job.pageCount, ahead: job.ahead, at: at() };
       writing = writing.then(() => touchJob(db, job.id, progress)).catch((error: unknown) => options.onError?.(error));
     };
     const heartbeat = setInterval(write, HEARTBEAT_MS);
@@ -322,6 +327,7 @@ export function createPdfImports(options: {
         state: "converting",
         pagesDone: 0,
         pageCount: 0,
+        ahead: null,
         oid: null,
         replaced: false,
         error: null,
@@ -334,21 +340,34 @@ export function createPdfImports(options: {
       // The job is in the database before anything can report on it, and leaves it if refused at once.
       await insertJob(db, { id, ownerId, at: at() });
       const progress = progressWriter(job);
-      const conversion = converter.convert(file.bytes, {
-        started: () => {
-          started = true;
+      const conversion = converter.convert(
+        file.bytes,
+        {
+          waiting: (ahead) => {
+            job.ahead = ahead;
+            progress.changed();
+          },
+          started: () => {
+            started = true;
+            if (job.ahead !== null) {
+              job.ahead = null;
+              progress.changed();
+            }
+          },
+          opened: (pageCount) => {
+            job.pageCount = pageCount;
+            progress.changed();
+            markOpened();
+          },
+          page: (page) => {
+            pages.push(page);
+            job.pagesDone = pages.length;
+            progress.changed();
+          },
         },
-        opened: (pageCount) => {
-          job.pageCount = pageCount;
-          progress.changed();
-          markOpened();
-        },
-        page: (page) => {
-          pages.push(page);
-          job.pagesDone = pages.length;
-          progress.changed();
-        },
-      });
+        // Turns go round the people with PDFs waiting (server/workers/pdf-pool.ts).
+        ownerId,
+      );
       job.finished = conversion
         .then(async () => {
           const firstLine = pages[0]?.lines[0]?.slice(0, 200);
@@ -395,6 +414,8 @@ export function createPdfImports(options: {
         }
       }
       jobs.set(id, job);
+      // Waiting for its turn: the upload's answer says how many go before it.
+      if (!started && job.state === "converting") await progress.flush();
       if (started) {
         await job.opened;
         // The upload's answer reads the page count from the database (a write after the end's is a no-op).
@@ -413,6 +434,10 @@ export function createPdfImports(options: {
       const job = await findJob(db, ownerId, id, at(-limits.jobTtlMs));
       if (!job) return null;
       const status: JobStatus = { state: job.state, pagesDone: job.pagesDone, pageCount: job.pageCount };
+      if (job.state === "converting" && job.ahead !== null) {
+        status.waiting = true;
+        status.ahead = job.ahead;
+      }
       if (job.oid) {
         status.oid = job.oid;
         status.url = job.replaced ? `/p/edit/${job.oid}/?notice=slidesReplaced` : `/p/${job.oid}/`;

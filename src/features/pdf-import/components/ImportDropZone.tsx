@@ -60,6 +60,11 @@ export function ImportDropZone({
   useEffect(() => {
     if (phase.kind === "uploading" && phase.loaded === 0) {
       setAnnouncement(intl.formatMessage({ id: "pdfImport.uploading" }, { name: phase.name }));
+    } else if (phase.kind === "converting" && phase.ahead !== null) {
+      if (lastQuarter.current !== -2) {
+        lastQuarter.current = -2;
+        setAnnouncement(intl.formatMessage({ id: "pdfImport.waiting" }, { ahead: phase.ahead }));
+      }
     } else if (phase.kind === "converting" && phase.pageCount > 0) {
       const quarter = Math.floor((phase.pagesDone / phase.pageCount) * 4);
       if (quarter !== lastQuarter.current) {
@@ -293,15 +298,17 @@ export function ImportDropZone({
                 value={phase.kind === "converting" ? phase.pagesDone : phase.pageCount}
                 max={Math.max(1, phase.pageCount)}
                 valueText={
-                  phase.pageCount > 0
-                    ? intl.formatMessage(
-                        { id: "pdfImport.pages" },
-                        {
-                          done: phase.kind === "converting" ? phase.pagesDone : phase.pageCount,
-                          total: phase.pageCount,
-                        },
-                      )
-                    : intl.formatMessage({ id: "pdfImport.reading" })
+                  phase.kind === "converting" && phase.ahead !== null
+                    ? intl.formatMessage({ id: "pdfImport.waiting" }, { ahead: phase.ahead })
+                    : phase.pageCount > 0
+                      ? intl.formatMessage(
+                          { id: "pdfImport.pages" },
+                          {
+                            done: phase.kind === "converting" ? phase.pagesDone : phase.pageCount,
+                            total: phase.pageCount,
+                          },
+                        )
+                      : intl.formatMessage({ id: "pdfImport.reading" })
                 }
                 done={phase.kind === "opening"}
               />

@@ -16,7 +16,8 @@ const pollDelay = (asked: number) => Math.min(1_000, 300 + asked * 50);
 export type ImportPhase =
   | { kind: "idle" }
   | { kind: "uploading"; name: string; loaded: number; total: number; pdf: boolean }
-  | { kind: "converting"; name: string; total: number; pagesDone: number; pageCount: number }
+  /** `ahead`: waiting for its turn behind this many PDFs (issue 27 item 2); null once it converts. */
+  | { kind: "converting"; name: string; total: number; pagesDone: number; pageCount: number; ahead: number | null }
   | { kind: "opening"; name: string; total: number; pdf: boolean; pageCount: number }
   | { kind: "failed"; messageId: MessageId | null; text: string | null; values: Record<string, string | number> };
 
@@ -30,6 +31,7 @@ const PROBLEM_MESSAGES: Record<PdfProblem | "expired" | "network", MessageId> = 
   encrypted: "pdfImport.error.encrypted",
   corrupt: "pdfImport.error.corrupt",
   tooSlow: "pdfImport.error.tooSlow",
+  tooLong: "pdfImport.error.tooLong",
   tooComplex: "pdfImport.error.tooComplex",
   busy: "pdfImport.error.busy",
   rate: "pdfImport.error.rate",
@@ -127,7 +129,8 @@ export function sendImport(
         resolve(null);
         return;
       }
-      let answer: { id?: string; pageCount?: number; pagesDone?: number } | null = null;
+      let answer: { id?: string; pageCount?: number; pagesDone?: number; waiting?: boolean; ahead?: number } | null =
+        null;
       try {
         answer = JSON.parse(xhr.responseText);
       } catch {
@@ -145,11 +148,17 @@ export function sendImport(
         total: file.size,
         pagesDone: answer.pagesDone ?? 0,
         pageCount: answer.pageCount ?? 0,
+        ahead: waitingAhead(answer),
       });
       void follow(id, name, file.size, report).then(resolve);
     };
     xhr.send(body);
   });
+}
+
+/** How many PDFs go before a waiting one (the status says `waiting`), or null once it converts. */
+function waitingAhead(status: { waiting?: boolean; ahead?: number }): number | null {
+  return status.waiting === true && typeof status.ahead === "number" ? status.ahead : null;
 }
 
 /** Asks after a conversion until it is done (the deck's address) or failed (null). */
@@ -185,6 +194,8 @@ async function follow(
       pagesDone?: number;
       pageCount?: number;
       url?: string;
+      waiting?: boolean;
+      ahead?: number;
     } | null;
     if (status?.state === "done" && typeof status.url === "string") {
       report({ kind: "opening", name, total, pdf: true, pageCount: status.pageCount ?? 0 });
@@ -194,6 +205,13 @@ async function follow(
       report(pdfFailure(response.status, status));
       return null;
     }
-    report({ kind: "converting", name, total, pagesDone: status.pagesDone ?? 0, pageCount: status.pageCount ?? 0 });
+    report({
+      kind: "converting",
+      name,
+      total,
+      pagesDone: status.pagesDone ?? 0,
+      pageCount: status.pageCount ?? 0,
+      ahead: waitingAhead(status),
+    });
   }
 }
