@@ -109,6 +109,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     previewUrl: `/p/${OID}/thumbnail.svg`,
     fallbackPreviewUrl: null,
     appData: null,
+    moreDecksCounts: null,
     canCurate: false,
     isOwner: false,
     canPresent: false,

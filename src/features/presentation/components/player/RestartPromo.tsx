@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 
 /** Spec §2 restart overlay, R2.29: the flag that swaps the learn-more link for the promotional variant. */
@@ -8,11 +9,14 @@ export const RESTART_PROMO_FLAG = "restart-promo-video";
  * get-the-product call to action. The "video" is drawn here (an animated SVG, no network, no
  * audio): slides fly in and settle on a canvas, then the camera zooms into one. It plays once,
  * in under 5 s (WCAG 2.2.2 needs no pause control), and stands still for reduced motion.
+ * Issue 28: it fits every player size (player.css): the ad scales to the room left by the Restart
+ * button (`children`), the title and the call to action, beside them on a short player.
  */
-export function RestartPromo({ ctaUrl }: { ctaUrl: string }) {
+export function RestartPromo({ ctaUrl, children }: { ctaUrl: string; children: ReactNode }) {
   const intl = useIntl();
   return (
     <div className="restart-promo">
+      {children}
       <svg
         className="restart-promo__video"
         viewBox="0 0 320 180"
