@@ -82,6 +82,11 @@ export interface PresentationPageData {
   fallbackPreviewUrl: string | null;
   /** Spec §3 "App data for the header" (the public view page's header). */
   appData: HeaderAppData | null;
+  /**
+   * Issue 28: how many cards "More from {author}" and the related list will show (the public view
+   * page; null elsewhere), so their room is held until `/p/{oid}/more.json` brings them.
+   */
+  moreDecksCounts: { byAuthor: number; related: number } | null;
   /** Podium: the viewer is a curator and curation is allowed (spec §6). */
   canCurate: boolean;
   /**

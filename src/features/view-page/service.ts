@@ -148,8 +148,11 @@ interface PageVariant {
  * come after the page (issue 11: getSidebarRows).
  */
 async function surroundingsOf(sources: ViewPageSources, row: PresentationRow, request: ViewRequest) {
-  const count = await sources.searchableCount();
+  // Issue 28: the lists' sizes from the kept lists more.json serves (one query set, shared), so the
+  // page holds their room before they come.
+  const [count, more] = await Promise.all([sources.searchableCount(), sources.moreDecks(row)]);
   return {
+    moreDecksCounts: { byAuthor: more.data.byAuthor.length, related: more.data.related.length },
     appData: headerAppData(
       count,
       request.viewer,
@@ -214,6 +217,7 @@ async function buildPageData(
     // R4.1: when the preview fails, the generated thumbnail drawn without its images (nothing to read but the document).
     fallbackPreviewUrl: `${variant.basePath}${FALLBACK_THUMBNAIL}`,
     appData: surroundings?.appData ?? null,
+    moreDecksCounts: surroundings?.moreDecksCounts ?? null,
     canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
     isOwner: variant.access.manage,
     canPresent: variant.canPresent && !variant.embedMode,

@@ -84,6 +84,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     previewUrl: "/view/link-link-link-link/thumbnail.svg",
     fallbackPreviewUrl: null,
     appData: null,
+    moreDecksCounts: null,
     canCurate: false,
     isOwner: false,
     canPresent: false,

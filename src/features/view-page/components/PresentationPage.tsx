@@ -325,7 +325,9 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
         {/* Issue 12: the author's and related decks first, then the promotional cards (compact rows);
             issue 11: both load after the page, as they near the screen. */}
         <div className="view-page__side">
-          {data.isPublicView ? <MoreDecks oid={data.oid} ownerName={ownerName} onCardClick={openCard} /> : null}
+          {data.isPublicView ? (
+            <MoreDecks oid={data.oid} ownerName={ownerName} expected={data.moreDecksCounts} onCardClick={openCard} />
+          ) : null}
           {data.isPublicView ? <LazySidebar oid={data.oid} onCardClick={openCard} /> : null}
         </div>
       </div>

@@ -110,6 +110,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     previewUrl: `/p/${OID}/thumbnail.svg`,
     fallbackPreviewUrl: null,
     appData: null,
+    moreDecksCounts: null,
     canCurate: false,
     isOwner: false,
     canPresent: false,
@@ -412,5 +413,26 @@ describe("locale data", () => {
     } finally {
       Object.defineProperty(Intl, "PluralRules", { value: pluralRules, configurable: true, writable: true });
     }
+  });
+});
+
+describe("issue 28: the author's and related decks hold their room before they come", () => {
+  it("issue 28 before more.json answers, each list is its heading and as many empty cards as the page data says", () => {
+    const { container } = renderPage(pageData({ isPublicView: true, moreDecksCounts: { byAuthor: 3, related: 2 } }));
+    const more = container.querySelector(".more-decks") as HTMLElement;
+    expect(more.dataset.state).toBe("waiting");
+    const lists = [...more.querySelectorAll("section")].map((section) => [
+      section.querySelector("h2")?.textContent,
+      section.querySelectorAll(".more-card--placeholder").length,
+    ]);
+    expect(lists).toEqual([
+      ["More from Ada Okafor", 3],
+      ["Related presentations", 2],
+    ]);
+  });
+
+  it("issue 28 an empty list takes no room: no heading, no card", () => {
+    const { container } = renderPage(pageData({ isPublicView: true, moreDecksCounts: { byAuthor: 0, related: 0 } }));
+    expect(container.querySelectorAll(".more-decks section")).toHaveLength(0);
   });
 });

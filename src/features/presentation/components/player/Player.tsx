@@ -243,6 +243,14 @@ export function Player(props: PlayerProps) {
   const ownerName = ownerDisplayName(props.owner);
   const TitleTag = props.titleIsHeading ? "h1" : "p";
   const Viewer = viewer?.chunk.PresentViewer;
+  const restartButton = (
+    <button type="button" className="overlay__present overlay__restart" onClick={restart}>
+      <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+        <path d="M12 5V2L7 6l5 4V7a5 5 0 1 1-5 5H5a7 7 0 1 0 7-7z" fill="currentColor" />
+      </svg>
+      <FormattedMessage id="player.restart" />
+    </button>
+  );
 
   return (
     <div
@@ -376,20 +384,21 @@ export function Player(props: PlayerProps) {
         ) : null}
 
         {overlay === "restart" ? (
-          <div className="overlay__content overlay__content--restart">
-            <button type="button" className="overlay__present overlay__restart" onClick={restart}>
-              <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path d="M12 5V2L7 6l5 4V7a5 5 0 1 1-5 5H5a7 7 0 1 0 7-7z" fill="currentColor" />
-              </svg>
-              <FormattedMessage id="player.restart" />
-            </button>
+          <div
+            className={`overlay__content overlay__content--restart${props.restartPromo ? " overlay__content--promo" : ""}`}
+          >
             {props.restartPromo ? (
-              <RestartPromo ctaUrl={props.restartPromo.ctaUrl} />
-            ) : props.learnMoreUrl ? (
-              <a className="overlay__link" href={props.learnMoreUrl}>
-                <FormattedMessage id="player.learnMore" />
-              </a>
-            ) : null}
+              <RestartPromo ctaUrl={props.restartPromo.ctaUrl}>{restartButton}</RestartPromo>
+            ) : (
+              <>
+                {restartButton}
+                {props.learnMoreUrl ? (
+                  <a className="overlay__link" href={props.learnMoreUrl}>
+                    <FormattedMessage id="player.learnMore" />
+                  </a>
+                ) : null}
+              </>
+            )}
           </div>
         ) : null}
       </div>

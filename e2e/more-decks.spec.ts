@@ -1,0 +1,85 @@
+import type { Page, Route } from "@playwright/test";
+import { expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+
+/**
+ * Issue 28 item 8: "More from {author}" and the related list come after the page
+ * (`/p/{oid}/more.json`), and their room is held meanwhile: the page data says how many cards each
+ * list will have, so nothing visible moves when they arrive.
+ */
+
+/** The view page's layout-shift budget while the lists load (Core Web Vitals' "good" is 0.1). */
+const MAX_LAYOUT_SHIFT = 0.02;
+
+/** Sums the page's layout shifts (not those right after input), from its first paint on. */
+async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = { total: 0 };
+    (window as unknown as { __shifts: typeof state }).__shifts = state;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) state.total += entry.value;
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+const layoutShift = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __shifts: { total: number } }).__shifts.total);
+
+/** Holds more.json until released: the lists arrive after the page, as late as the test likes. */
+async function holdMoreDecks(page: Page) {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const requests: string[] = [];
+  await page.route("**/more.json", async (route: Route) => {
+    requests.push(new URL(route.request().url()).pathname);
+    await released;
+    await route.continue();
+  });
+  return { requests, release };
+}
+
+test.describe("issue 28: the view page holds the room of the author's and related decks", () => {
+  for (const width of [1440, 375]) {
+    test(`issue 28 at ${width} px: "More from {author}" and related decks arrive without a layout shift (CLS ≤ ${MAX_LAYOUT_SHIFT})`, async ({
+      page,
+    }) => {
+      const height = width < 768 ? 812 : 900;
+      await page.setViewportSize({ width, height });
+      await recordLayoutShifts(page);
+      const url = (await sitemapPresentationUrls(page)).find((u) =>
+        u.includes("personal-computing-one-year-per-slide"),
+      );
+      if (!url) throw new Error("no demo presentation for the test");
+      const held = await holdMoreDecks(page);
+      await page.goto(url);
+      await waitForHydration(page);
+
+      const more = page.locator(".more-decks");
+      // On a phone the lists sit below the deck and load as they near: bring them to mid-screen.
+      await more.evaluate((element, viewport) => {
+        window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - viewport / 2);
+      }, height);
+      await expect.poll(() => held.requests.length).toBe(1);
+      await expect(more).toHaveAttribute("data-state", "waiting");
+      // While it loads, both headings and their cards' room are there already.
+      await expect(more.getByRole("heading", { name: /^More from / })).toBeVisible();
+      const headings = await more.getByRole("heading").allInnerTexts();
+      const expected = await more.locator(".more-card--placeholder").count();
+      expect(expected).toBeGreaterThan(0);
+      const box = await more.evaluate((element) => element.getBoundingClientRect().height);
+      await more.screenshot({ path: `e2e/screenshots/more-decks-waiting-${width}.png` });
+
+      held.release();
+      await expect(more).toHaveAttribute("data-state", "loaded");
+      await expect(more.locator("a.more-card")).toHaveCount(expected);
+      await expect(more.locator(".more-card--placeholder")).toHaveCount(0);
+      expect(await more.getByRole("heading").allInnerTexts()).toEqual(headings);
+      expect(await more.evaluate((element) => element.getBoundingClientRect().height)).toBe(box);
+      const shift = await layoutShift(page);
+      console.log(`more decks at ${width} px: ${expected} cards, CLS ${shift.toFixed(4)}`);
+      expect(shift).toBeLessThanOrEqual(MAX_LAYOUT_SHIFT);
+      await more.screenshot({ path: `e2e/screenshots/more-decks-${width}.png` });
+    });
+  }
+});
