@@ -120,6 +120,8 @@ test.describe("issue 10 PDF import", () => {
       buffer: await pdfOf(24, "Rock pools"),
     });
     await expect(zone.getByText("Ready to import: rock-pools.pdf")).toBeVisible();
+    // Issue 28, item 3: the choices wait behind one line that says what they are now.
+    await zone.getByText("Title, who can see it and style: Public, Slides (pitch)").click();
     await page.getByLabel("Who can see it").selectOption("unlisted");
     await expect(zone.getByText("Only people who have the link can watch it.")).toBeVisible();
     await zone.getByRole("button", { name: "Import" }).click();

@@ -27,7 +27,8 @@ function fieldsOf(form: string): Record<string, string> {
     fields[name] = /value="([^"]*)"/.exec(input)?.[1] ?? "";
   }
   for (const [select, name] of form.matchAll(/<select[^>]*name="([^"]+)"[\s\S]*?<\/select>/g)) {
-    const chosen = /<option[^>]*value="([^"]*)"[^>]*selected=""/.exec(select) ?? /<option[^>]*value="([^"]*)"/.exec(select);
+    const chosen =
+      /<option[^>]*value="([^"]*)"[^>]*selected=""/.exec(select) ?? /<option[^>]*value="([^"]*)"/.exec(select);
     if (name) fields[name] = chosen?.[1] ?? "";
   }
   return fields;
@@ -132,7 +133,9 @@ describe.each(testDatabaseTargets())("issue 28 item 3, a first deck, on $name", 
     await agent.signUp("nojs@first.test");
     const imported = await importThrough(agent, "/v/create/", "tide.md");
     expect(imported.statusCode).toBe(303);
-    expect(String(imported.headers.location)).toMatch(/^\/dashboard\/next\/presentations\/[a-z0-9]{12}\/\?notice=created/);
+    expect(String(imported.headers.location)).toMatch(
+      /^\/dashboard\/next\/presentations\/[a-z0-9]{12}\/\?notice=created/,
+    );
     // Chosen as the page offers them: public, slides (pitch).
     const manage = await agent.get(String(imported.headers.location));
     expect(manage.body).toContain("Your presentation is imported.");

@@ -36,7 +36,7 @@ export function ImportDropZone({
   /** The card's heading and lead, when it says more than "New presentation" (a first deck, issue 28). */
   title?: MessageId;
   lead?: MessageId;
-  /** Issue 28, item 3: below a list of decks the card is small (a lower heading, a slimmer zone). */
+  /** Issue 28, item 3: below a list of decks the card is small (no lead: the zone's hint says what it takes; a slimmer zone). */
   compact?: boolean;
   /** Other ways to start, shown under the form inside the same card (a template). */
   children?: ReactNode;
@@ -138,9 +138,11 @@ export function ImportDropZone({
       <h2 id="import-title">
         <FormattedMessage id={replacing ? "pdfImport.replace.title" : (title ?? "dashboard.import.title")} />
       </h2>
-      <p className="dashboard__lead">
-        <FormattedMessage id={replacing ? "pdfImport.replace.lead" : (lead ?? "pdfImport.lead")} />
-      </p>
+      {compact ? null : (
+        <p className="dashboard__lead">
+          <FormattedMessage id={replacing ? "pdfImport.replace.lead" : (lead ?? "pdfImport.lead")} />
+        </p>
+      )}
       <form
         ref={form}
         method="post"
