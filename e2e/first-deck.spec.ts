@@ -91,9 +91,14 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
     });
     await expect(page.getByText("Ready to import: rock-pools.pdf")).toBeVisible();
     await page.getByRole("button", { name: "Import", exact: true }).focus();
+    const sent = Date.now();
     await page.keyboard.press("Enter");
 
     await expectViewPageOf(page, "Rock pools");
+    // A figure for the report, not a limit: from Import to the deck playing on its view page.
+    console.log(
+      `first deck: Import → view page playing page 1 in ${((Date.now() - sent) / 1000).toFixed(1)} s (3-page PDF)`,
+    );
     await page.screenshot({ path: "e2e/screenshots/first-deck-view-375.png" });
     // The way there: the sign-up pages, /v/create/ and the deck; the dashboard was never shown.
     expect(addresses.filter((path) => path.startsWith("/dashboard"))).toEqual([]);
