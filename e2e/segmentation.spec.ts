@@ -49,7 +49,9 @@ test.describe("issue 13 sign-up after segmentation", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Start a new presentation");
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: "e2e/screenshots/segmentation-create.png", fullPage: true });
-    await page.getByLabel("Title").fill("Fractions for year five");
+    // Issue 28, item 3: the drop zone comes first; an empty presentation with a title is the second choice.
+    await expect(page.getByLabel("Markdown or JSON file, or a PDF")).toBeVisible();
+    await page.getByLabel("Title", { exact: true }).fill("Fractions for year five");
     await page.getByRole("button", { name: "Create presentation" }).click();
 
     await expect(page).toHaveURL(/\/p\/edit\/[a-z0-9]{12}\/$/);

@@ -1,3 +1,6 @@
+/** Spec §2 R2.8: where sign-up lands to start a presentation; the dashboard serves it (issue 28, item 3). */
+export { CREATE_PATH } from "../accounts/paths";
+
 /** Where the dashboard's pages are (product brief, routes: /dashboard/next/). Pure: pages of other features link here. */
 export const DASHBOARD_PATH = "/dashboard/next/";
 

@@ -4,9 +4,11 @@ import { safeNextPath } from "../../lib/safe-redirect";
 import type { FeatureContext } from "../http";
 import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
 import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
+import { CREATE_PATH } from "./paths";
 import {
   addCollaborator,
   copyPresentation,
+  createEmptyPresentation,
   createViewLink,
   DashboardError,
   dropCollaborator,
@@ -132,6 +134,38 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     const after = request.query.after_segmentation_url;
     if (after !== undefined && request.viewer) return reply.redirect(safeNextPath(after, base), 303);
     return listPage(request, reply, null);
+  });
+
+  // Issue 13, R2.8: sign-up lands here. Issue 28, item 3: the same drop zone as an empty dashboard,
+  // a template, and an empty presentation with a title (which opens in the editor).
+  const createPage = (request: FastifyRequest, reply: FastifyReply, title: string, problem: Notice | null) =>
+    context.sendPage(request, reply, {
+      entry: "dashboard",
+      data: { view: "create", title, problem } satisfies DashboardPageData,
+      status: problem ? 400 : 200,
+      forms: true,
+      render: (pageData) => createElement(DashboardPage, { data: pageData }),
+      head: { title: { id: "accounts.create.title" }, noindex: true },
+    });
+  const toLogIn = (reply: FastifyReply) => reply.redirect(`/login/?next=${encodeURIComponent(CREATE_PATH)}`, 303);
+
+  app.get(CREATE_PATH, (request, reply) => (request.viewer ? createPage(request, reply, "", null) : toLogIn(reply)));
+
+  app.post(CREATE_PATH, async (request, reply) => {
+    const viewer = request.viewer;
+    if (!viewer) return toLogIn(reply);
+    const title = field(request.body as Body, "title");
+    try {
+      const created = await createEmptyPresentation(db, context.documents, viewer, title);
+      return reply.redirect(created.editorUrl, 303);
+    } catch (error) {
+      if (!(error instanceof DashboardError)) throw error;
+      return createPage(request, reply, title.trim(), {
+        kind: "error",
+        messageId: error.messageId,
+        values: error.values,
+      });
+    }
   });
 
   app.post(`${base}import`, async (request, reply) => {

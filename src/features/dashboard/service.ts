@@ -160,6 +160,48 @@ export async function importPresentation(
   throw new Error("could not find a free oid");
 }
 
+/** A new presentation's title (the editor's limit too). */
+export const NEW_TITLE_MAX_LENGTH = 200;
+
+/** Markdown's punctuation escaped, so a title is imported as the text typed. */
+function markdownText(value: string): string {
+  return value.replace(/([\\`*_{}[\]()#+\-.!<>|~])/g, "\\$1");
+}
+
+/**
+ * Issue 13, R2.8 (`/v/create/`): an empty presentation of this person's, private, with one
+ * title slide; the editor opens on it. A blank or too long title is refused.
+ */
+export async function createEmptyPresentation(
+  db: Database,
+  documents: DocumentWork,
+  viewer: NonNullable<Viewer>,
+  rawTitle: string,
+): Promise<{ oid: string; editorUrl: string }> {
+  const title = rawTitle.trim();
+  if (!title || title.length > NEW_TITLE_MAX_LENGTH) {
+    throw new DashboardError(400, "accounts.create.error.title", { limit: NEW_TITLE_MAX_LENGTH });
+  }
+  const sourceMarkdown = `# ${markdownText(title)}\n`;
+  const { document } = await documents.importMarkdown(sourceMarkdown, "2");
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const oid = newOid();
+    const inserted = await insertPresentationIfAbsent(db, {
+      oid,
+      ownerId: viewer.userId,
+      title,
+      descriptionHtml: "",
+      privacy: "private",
+      schemaVersion: document.schemaVersion,
+      tags: [],
+      document,
+      sourceMarkdown,
+    });
+    if (inserted) return { oid, editorUrl: editorUrl(oid, document.schemaVersion) };
+  }
+  throw new Error("could not find a free oid");
+}
+
 export interface ManageData {
   presentation: DashboardRow & {
     descriptionHtml: string;

@@ -28,8 +28,6 @@ export type AccountPageData =
   | { page: "logout"; name: string }
   /** Issue 13, R2.8: what will you use Podium for? (the author segment, spec §3). */
   | { page: "segment"; problem: FormProblem | null }
-  /** Issue 13, R2.8: /v/create/, a new presentation's title before its editor opens. */
-  | { page: "create"; title: string; problem: FormProblem | null }
   | {
       page: "settings";
       profile: { firstName: string; lastName: string; publicDisplayName: string; language: string; email: string };
@@ -57,8 +55,6 @@ function renderAccountPage(data: AccountPageData) {
       return <LogoutForm name={data.name} />;
     case "segment":
       return <SegmentForm problem={data.problem} />;
-    case "create":
-      return <CreateForm data={data} />;
     case "settings":
       return <SettingsForms data={data} />;
     case "profile":
@@ -386,35 +382,6 @@ function SegmentForm({ problem }: { problem: FormProblem | null }) {
       <p className="auth-panel__switch">
         <FormattedMessage id="accounts.signup.haveAccount" values={{ link: (text) => <a href="/login/">{text}</a> }} />
       </p>
-    </section>
-  );
-}
-
-/** Issue 13, R2.8: /v/create/ starts a new presentation (a POST with CSRF) and opens its editor. */
-function CreateForm({ data }: { data: Extract<AccountPageData, { page: "create" }> }) {
-  const intl = useIntl();
-  const problemText = useProblemText(data.problem);
-  return (
-    <section className="panel auth-panel" aria-labelledby="create-title">
-      <h1 id="create-title">
-        <FormattedMessage id="accounts.create.title" />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id="accounts.create.lead" />
-      </p>
-      <PostForm action="/v/create/">
-        <TextField
-          name="title"
-          label={intl.formatMessage({ id: "accounts.create.field" })}
-          defaultValue={data.title || intl.formatMessage({ id: "accounts.create.untitled" })}
-          error={problemText("title")}
-          required
-          maxLength={200}
-        />
-        <button type="submit" className="button button--primary">
-          <FormattedMessage id="accounts.create.submit" />
-        </button>
-      </PostForm>
     </section>
   );
 }

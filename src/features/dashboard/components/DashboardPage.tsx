@@ -1,15 +1,16 @@
 import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
-import { FormNotice, PostForm } from "../../../ui/Form";
+import { FormNotice, PostForm, TextField } from "../../../ui/Form";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { ImagesSection } from "../../assets/components/ImagesSection";
 import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 import { ImportWarnings } from "../../presentation/components/ImportWarnings";
 import type { MarkdownWarning } from "../../presentation/document/markdown";
-import { DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
+import { CREATE_PATH, DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
+import { StartPanel } from "./StartPanel";
 import { ThemePicker } from "./ThemePicker";
 import { ViewLinkItem } from "./ViewLinkItem";
 import "./dashboard.css";
@@ -30,9 +31,13 @@ export type DashboardPageData =
       notice: Notice | null;
     }
   | ({ view: "manage"; notice: Notice | null; importWarnings: MarkdownWarning[] } & ManageData)
-  | { view: "delete"; oid: string; title: string };
+  | { view: "delete"; oid: string; title: string }
+  /** Issue 13, R2.8 and issue 28, item 3: `/v/create/`, where sign-up lands: a file, a template or an empty deck. */
+  | { view: "create"; title: string; problem: Notice | null };
 
 const BASE = DASHBOARD_PATH;
+/** Where the drop zone posts a Markdown or JSON file (a PDF goes to the PDF import; routes.ts). */
+const IMPORT_PATH = `${DASHBOARD_PATH}import`;
 
 /** The dashboard (spec §2 "My dashboard"): my presentations, import, and sharing of each. */
 export function DashboardPage({ data }: { data: DashboardPageData }) {
@@ -41,6 +46,7 @@ export function DashboardPage({ data }: { data: DashboardPageData }) {
       {data.view === "list" ? <PresentationList data={data} /> : null}
       {data.view === "manage" ? <ManagePresentation data={data} /> : null}
       {data.view === "delete" ? <DeleteConfirmation oid={data.oid} title={data.title} /> : null}
+      {data.view === "create" ? <CreatePresentation data={data} /> : null}
     </SiteLayout>
   );
 }
@@ -126,19 +132,14 @@ function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "
       </div>
       <NoticeBanner notice={data.notice} />
 
-      <ImportDropZone action={`${BASE}import`} />
-
-      <ImagesSection />
-
-      <section aria-labelledby="mine-title">
-        <h2 id="mine-title" className="home-section-title">
-          <FormattedMessage id="dashboard.mine" />
-        </h2>
-        {data.presentations.length === 0 ? (
-          <p>
-            <FormattedMessage id="dashboard.empty" />
-          </p>
-        ) : (
+      {/* Issue 28, item 3: with no decks yet, the way to the first one comes first; once there are some, the list does. */}
+      {data.total === 0 ? (
+        <StartPanel importAction={IMPORT_PATH} />
+      ) : (
+        <section aria-labelledby="mine-title">
+          <h2 id="mine-title" className="home-section-title">
+            <FormattedMessage id="dashboard.mine" />
+          </h2>
           <ul className="dashboard__list">
             {data.presentations.map((p) => (
               <li key={p.oid} className="dashboard__item">
@@ -182,8 +183,57 @@ function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "
               </li>
             ))}
           </ul>
-        )}
-        <Pagination page={data.page} pageCount={data.pageCount} hrefFor={(n) => `${BASE}?page=${n}`} />
+          <Pagination page={data.page} pageCount={data.pageCount} hrefFor={(n) => `${BASE}?page=${n}`} />
+        </section>
+      )}
+
+      {data.total > 0 ? <ImportDropZone action={IMPORT_PATH} compact /> : null}
+
+      <ImagesSection />
+    </div>
+  );
+}
+
+/**
+ * Issue 13, R2.8 and issue 28, item 3: `/v/create/`, where sign-up lands. The same drop zone as
+ * an empty dashboard's, a template, and (second) an empty presentation with a title.
+ */
+function CreatePresentation({ data }: { data: Extract<DashboardPageData, { view: "create" }> }) {
+  const intl = useIntl();
+  const problem = data.problem
+    ? intl.formatMessage({ id: data.problem.messageId as MessageId }, data.problem.values)
+    : null;
+  return (
+    <div className="dashboard">
+      <div className="dashboard__head">
+        <h1>
+          <FormattedMessage id="accounts.create.title" />
+        </h1>
+        <p>
+          <FormattedMessage id="start.create.lead" />
+        </p>
+      </div>
+      <StartPanel importAction={IMPORT_PATH} />
+      <section className="panel" aria-labelledby="empty-deck-title">
+        <h2 id="empty-deck-title">
+          <FormattedMessage id="start.empty.title" />
+        </h2>
+        <p className="dashboard__lead">
+          <FormattedMessage id="accounts.create.lead" />
+        </p>
+        <PostForm action={CREATE_PATH} className="form start-empty">
+          <TextField
+            name="title"
+            label={intl.formatMessage({ id: "accounts.create.field" })}
+            defaultValue={data.title || intl.formatMessage({ id: "accounts.create.untitled" })}
+            error={problem}
+            required
+            maxLength={200}
+          />
+          <button type="submit" className="button">
+            <FormattedMessage id="accounts.create.submit" />
+          </button>
+        </PostForm>
       </section>
     </div>
   );

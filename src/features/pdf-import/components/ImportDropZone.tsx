@@ -1,4 +1,4 @@
-import { type DragEvent, type FormEvent, useEffect, useId, useRef, useState } from "react";
+import { type DragEvent, type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "react-intl";
 import type { MessageId } from "../../../i18n/locales";
 import { CsrfField, useSession } from "../../../ui/session";
@@ -8,6 +8,12 @@ import "./import-drop-zone.css";
 
 const PRIVACIES = ["public", "reusable", "unlisted", "private"] as const;
 type Privacy = (typeof PRIVACIES)[number];
+/** The two styles (schema versions) and their names and hints. */
+const STYLES = [
+  ["2", "dashboard.import.stylePitch", "pdfImport.stylePitchHint"],
+  ["0", "dashboard.import.styleClassic", "pdfImport.styleClassicHint"],
+] as const;
+type Style = (typeof STYLES)[number][0];
 
 /**
  * The dashboard's "New presentation" form (issue 10, items 4 and 6): a drop zone around a real,
@@ -19,10 +25,21 @@ type Privacy = (typeof PRIVACIES)[number];
 export function ImportDropZone({
   action,
   replaceOid,
+  title,
+  lead,
+  compact = false,
+  children,
 }: {
   action: string;
   /** The editor's variant: a PDF replaces this deck's slides (no title, privacy or style to choose). */
   replaceOid?: string;
+  /** The card's heading and lead, when it says more than "New presentation" (a first deck, issue 28). */
+  title?: MessageId;
+  lead?: MessageId;
+  /** Issue 28, item 3: below a list of decks the card is small (no lead: the zone's hint says what it takes; a slimmer zone). */
+  compact?: boolean;
+  /** Other ways to start, shown under the form inside the same card (a template). */
+  children?: ReactNode;
 }) {
   const replacing = replaceOid !== undefined;
   const intl = useIntl();
@@ -32,6 +49,7 @@ export function ImportDropZone({
   const [file, setFile] = useState<File | null>(null);
   const [over, setOver] = useState(false);
   const [privacy, setPrivacy] = useState<Privacy>("public");
+  const [style, setStyle] = useState<Style>("2");
   const [phase, setPhase] = useState<ImportPhase>({ kind: "idle" });
   const [announcement, setAnnouncement] = useState("");
   const ids = useId();
@@ -116,13 +134,15 @@ export function ImportDropZone({
   const convertLabel = `${ids}-convert`;
 
   return (
-    <section className="panel import-panel" aria-labelledby="import-title">
+    <section className={`panel import-panel${compact ? " import-panel--compact" : ""}`} aria-labelledby="import-title">
       <h2 id="import-title">
-        <FormattedMessage id={replacing ? "pdfImport.replace.title" : "dashboard.import.title"} />
+        <FormattedMessage id={replacing ? "pdfImport.replace.title" : (title ?? "dashboard.import.title")} />
       </h2>
-      <p className="dashboard__lead">
-        <FormattedMessage id={replacing ? "pdfImport.replace.lead" : "pdfImport.lead"} />
-      </p>
+      {compact ? null : (
+        <p className="dashboard__lead">
+          <FormattedMessage id={replacing ? "pdfImport.replace.lead" : (lead ?? "pdfImport.lead")} />
+        </p>
+      )}
       <form
         ref={form}
         method="post"
@@ -212,62 +232,75 @@ export function ImportDropZone({
           </div>
         </div>
 
-        <div className="import-form__options" hidden={replacing}>
-          <div className="field">
-            <label htmlFor="import-title-field">
-              <FormattedMessage id="dashboard.import.titleField" />
-            </label>
-            <input id="import-title-field" name="title" type="text" maxLength={200} disabled={busy} />
-          </div>
-          <div className="field">
-            <label htmlFor="import-privacy">
-              <FormattedMessage id="dashboard.privacy" />
-            </label>
-            <select
-              id="import-privacy"
-              name="privacy"
-              value={privacy}
-              onChange={(event) => setPrivacy(event.target.value as Privacy)}
-              aria-describedby={`${ids}-privacy-hint`}
-              disabled={busy}
-            >
-              {PRIVACIES.map((value) => (
-                <option key={value} value={value}>
-                  {intl.formatMessage({ id: `privacy.${value}` as MessageId })}
-                </option>
-              ))}
-            </select>
-            <p id={`${ids}-privacy-hint`} className="field__hint">
-              <FormattedMessage id={`pdfImport.privacyHint.${privacy}` as MessageId} />
-            </p>
-          </div>
-        </div>
-
-        <fieldset className="style-choice" disabled={busy} hidden={replacing}>
-          <legend>
-            <FormattedMessage id="dashboard.import.style" />
-          </legend>
-          <div className="style-choice__options">
-            {(
-              [
-                ["2", "dashboard.import.stylePitch", "pdfImport.stylePitchHint"],
-                ["0", "dashboard.import.styleClassic", "pdfImport.styleClassicHint"],
-              ] as const
-            ).map(([value, label, hint]) => (
-              <label key={value} className="style-choice__option">
-                <input type="radio" name="schemaVersion" value={value} defaultChecked={value === "2"} />
-                <span className="style-choice__text">
-                  <span className="style-choice__name">
-                    <FormattedMessage id={label} />
-                  </span>
-                  <span className="style-choice__hint">
-                    <FormattedMessage id={hint} />
-                  </span>
-                </span>
+        {/* Issue 28, item 3: the choices wait behind one line that says what they are now, so the zone comes first. */}
+        <details className="import-form__more" hidden={replacing}>
+          <summary>
+            <FormattedMessage
+              id="pdfImport.options"
+              values={{
+                privacy: intl.formatMessage({ id: `privacy.${privacy}` as MessageId }),
+                style: intl.formatMessage({ id: STYLES.find(([value]) => value === style)?.[1] ?? STYLES[0][1] }),
+              }}
+            />
+          </summary>
+          <div className="import-form__options">
+            <div className="field">
+              <label htmlFor="import-title-field">
+                <FormattedMessage id="dashboard.import.titleField" />
               </label>
-            ))}
+              <input id="import-title-field" name="title" type="text" maxLength={200} disabled={busy} />
+            </div>
+            <div className="field">
+              <label htmlFor="import-privacy">
+                <FormattedMessage id="dashboard.privacy" />
+              </label>
+              <select
+                id="import-privacy"
+                name="privacy"
+                value={privacy}
+                onChange={(event) => setPrivacy(event.target.value as Privacy)}
+                aria-describedby={`${ids}-privacy-hint`}
+                disabled={busy}
+              >
+                {PRIVACIES.map((value) => (
+                  <option key={value} value={value}>
+                    {intl.formatMessage({ id: `privacy.${value}` as MessageId })}
+                  </option>
+                ))}
+              </select>
+              <p id={`${ids}-privacy-hint`} className="field__hint">
+                <FormattedMessage id={`pdfImport.privacyHint.${privacy}` as MessageId} />
+              </p>
+            </div>
           </div>
-        </fieldset>
+
+          <fieldset className="style-choice" disabled={busy}>
+            <legend>
+              <FormattedMessage id="dashboard.import.style" />
+            </legend>
+            <div className="style-choice__options">
+              {STYLES.map(([value, label, hint]) => (
+                <label key={value} className="style-choice__option">
+                  <input
+                    type="radio"
+                    name="schemaVersion"
+                    value={value}
+                    checked={style === value}
+                    onChange={() => setStyle(value)}
+                  />
+                  <span className="style-choice__text">
+                    <span className="style-choice__name">
+                      <FormattedMessage id={label} />
+                    </span>
+                    <span className="style-choice__hint">
+                      <FormattedMessage id={hint} />
+                    </span>
+                  </span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+        </details>
 
         <div className="import-form__actions">
           <button type="submit" className="button button--primary" disabled={busy}>
@@ -328,6 +361,7 @@ export function ImportDropZone({
           </p>
         ) : null}
       </form>
+      {children}
     </section>
   );
 }
