@@ -105,6 +105,8 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     canonicalPath: `/p/${OID}/sourdough-basics/`,
     thumbnailUrl: `/p/${OID}/thumbnail.svg`,
     stepCount: 5,
+    pageAspect: 1.7778,
+    posterAspect: 1.7778,
     documentUrl: `/p/${OID}/document.json`,
     previewUrl: `/p/${OID}/thumbnail.svg`,
     fallbackPreviewUrl: null,

@@ -39,6 +39,10 @@ export interface PlayerProps {
   previewUrl: string;
   fallbackPreviewUrl: string | null;
   stepCount: number;
+  /** Issue 28: the deck's page shape (width ÷ height), which the stage takes: one page fills it. */
+  pageAspect: number;
+  /** Issue 28: the poster's page shape, so the poster shows its page where the first page will be. */
+  posterAspect: number;
   /** Start without the Present click (page data shouldAutoplay/forceAutoplay, embed ?autoplay=1). */
   autoplay: boolean;
   /** Issue 12: the reading mode (every slide in a column, with its text), offered beside Present. */
@@ -254,6 +258,8 @@ export function Player(props: PlayerProps) {
       style={{
         ["--metadata-margin" as string]: `${METADATA_MARGIN[mode]}px`,
         ["--overlay-transition" as string]: `${OVERLAY_TRANSITION_MS}ms`,
+        ["--page-aspect" as string]: props.pageAspect,
+        ["--poster-aspect" as string]: props.posterAspect,
       }}
     >
       {Viewer && viewer ? (
