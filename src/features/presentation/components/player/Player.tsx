@@ -238,8 +238,13 @@ export function Player(props: PlayerProps) {
   };
 
   // Focus follows what the visitor can act on: the viewer when it opens, Restart at the end.
+  // Issue 28: a portrait page's player on a phone is taller than the room below the header; once
+  // it plays, the whole of it (the control bar too) is brought into view.
   useEffect(() => {
-    if (overlay === null && viewer) rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus();
+    if (overlay === null && viewer) {
+      rootRef.current?.scrollIntoView?.({ block: "nearest" });
+      rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus({ preventScroll: true });
+    }
     if (overlay === "restart") rootRef.current?.querySelector<HTMLElement>(".overlay__restart")?.focus();
   }, [overlay, viewer]);
 
