@@ -28,6 +28,8 @@ let decks: Deck[] = [];
 
 /** Katherine imports the PDFs: no other test counts her decks. */
 test.beforeAll(async ({ browser, baseURL }) => {
+  // Converting the PDFs takes a while on a busy machine.
+  test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL });
   const urls = await sitemapPresentationUrls(await context.newPage());
   await context.close();
