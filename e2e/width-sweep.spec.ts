@@ -1,4 +1,5 @@
 import type { Cookie, Page } from "@playwright/test";
+import { importPdfDecks, PAGE_SIZES, shapedPdf } from "./pdf-decks";
 import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 /**
@@ -6,6 +7,7 @@ import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration 
  * 320 to 1600 px in 16 px steps: no sideways scrolling, nothing of the header past the right
  * edge, and every header control on screen, on one line and the topmost thing at its centre (so a
  * tap reaches it). Each page is loaded once per signed state and resized through the widths.
+ * Issue 28: the view page of a portrait PDF deck and of a mixed deck too.
  */
 const STEPS = Array.from({ length: (1600 - 320) / 16 + 1 }, (_, index) => 320 + index * 16);
 /** The steps, plus 375 (the phone width of the screenshots and axe). */
@@ -122,6 +124,8 @@ let adaCookies: Cookie[] = [];
 let kinds: Record<Signed, PageKind[]> = { out: [], in: [] };
 
 test.beforeAll(async ({ browser, baseURL }) => {
+  // Converting the PDFs takes a while on a busy machine.
+  test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   const urls = await sitemapPresentationUrls(page);
@@ -139,9 +143,18 @@ test.beforeAll(async ({ browser, baseURL }) => {
   expect(editor).toMatch(/^\/p\/edit\/[a-z0-9]{12}\/$/);
   adaCookies = await context.cookies();
   await context.close();
+  // Issue 28: the view page of a portrait PDF deck (a long file-name title and a web address in its
+  // text, as real documents have) and of a deck of mixed page shapes, imported as a person would.
+  const { letter, wide, square } = PAGE_SIZES;
+  const [portrait, mixed] = await importPdfDecks(browser, baseURL ?? "", "katherine@podium.test", [
+    { name: "portrait", bytes: await shapedPdf([letter, letter, letter], "Annual_report_2024_kelp_forest_monitoring") },
+    { name: "mixed", bytes: await shapedPdf([letter, wide, square, letter], "Mixed_shapes") },
+  ]);
   const shared: PageKind[] = [
     { name: "home", url: "/" },
     { name: "view", url: viewPage },
+    { name: "view-portrait-pdf", url: portrait?.url ?? "" },
+    { name: "view-mixed-pdf", url: mixed?.url ?? "" },
     { name: "explore", url: "/explore/" },
     { name: "search", url: "/explore/search/?search=design" },
   ];
@@ -164,8 +177,19 @@ test.beforeAll(async ({ browser, baseURL }) => {
 });
 
 const PAGE_NAMES: Record<Signed, string[]> = {
-  out: ["home", "view", "view-link", "explore", "search", "login", "signup"],
-  in: ["home", "view", "view-link", "explore", "search", "dashboard", "settings", "editor"],
+  out: ["home", "view", "view-portrait-pdf", "view-mixed-pdf", "view-link", "explore", "search", "login", "signup"],
+  in: [
+    "home",
+    "view",
+    "view-portrait-pdf",
+    "view-mixed-pdf",
+    "view-link",
+    "explore",
+    "search",
+    "dashboard",
+    "settings",
+    "editor",
+  ],
 };
 
 for (const signed of ["out", "in"] as const) {

@@ -5,6 +5,7 @@ import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/s
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import { MARKDOWN_MAX_LENGTH, MarkdownImportError, type MarkdownWarning } from "../presentation/document/markdown";
+import { pageShapeOf } from "../presentation/document/page-shape";
 import { isPageDeck, type PresentationDocument } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
 import type { PresentationAccess } from "../presentation/policy";
@@ -174,6 +175,7 @@ export async function getEditorPage(
         previewUrl: thumbnailPathOf(row.oid),
         fallbackPreviewUrl: `/p/${row.oid}/${FALLBACK_THUMBNAIL}`,
         stepCount: row.document.path.length,
+        ...pageShapeOf(row.document),
         autoplay: false,
         viewOnPodiumUrl: null,
         learnMoreUrl: null,

@@ -75,6 +75,10 @@ export interface PresentationPageData {
   thumbnailUrl: string;
   /** Podium: number of steps on the path. */
   stepCount: number;
+  /** Podium (issue 28): the deck's page shape, width ÷ height: the player's stage takes it. */
+  pageAspect: number;
+  /** Podium (issue 28): the poster's page shape (the first slide's; in a mixed deck it may differ). */
+  posterAspect: number;
   /** Podium: where the player fetches the document (spec §3 Presentation has url). */
   documentUrl: string;
   /** Spec §3 Presentation: the preview image, and a fallback when it fails (none yet). */

@@ -9,7 +9,6 @@ import {
   CHUNK_LOAD_TIMEOUT_MS,
   ChunkLoadError,
   clampProgress,
-  isCompactStage,
   METADATA_MARGIN,
   OVERLAY_TRANSITION_MS,
   overlayModeFor,
@@ -129,20 +128,19 @@ describe("camera", () => {
   });
 });
 
-describe("issue 12: a phone's player shows one slide", () => {
-  it("a stage narrower than 768 px (spec §9 mobile) or taller than wide is compact", () => {
-    expect(isCompactStage(375, 211)).toBe(true);
-    expect(isCompactStage(767, 431)).toBe(true);
-    expect(isCompactStage(768, 432)).toBe(false);
-    expect(isCompactStage(1180, 664)).toBe(false);
-    expect(isCompactStage(820, 1124)).toBe(true);
-  });
-  it("a compact stage's camera fills the width with the slide", () => {
-    const rect = { x: 0, y: 0, width: 1600, height: 900, rotation: 0 };
-    const transform = cameraTransform(rect, { width: 375, height: 210.9375 }, CAMERA_PADDING.compact);
-    const scale = Number(/scale\(([\d.]+)\)/.exec(transform)?.[1]);
-    expect((1600 * scale) / 375).toBeGreaterThanOrEqual(0.98);
-    expect(CAMERA_PADDING.wide).toBe(0.04);
+describe("issue 12, issue 28: every stage shows one page", () => {
+  it("the camera fills the stage with the page, on a phone and on a wide stage alike", () => {
+    const slide = { x: 0, y: 0, width: 1600, height: 900, rotation: 0 };
+    const page = { x: 0, y: 0, width: 1600, height: 2071, rotation: 0 };
+    const scaleOf = (transform: string) => Number(/scale\(([\d.]+)\)/.exec(transform)?.[1]);
+    // A 16:9 slide on a phone's 16:9 stage, a portrait page on a 1440 px full screen (by its height).
+    expect(
+      (1600 * scaleOf(cameraTransform(slide, { width: 375, height: 210.9375 }, CAMERA_PADDING))) / 375,
+    ).toBeGreaterThanOrEqual(0.98);
+    expect(
+      (2071 * scaleOf(cameraTransform(page, { width: 1440, height: 844 }, CAMERA_PADDING))) / 844,
+    ).toBeGreaterThanOrEqual(0.98);
+    expect(CAMERA_PADDING).toBeLessThanOrEqual(0.01);
   });
   it("clips the canvas to the step's topic, turned as the topic is", () => {
     expect(topicClipPath({ x: 100, y: 50, width: 1600, height: 900, rotation: 0 })).toBe(

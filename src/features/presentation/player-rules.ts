@@ -1,5 +1,4 @@
 /** The player's rules and constants (spec §2 Overlays and Responsive modes, §4, §8, §9). */
-import { BREAKPOINTS } from "../../lib/constants";
 
 /** §4, §9: overlay changes transition over 0.5 s. */
 export const OVERLAY_TRANSITION_MS = 500;
@@ -25,19 +24,11 @@ export const STEP_TRANSITION_MS = { classic: 900, pitch: 600 } as const;
 export const SWIPE_MIN_DISTANCE = 50;
 
 /**
- * Room the camera leaves around a step's topic, as a share of the stage on each side: a little
- * breathing room on a wide stage; on a compact one (a phone) the slide takes the whole width.
+ * Room the camera leaves around a step's topic, as a share of the stage on each side. Issue 28: the
+ * stage has the deck's page shape and the canvas is clipped to the topic, so the page takes all
+ * of it (issue 12 did so on phones; wider stages had 4 % and showed the neighbours in it).
  */
-export const CAMERA_PADDING = { wide: 0.04, compact: 0.005 } as const;
-
-/**
- * Issue 12: a stage is compact (a phone's, spec §9 "mobile is narrower than 768", or a portrait
- * full screen) when it is narrower than 768 px or taller than wide. A compact stage shows one
- * slide filling its width and clips the canvas to it: no neighbouring slide around it.
- */
-export function isCompactStage(width: number, height: number): boolean {
-  return width < BREAKPOINTS.small || height > width;
-}
+export const CAMERA_PADDING = 0.005;
 
 export function overlayModeFor(width: number, height: number): OverlayMode {
   const { large, middle } = OVERLAY_MODE_THRESHOLDS;

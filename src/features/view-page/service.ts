@@ -6,6 +6,7 @@ import { randomSubset } from "../../lib/random-subset";
 import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
+import { pageShapeOf } from "../presentation/document/page-shape";
 import { deriveTranscript } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
 import { accessOf, type PresentationAccess } from "../presentation/policy";
@@ -212,6 +213,8 @@ async function buildPageData(
     canonicalPath: canonicalPathOf(row),
     thumbnailUrl: `${variant.basePath}thumbnail.svg`,
     stepCount: row.document.path.length,
+    // Issue 28: the stage takes the deck's page shape (portrait, square, 4:3, 16:9) from the first paint.
+    ...pageShapeOf(row.document),
     documentUrl: `${variant.basePath}document.json`,
     previewUrl: `${variant.basePath}thumbnail.svg`,
     // R4.1: when the preview fails, the generated thumbnail drawn without its images (nothing to read but the document).

@@ -80,6 +80,8 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     canonicalPath: "/p/abcdefghijkl/board-update/",
     thumbnailUrl: "/view/link-link-link-link/thumbnail.svg",
     stepCount: 5,
+    pageAspect: 1.7778,
+    posterAspect: 1.7778,
     documentUrl: "/view/link-link-link-link/document.json",
     previewUrl: "/view/link-link-link-link/thumbnail.svg",
     fallbackPreviewUrl: null,

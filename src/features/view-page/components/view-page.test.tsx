@@ -1,5 +1,6 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
@@ -106,6 +107,8 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     canonicalPath: `/p/${OID}/sourdough-basics/`,
     thumbnailUrl: `/p/${OID}/thumbnail.svg`,
     stepCount: 5,
+    pageAspect: 1.7778,
+    posterAspect: 1.7778,
     documentUrl: `/p/${OID}/document.json`,
     previewUrl: `/p/${OID}/thumbnail.svg`,
     fallbackPreviewUrl: null,
@@ -173,6 +176,19 @@ describe("public view page toolbar", () => {
     expect(document.querySelector(".toolbar__views")).toBeNull();
     expect(toolbarGroup("left").getByRole("button", { name: /^Like/ })).toBeTruthy();
     expect(toolbarGroup("right").queryByRole("link", { name: "Curate" })).toBeNull();
+  });
+});
+
+describe("issue 28: the player takes the deck's page shape", () => {
+  it("issue 28 the server's markup gives the player the deck's and the poster's page shapes, before any script runs", () => {
+    const html = renderToString(
+      <PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>
+        <PresentationPage data={pageData({ pageAspect: 0.7727, posterAspect: 1.3333 })} />
+      </PodiumApp>,
+    );
+    const player = /<div class="player [^"]*"[^>]*>/.exec(html)?.[0] ?? "";
+    expect(player).toContain("--page-aspect:0.7727");
+    expect(player).toContain("--poster-aspect:1.3333");
   });
 });
 

@@ -39,6 +39,10 @@ export interface PlayerProps {
   previewUrl: string;
   fallbackPreviewUrl: string | null;
   stepCount: number;
+  /** Issue 28: the deck's page shape (width ÷ height), which the stage takes: one page fills it. */
+  pageAspect: number;
+  /** Issue 28: the poster's page shape, so the poster shows its page where the first page will be. */
+  posterAspect: number;
   /** Start without the Present click (page data shouldAutoplay/forceAutoplay, embed ?autoplay=1). */
   autoplay: boolean;
   /** Issue 12: the reading mode (every slide in a column, with its text), offered beside Present. */
@@ -234,8 +238,13 @@ export function Player(props: PlayerProps) {
   };
 
   // Focus follows what the visitor can act on: the viewer when it opens, Restart at the end.
+  // Issue 28: a portrait page's player on a phone is taller than the room below the header; once
+  // it plays, the whole of it (the control bar too) is brought into view.
   useEffect(() => {
-    if (overlay === null && viewer) rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus();
+    if (overlay === null && viewer) {
+      rootRef.current?.scrollIntoView?.({ block: "nearest" });
+      rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus({ preventScroll: true });
+    }
     if (overlay === "restart") rootRef.current?.querySelector<HTMLElement>(".overlay__restart")?.focus();
   }, [overlay, viewer]);
 
@@ -262,6 +271,8 @@ export function Player(props: PlayerProps) {
       style={{
         ["--metadata-margin" as string]: `${METADATA_MARGIN[mode]}px`,
         ["--overlay-transition" as string]: `${OVERLAY_TRANSITION_MS}ms`,
+        ["--page-aspect" as string]: props.pageAspect,
+        ["--poster-aspect" as string]: props.posterAspect,
       }}
     >
       {Viewer && viewer ? (

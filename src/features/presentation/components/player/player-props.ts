@@ -21,6 +21,8 @@ export function playerPropsOf(
     previewUrl: data.previewUrl,
     fallbackPreviewUrl: data.fallbackPreviewUrl,
     stepCount: data.stepCount,
+    pageAspect: data.pageAspect,
+    posterAspect: data.posterAspect,
     autoplay: data.shouldAutoplay || data.forceAutoplay,
     // Issue 12: the reading mode, where the page offers it (not inside another site's frame).
     readingUrl: options.reading && !data.embedMode ? readingPathOf(data) : null,

@@ -10,7 +10,7 @@ import {
   topicsById,
 } from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
-import { CAMERA_PADDING, isCompactStage, STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
+import { CAMERA_PADDING, STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
 import { openPresenterView } from "../../presenter/open";
 import { presenterOffered } from "../../presenter/sync";
 import { slideThemeClass, TopicView } from "../slide/SlideView";
@@ -167,14 +167,11 @@ export function PresentViewer({
     go("next");
   };
 
-  // Issue 12: on a compact stage (a phone, or portrait full screen) one slide fills the width and
-  // the canvas is clipped to the step's topic, so neighbouring slides never show around it.
-  const compact = size.width > 0 && isCompactStage(size.width, size.height);
-  const transform =
-    current && size.width > 0
-      ? cameraTransform(current, size, compact ? CAMERA_PADDING.compact : CAMERA_PADDING.wide)
-      : undefined;
-  const clipPath = compact && current ? topicClipPath(current) : undefined;
+  // Issue 28 (issue 12 did it for phones): on every stage one page fills the room (the stage has the
+  // deck's page shape) and the canvas is clipped to the step's topic, so nothing of the neighbouring
+  // pages shows around it, whatever the page's shape: in the page, full screen and embedded.
+  const transform = current && size.width > 0 ? cameraTransform(current, size, CAMERA_PADDING) : undefined;
+  const clipPath = current ? topicClipPath(current) : undefined;
   // The first placement is instant; later steps glide. "settled" marks a step fully shown.
   const placed = useRef(false);
   const [camera, setCamera] = useState<"moving" | "settled">("settled");
@@ -206,7 +203,7 @@ export function PresentViewer({
   return (
     <div
       ref={viewerRef}
-      className={`viewer ${slideThemeClass(document.theme)}${isCrowdedOverview(topics.get(document.path[step] ?? "")) ? " viewer--overview" : ""}${compact ? " viewer--compact" : ""}`}
+      className={`viewer ${slideThemeClass(document.theme)}${isCrowdedOverview(topics.get(document.path[step] ?? "")) ? " viewer--overview" : ""}`}
       hidden={hidden}
       data-current-step={step + 1}
       data-step-count={total}

@@ -1,0 +1,182 @@
+import type { Page } from "@playwright/test";
+import { importPdfDecks, PAGE_SIZES, shapedPdf } from "./pdf-decks";
+import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+
+/**
+ * Issue 28, item 2 "Every page shape, every screen", Done when: a portrait PDF deck, a square deck
+ * and a 16:9 deck (and a deck of mixed shapes) each show exactly one page filling the stage at 375
+ * and 1440 px, in full screen and embedded; screenshots in e2e/screenshots/page-shapes-*.png.
+ */
+
+const { letter, square, wide, fourThree } = PAGE_SIZES;
+const WIDTHS = [
+  { width: 375, height: 667 },
+  { width: 1440, height: 900 },
+];
+/** A page fills the stage when it takes this share of the stage's width or height (the rest is bars). */
+const FILLS = 0.97;
+
+interface Deck {
+  name: string;
+  url: string;
+  /** Steps to look at (1-based). */
+  steps: number[];
+  /** Every page has the stage's shape (a mixed deck's others fit with bars beside or above them). */
+  uniform: boolean;
+}
+let decks: Deck[] = [];
+
+/** Katherine imports the PDFs: no other test counts her decks. */
+test.beforeAll(async ({ browser, baseURL }) => {
+  // Converting the PDFs takes a while on a busy machine.
+  test.setTimeout(180_000);
+  const context = await browser.newContext({ baseURL });
+  const urls = await sitemapPresentationUrls(await context.newPage());
+  await context.close();
+  const sixteenNine = new URL(urls.find((url) => url.includes("sourdough-basics")) ?? "").pathname;
+  const [portrait, squareDeck, mixed] = await importPdfDecks(browser, baseURL ?? "", "katherine@podium.test", [
+    { name: "portrait", bytes: await shapedPdf([letter, letter, letter, letter], "Tide_pool_survey_field_manual") },
+    { name: "square", bytes: await shapedPdf([square, square, square], "Square") },
+    { name: "mixed", bytes: await shapedPdf([letter, wide, letter, square, fourThree], "Mixed") },
+  ]);
+  decks = [
+    { name: "portrait-pdf", url: portrait?.url ?? "", steps: [1, 2], uniform: true },
+    { name: "square-pdf", url: squareDeck?.url ?? "", steps: [1, 2], uniform: true },
+    // The Markdown demo deck is classic: its first step is the overview of all its slides.
+    { name: "16-9-markdown", url: sixteenNine, steps: [2, 3], uniform: true },
+    { name: "mixed-pdf", url: mixed?.url ?? "", steps: [1, 2, 3, 4, 5], uniform: false },
+  ];
+});
+
+/**
+ * What the visitor sees on the stage: the current page's box, the stage's, and any other page
+ * showing at 625 points over the stage (elementFromPoint honours the canvas's clip, as the eye does).
+ */
+async function stageView(page: Page) {
+  return page.evaluate(() => {
+    const stage = document.querySelector(".viewer__stage")?.getBoundingClientRect();
+    if (!stage) throw new Error("no stage");
+    const centre = document.elementFromPoint(stage.left + stage.width / 2, stage.top + stage.height / 2);
+    const current = centre?.closest(".topic--frame");
+    if (!current) throw new Error("no page at the stage's centre");
+    const others = new Set<string>();
+    for (let i = 0; i <= 24; i += 1) {
+      for (let j = 0; j <= 24; j += 1) {
+        const x = Math.min(stage.right - 1, stage.left + (stage.width * i) / 24);
+        const y = Math.min(stage.bottom - 1, stage.top + (stage.height * j) / 24);
+        const topic = document.elementFromPoint(x, y)?.closest(".topic--frame");
+        if (topic && topic !== current) others.add((topic as HTMLElement).dataset.topicId ?? "?");
+      }
+    }
+    const box = current.getBoundingClientRect();
+    const round = (rect: DOMRect) => ({
+      left: Math.round(rect.left),
+      top: Math.round(rect.top),
+      width: Math.round(rect.width),
+      height: Math.round(rect.height),
+    });
+    return {
+      stage: round(stage),
+      page: round(box),
+      inside:
+        box.left >= stage.left - 1 &&
+        box.right <= stage.right + 1 &&
+        box.top >= stage.top - 1 &&
+        box.bottom <= stage.bottom + 1,
+      widthShare: box.width / stage.width,
+      heightShare: box.height / stage.height,
+      others: [...others],
+      pageWidth: document.documentElement.scrollWidth,
+      viewportWidth: document.documentElement.clientWidth,
+    };
+  });
+}
+
+/** One page, whole, filling the stage's width or height, nothing of another page beside it. */
+async function expectOnePageFilling(page: Page, where: string) {
+  const viewer = page.locator(".viewer");
+  await expect(viewer).toHaveAttribute("data-camera", "settled");
+  const view = await stageView(page);
+  const described = `${where}: ${JSON.stringify(view)}`;
+  expect(view.others, described).toEqual([]);
+  expect(view.inside, described).toBe(true);
+  expect(Math.max(view.widthShare, view.heightShare), described).toBeGreaterThanOrEqual(FILLS);
+  expect(view.pageWidth, described).toBeLessThanOrEqual(view.viewportWidth);
+  return view;
+}
+
+async function goToStep(page: Page, step: number) {
+  const viewer = page.locator(".viewer");
+  while (Number(await viewer.getAttribute("data-current-step")) < step) {
+    const before = Number(await viewer.getAttribute("data-current-step"));
+    await page.getByRole("button", { name: "Next step" }).click();
+    await expect(viewer).toHaveAttribute("data-current-step", String(before + 1));
+  }
+}
+
+for (const size of WIDTHS) {
+  test.describe(`issue 28 every page shape at ${size.width} px`, () => {
+    test.use({ viewport: size });
+    for (const name of ["portrait-pdf", "square-pdf", "16-9-markdown", "mixed-pdf"]) {
+      test(`issue 28 the ${name} deck shows one page filling the stage in the view page, full screen and the embed`, async ({
+        page,
+      }) => {
+        test.setTimeout(120_000);
+        const deck = decks.find((candidate) => candidate.name === name);
+        if (!deck) throw new Error(`no deck ${name}`);
+        const shot = (where: string) => `e2e/screenshots/page-shapes-${name}-${size.width}-${where}.png`;
+
+        // The view page: its width is the screen's, and the player, poster and all, is the page's shape.
+        await page.goto(deck.url);
+        await waitForHydration(page);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+        const player = await page.locator(".player").boundingBox();
+        if (!player) throw new Error("no player");
+        // The whole player (its control bar too) fits in the screen's height.
+        expect(player.height).toBeLessThanOrEqual(size.height);
+        if (size.width >= 768) expect(player.y + player.height).toBeLessThanOrEqual(size.height);
+        await page.screenshot({ path: shot("poster") });
+        await page.getByRole("button", { name: "Present", exact: true }).click();
+        await expect(page.locator(".player")).toHaveAttribute("data-player-state", "playing");
+        for (const step of deck.steps) {
+          await goToStep(page, step);
+          const view = await expectOnePageFilling(page, `view page, step ${step}`);
+          // A deck of one shape fills the phone's whole width (issue 12's 16:9 did; now every shape).
+          if (deck.uniform && size.width < 768) expect(view.widthShare).toBeGreaterThanOrEqual(FILLS);
+          await page.screenshot({ path: shot(`view-step-${step}`) });
+        }
+        expect(await axeViolations(page)).toEqual([]);
+
+        // Full screen: the same, on the whole screen.
+        await page.getByRole("button", { name: "Full screen" }).click();
+        await page.waitForFunction(() => document.fullscreenElement !== null);
+        await expect
+          .poll(async () => (await page.locator(".viewer__stage").boundingBox())?.height ?? 0)
+          .toBeGreaterThan(size.height * 0.8);
+        for (const step of [...deck.steps].reverse()) {
+          const viewer = page.locator(".viewer");
+          if (Number(await viewer.getAttribute("data-current-step")) > step) {
+            await page.getByRole("button", { name: "Previous step" }).click();
+            await expect(viewer).toHaveAttribute("data-current-step", String(step));
+          }
+          await expectOnePageFilling(page, `full screen, step ${step}`);
+          await page.screenshot({ path: shot(`fullscreen-step-${step}`) });
+        }
+        await page.getByRole("button", { name: "Exit full screen" }).click();
+        await page.waitForFunction(() => document.fullscreenElement === null);
+
+        // The embed page: the player is the whole frame.
+        const oid = /\/p\/([a-z0-9]{12})\//.exec(new URL(page.url()).pathname)?.[1] ?? "";
+        await page.goto(`/p/embed/${oid}/`);
+        await waitForHydration(page);
+        await page.screenshot({ path: shot("embed-poster") });
+        await page.getByRole("button", { name: "Present", exact: true }).click();
+        await expect(page.locator(".player")).toHaveAttribute("data-player-state", "playing");
+        await goToStep(page, deck.steps[0] ?? 1);
+        await expectOnePageFilling(page, "embed");
+        await page.screenshot({ path: shot("embed") });
+        expect(await axeViolations(page)).toEqual([]);
+      });
+    }
+  });
+}
