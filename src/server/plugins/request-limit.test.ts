@@ -47,6 +47,9 @@ describe.each(testDatabaseTargets())("issue 27 item 3: every request counted, re
     let queriesAtLimit = 0;
     let rendersAtLimit = 0;
     let refusal: Awaited<ReturnType<typeof app.inject>> | null = null;
+    // The render counter is the file's, shared by both engines' runs: count from here.
+    const rendersBefore = renders.count;
+    const queriesBefore = requestQueries;
     for (let i = 0; i < FLOOD; i += 1) {
       const response = await app.inject({
         method: i % 10 === 9 ? "POST" : "GET",
@@ -56,8 +59,8 @@ describe.each(testDatabaseTargets())("issue 27 item 3: every request counted, re
       });
       statuses.push(response.statusCode);
       if (i === LIMIT - 1) {
-        queriesAtLimit = requestQueries;
-        rendersAtLimit = renders.count;
+        queriesAtLimit = requestQueries - queriesBefore;
+        rendersAtLimit = renders.count - rendersBefore;
       }
       refusal ??= response.statusCode === 429 ? response : null;
     }
@@ -69,8 +72,8 @@ describe.each(testDatabaseTargets())("issue 27 item 3: every request counted, re
     expect(queriesAtLimit).toBeGreaterThanOrEqual(LIMIT);
     expect(rendersAtLimit).toBeGreaterThanOrEqual(1);
     expect(rendersAtLimit).toBeLessThanOrEqual(2);
-    expect(requestQueries).toBe(queriesAtLimit);
-    expect(renders.count).toBe(rendersAtLimit);
+    expect(requestQueries - queriesBefore).toBe(queriesAtLimit);
+    expect(renders.count - rendersBefore).toBe(rendersAtLimit);
 
     if (!refusal) throw new Error("no refusal");
     const retryAfter = Number(refusal.headers["retry-after"]);
