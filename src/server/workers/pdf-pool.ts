@@ -51,7 +51,9 @@ const PACE_GRACE_MS = 5_000;
  * pass it (a page drawing a 49 MP image 40 times: 780 MiB and growing; a 1 MB Flate bomb: 1.4
  * GiB). Past it the child is killed and the PDF refused (tooComplex). PODIUM_PDF_MEMORY_MB sets it.
  */
-export const PDF_CHILD_MEMORY_MB = 768;
+// Session 36: 768 refused a 3-page 2 kB PDF in the e2e run ("needs more memory"), cause not yet
+// found; 2 GiB still stops the hostile PDFs (they grow without bound) while that is looked into.
+export const PDF_CHILD_MEMORY_MB = 2_048;
 /**
  * A turn: the pages of one PDF started within this long, then the next person's turn. With no one
  * else waiting a turn is long (LONE_SLICE_MS: one PDF alone keeps its encode overlapping the next
