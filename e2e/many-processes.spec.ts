@@ -65,7 +65,15 @@ async function stop(run: Run): Promise<void> {
 }
 
 /** A round-robin HTTP proxy: request n goes to upstream n mod count, untouched (Host included). */
-async function roundRobinProxy(port: number, upstreams: Run[]): Promise<{ server: Server; close(): Promise<void> }> {
+/**
+ * A proxy taking turns between the processes. `localAddress` is the address the processes see
+ * the requests come from (any of 127.0.0.0/8 reaches them).
+ */
+async function roundRobinProxy(
+  port: number,
+  upstreams: Run[],
+  localAddress = "127.0.0.1",
+): Promise<{ server: Server; close(): Promise<void> }> {
   let next = 0;
   const server = createServer((incoming: IncomingMessage, outgoing: ServerResponse) => {
     const upstream = upstreams[next++ % upstreams.length] as Run;
@@ -73,6 +81,7 @@ async function roundRobinProxy(port: number, upstreams: Run[]): Promise<{ server
       {
         host: "127.0.0.1",
         port: upstream.port,
+        localAddress,
         method: incoming.method,
         path: incoming.url,
         headers: incoming.headers,
@@ -179,6 +188,8 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
     };
     const runs: Run[] = [];
     let proxy: Awaited<ReturnType<typeof roundRobinProxy>> | null = null;
+    let limitProxy: Awaited<ReturnType<typeof roundRobinProxy>> | null = null;
+    const limitPort = BASE_PORT + 3;
     try {
       // A migrates and seeds first; B starts on the prepared database.
       runs.push(start("A", BASE_PORT, env));
@@ -195,7 +206,11 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
 
       // The request limit (item 1): 600 a minute per address, counted once in Redis for both
       // processes. The health checks are not counted; the window starts with the first request.
-      await redis.del(`${prefix}requests:127.0.0.1`);
+      // These requests come from 127.0.0.2 (through a second proxy): a process remembers an address
+      // past the limit until its window ends, and the rest of the test comes from 127.0.0.1.
+      limitProxy = await roundRobinProxy(limitPort, runs, "127.0.0.2");
+      const limitOrigin = `http://127.0.0.1:${limitPort}`;
+      await redis.del(`${prefix}requests:127.0.0.2`);
       const served: Record<string, number> = { A: 0, B: 0 };
       const LIMIT = 600;
       const CONCURRENCY = 8;
@@ -205,7 +220,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
         Array.from({ length: CONCURRENCY }, async () => {
           while (sent < LIMIT) {
             sent += 1;
-            const response = await fetch(`${origin}/robots.txt`);
+            const response = await fetch(`${limitOrigin}/robots.txt`);
             await response.arrayBuffer();
             statuses.push(response.status);
             const upstream = response.headers.get("x-test-upstream") ?? "?";
@@ -215,14 +230,14 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       );
       expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
       expect(served).toEqual({ A: LIMIT / 2, B: LIMIT / 2 });
-      expect(Number(await redis.get(`${prefix}requests:127.0.0.1`))).toBe(LIMIT);
+      expect(Number(await redis.get(`${prefix}requests:127.0.0.2`))).toBe(LIMIT);
       // The 601st, on either process, is refused: each has served only 300 itself.
       for (let i = 0; i < 2; i++) {
-        const refused = await fetch(`${origin}/robots.txt`);
+        const refused = await fetch(`${limitOrigin}/robots.txt`);
         expect(refused.status).toBe(429);
       }
-      // A fresh window for the rest of the test.
-      await redis.del(`${prefix}requests:127.0.0.1`);
+      // Another address is not held back by it.
+      expect((await fetch(`${origin}/robots.txt`)).status).toBe(200);
 
       // Signed in through one process means signed in through the other.
       const context = await browser.newContext({ baseURL: origin });
@@ -369,6 +384,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       expect(await storedEvents()).toEqual({ rows: EVENTS, distinct: EVENTS });
     } finally {
       await proxy?.close();
+      await limitProxy?.close();
       for (const run of runs) await stop(run);
       await database.drop();
       const nats = await connectNats({ servers: NATS_URL });
