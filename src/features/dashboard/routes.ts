@@ -16,6 +16,7 @@ import {
   getManageData,
   type ImportFile,
   importPresentation,
+  manageLocalImages,
   removePresentation,
   revokeLink,
   saveDetails,
@@ -102,10 +103,14 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     if (!viewer) return reply;
     const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl);
     const importWarnings = decodeWarnings((request.query as { warnings?: unknown } | undefined)?.warnings);
+    // Issue 28 item 7: image files the import couldn't show are offered for upload beside the warning.
+    const localImages = importWarnings.some((warning) => warning.code === "localImage")
+      ? await manageLocalImages(db, context.documents, viewer, request.params.oid)
+      : [];
     return send(
       request,
       reply,
-      { view: "manage", ...manage, notice: problem ?? noticeFrom(request.query), importWarnings },
+      { view: "manage", ...manage, notice: problem ?? noticeFrom(request.query), importWarnings, localImages },
       status,
     );
   };

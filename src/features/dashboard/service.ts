@@ -5,10 +5,11 @@ import { isOid, newOid } from "../../lib/ids";
 import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
-import type { MarkdownWarning } from "../presentation/document/markdown";
+import type { LocalImage, MarkdownWarning } from "../presentation/document/markdown";
 import { countSlidesWithNotes, withoutNotes } from "../presentation/document/notes";
 import type { PresentationDocument, Theme } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
+import { localImagesOf } from "../presentation/local-images";
 import {
   type CollaboratorListing,
   countOwnedPresentations,
@@ -405,4 +406,14 @@ export async function copyPresentation(db: Database, viewer: NonNullable<Viewer>
     if (inserted) return copyOid;
   }
   throw new Error("could not find a free oid");
+}
+
+/** Issue 28 item 7: the image files the owner's deck names and Podium doesn't have yet. */
+export async function manageLocalImages(
+  db: Queryable,
+  documents: DocumentWork,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+): Promise<LocalImage[]> {
+  return localImagesOf(db, documents, await owned(db, viewer, oid));
 }

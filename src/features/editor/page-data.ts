@@ -1,6 +1,6 @@
 import type { MessageId } from "../../i18n/locales";
 import type { PlayerProps } from "../presentation/components/player/Player";
-import type { MarkdownWarning } from "../presentation/document/markdown";
+import type { LocalImage, MarkdownWarning } from "../presentation/document/markdown";
 import type { Theme } from "../presentation/document/schema";
 import type { Privacy, SchemaVersion } from "../presentation/repository";
 import type { EditorPreview } from "./preview";
@@ -75,6 +75,8 @@ export interface EditorPageData {
   notice: EditorMessage | null;
   /** What the last save's Markdown kept only as text (issue 10). */
   importWarnings: MarkdownWarning[];
+  /** Issue 28 item 7: image files the Markdown names by a relative path, to upload (with a localImage warning). */
+  localImages: LocalImage[];
   /** Open in commenting mode whatever the address says (a refused comment is shown where it was written). */
   startInCommenting: boolean;
 }

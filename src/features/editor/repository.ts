@@ -18,15 +18,6 @@ export interface PresentationContent {
   notesPublic?: boolean | undefined;
 }
 
-/** The Markdown a presentation was imported or saved from, or null (JSON imports, older decks). */
-export async function findSourceMarkdown(db: Queryable, presentationId: string): Promise<string | null> {
-  const rows = await db.query<{ source: string | null }>(
-    `select source_markdown as source from presentations where id = $1`,
-    [presentationId],
-  );
-  return rows[0]?.source ?? null;
-}
-
 /**
  * Saves every field and the document in one statement, and marks the presentation modified. The
  * same statement records which images the document shows (migration 0008); images it stopped

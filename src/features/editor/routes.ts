@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import type { FeatureContext } from "../http";
 import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
+import { localImagesOf } from "../presentation/local-images";
 import type { SchemaVersion } from "../presentation/repository";
 import { EditorPage } from "./components/EditorPage";
 import { COMMENTING_HASH, type EditorMessage, type EditorPageData, type EditorValues } from "./page-data";
@@ -13,6 +14,8 @@ import {
   editorPathOf,
   editorTarget,
   getEditorPage,
+  LocalImageError,
+  placeUploadedImage,
   removeComment,
   saveEditor,
 } from "./service";
@@ -95,7 +98,12 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
         return reply.redirect(`${editorPathOf(target.row)}${query}`, 303);
       }
       const importWarnings = decodeWarnings((request.query as { warnings?: unknown } | undefined)?.warnings);
-      return await render(request, reply, target, { notice: noticeFrom(request), importWarnings });
+      // Issue 28 item 7: image files the save couldn't show are offered for upload beside the warning.
+      const localImages =
+        target.access.edit && importWarnings.some((warning) => warning.code === "localImage")
+          ? await localImagesOf(db, context.documents, target.row)
+          : [];
+      return await render(request, reply, target, { notice: noticeFrom(request), importWarnings, localImages });
     } catch (error) {
       return refuse(request, reply, error);
     }
@@ -159,6 +167,43 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
       return refuse(request, reply, error);
     }
   };
+
+  /**
+   * Issue 28 item 7: an image uploaded (POST /api/assets) for a file the deck's Markdown names by a
+   * relative path takes its place: `{ src, url }` as JSON; answers what is left to upload.
+   */
+  app.post("/api/presentations/:oid/images", { bodyLimit: 16 * 1024 }, async (request: OidRequest, reply) => {
+    const viewer = request.viewer;
+    if (!viewer) {
+      return reply.status(401).send({ statusCode: 401, problem: "signedOut", message: "Sign in to upload images." });
+    }
+    const body = request.body as Body;
+    const src = field(body, "src");
+    const url = field(body, "url");
+    if (src === "" || src.length > 2_000 || url === "" || url.length > 200) {
+      return reply.status(400).send({
+        statusCode: 400,
+        problem: "invalid",
+        message:
+          "Send the image file's name as it is written in the Markdown (src) and the uploaded image's address (url).",
+      });
+    }
+    try {
+      return reply.send(await placeUploadedImage(db, context.documents, viewer, request.params.oid, src, url));
+    } catch (error) {
+      if (error instanceof LocalImageError) {
+        return reply
+          .status(error.statusCode)
+          .send({ statusCode: error.statusCode, problem: error.problem, message: error.message });
+      }
+      if (!(error instanceof EditorError)) throw error;
+      const message =
+        error.statusCode === 404
+          ? "There is no such presentation."
+          : "Only people who may edit this presentation can add images to it.";
+      return reply.status(error.statusCode).send({ statusCode: error.statusCode, problem: error.message, message });
+    }
+  });
 
   for (const [prefix, suffix, schema] of [
     ["/p/edit/", "/", "2"],

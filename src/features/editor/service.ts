@@ -1,15 +1,27 @@
 import type { Database, Queryable } from "../../db/client";
 import { isOid } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import { ASSET_PATH, findAsset } from "../assets/repository";
 import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/service";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
-import { MARKDOWN_MAX_LENGTH, MarkdownImportError, type MarkdownWarning } from "../presentation/document/markdown";
+import {
+  type LocalImage,
+  MARKDOWN_MAX_LENGTH,
+  MarkdownImportError,
+  type MarkdownWarning,
+  replaceImageSource,
+} from "../presentation/document/markdown";
 import { pageShapeOf } from "../presentation/document/page-shape";
 import { isPageDeck, type PresentationDocument } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
 import type { PresentationAccess } from "../presentation/policy";
-import { findPresentationByOid, type PresentationRow, type Privacy } from "../presentation/repository";
+import {
+  findPresentationByOid,
+  findSourceMarkdown,
+  type PresentationRow,
+  type Privacy,
+} from "../presentation/repository";
 import { accessTo, canonicalPathOf, ownerDataOf, thumbnailPathOf } from "../presentation/service";
 import { FALLBACK_THUMBNAIL } from "../presentation/thumbnail";
 import type { Viewer } from "../viewer";
@@ -27,7 +39,6 @@ import {
   type CommentRow,
   deleteComment,
   findComment,
-  findSourceMarkdown,
   insertComment,
   listComments,
   updatePresentationContent,
@@ -124,6 +135,8 @@ async function previewIn(documents: DocumentWork, markdown: string, schemaVersio
 export interface EditorPageOptions {
   notice?: EditorMessage | null;
   importWarnings?: MarkdownWarning[];
+  /** Issue 28 item 7: image files the Markdown names, offered for upload beside the warnings. */
+  localImages?: LocalImage[];
   /** A refused save: what was typed, and what was wrong with it. */
   refusedSave?: {
     values: EditorValues;
@@ -189,6 +202,7 @@ export async function getEditorPage(
     },
     notice: options.notice ?? null,
     importWarnings: options.importWarnings ?? [],
+    localImages: options.localImages ?? [],
     startInCommenting: options.refusedComment !== undefined,
   };
 }
@@ -365,4 +379,77 @@ export async function removeComment(
     await deleteComment(tx, target.row.id, commentId);
   });
   return target;
+}
+
+/** Why an image file named in the Markdown couldn't take its uploaded image (issue 28 item 7). */
+export class LocalImageError extends Error {
+  override readonly name = "LocalImageError";
+  constructor(
+    readonly statusCode: 400 | 409 | 422,
+    readonly problem: "notUploaded" | "noMarkdown" | "notInMarkdown" | "markdown",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Issue 28 item 7: an image uploaded for a file the Markdown names (`src`, as the importer read it)
+ * takes that file's place: the Markdown is rewritten to show the uploaded image (`url`, an image in
+ * Podium) wherever it names the file, and the deck is saved from it, as the editor saves it.
+ * Answers what is left to upload.
+ */
+export async function placeUploadedImage(
+  db: Database,
+  documents: DocumentWork,
+  viewer: SignedIn,
+  oid: string,
+  src: string,
+  url: string,
+): Promise<{ replaced: number; slide: number; warnings: MarkdownWarning[]; localImages: LocalImage[] }> {
+  const { row, access } = await editorTarget(db, viewer, oid);
+  if (!access.edit) throw new EditorError(403);
+  const hash = ASSET_PATH.exec(url)?.[1];
+  if (!hash || !(await findAsset(db, hash))) {
+    throw new LocalImageError(422, "notUploaded", "That image isn't in Podium. Upload it again.");
+  }
+  const source = await findSourceMarkdown(db, row.id);
+  if (source === null) {
+    throw new LocalImageError(
+      409,
+      "noMarkdown",
+      "This presentation wasn't made from Markdown: it names no image files.",
+    );
+  }
+  const before = await documents.importMarkdown(source, row.schemaVersion).catch(() => null);
+  const slide = before?.localImages.find((image) => image.src === src)?.slide ?? 0;
+  const { markdown, replaced } = replaceImageSource(source, src, url);
+  if (replaced === 0 || !before) {
+    throw new LocalImageError(
+      409,
+      "notInMarkdown",
+      "The presentation's Markdown doesn't name that image file any more. Reload the page to see what is left.",
+    );
+  }
+  let deck: Awaited<ReturnType<DocumentWork["importMarkdown"]>>;
+  try {
+    deck = await documents.importMarkdown(markdown, row.schemaVersion);
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 503) throw error;
+    // The image's address is longer than the file's name: a source at its limit may not read any more.
+    throw new LocalImageError(422, "markdown", "With the image in it, the Markdown is more than Podium takes.");
+  }
+  const document = deck.document;
+  if (row.document.theme) document.theme = row.document.theme;
+  await db.transaction((tx) =>
+    updatePresentationContent(tx, row.id, {
+      title: row.title,
+      descriptionHtml: row.descriptionHtml,
+      privacy: row.privacy,
+      tags: row.tags,
+      document,
+      sourceMarkdown: markdown,
+    }),
+  );
+  return { replaced, slide, warnings: deck.warnings, localImages: deck.localImages };
 }

@@ -5,7 +5,7 @@ import { MAX_WARNINGS, type MarkdownWarning, type MarkdownWarningCode } from "./
  * the address: `warnings=html.1,remoteImage.3` (code and slide). What the address says is read
  * back strictly: unknown codes and malformed entries are dropped.
  */
-const CODES: readonly MarkdownWarningCode[] = ["html", "remoteImage", "inlineImage", "link", "cut"];
+const CODES: readonly MarkdownWarningCode[] = ["html", "remoteImage", "localImage", "inlineImage", "link", "cut"];
 
 export function encodeWarnings(warnings: readonly MarkdownWarning[]): string {
   return warnings.map((warning) => `${warning.code}.${warning.slide}`).join(",");

@@ -570,3 +570,12 @@ export async function findTemplateBySlug(db: Queryable, slug: string): Promise<P
 export async function updateNotesPublic(db: Queryable, presentationId: string, notesPublic: boolean): Promise<void> {
   await db.query("update presentations set notes_public = $2 where id = $1", [presentationId, notesPublic]);
 }
+
+/** The Markdown a presentation was imported or saved from, or null (JSON imports, older decks). */
+export async function findSourceMarkdown(db: Queryable, presentationId: string): Promise<string | null> {
+  const rows = await db.query<{ source: string | null }>(
+    `select source_markdown as source from presentations where id = $1`,
+    [presentationId],
+  );
+  return rows[0]?.source ?? null;
+}

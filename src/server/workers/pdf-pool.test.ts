@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 import { afterEach, describe, expect, it } from "vitest";
 import { type PdfConversionEvents, type PdfConverter, PdfImportError } from "../../features/pdf-import/errors";
@@ -181,4 +182,56 @@ describe("issue 27 PDF converter", () => {
     expect(next.record.outcome).toBe("done");
     expect(next.record.pages).toBe(1);
   }, 120_000);
+
+  it("issue 27 PDF converter: a converter that dies on its own is replaced and the PDF goes on from its next page; dying twice refuses it in words", async () => {
+    const pdfs = open({ sliceMs: 0 });
+    const log: string[] = [];
+    // Killed from outside after its first page, as a crash would end it.
+    let killed = 0;
+    const survivor = follow(pdfs, await textPdf(6), "ada", log);
+    const killAfterFirstPage = setInterval(() => {
+      if (survivor.record.pages >= 1 && killed === 0) killed = killConverters();
+    }, 5);
+    await survivor.done;
+    clearInterval(killAfterFirstPage);
+    expect(killed).toBeGreaterThan(0);
+    expect(survivor.record.outcome).toBe("done");
+    // Every page once, in order: the fresh child went on where the first stopped.
+    expect(log.filter((event) => event.includes("page"))).toEqual([1, 2, 3, 4, 5, 6].map((n) => `ada page ${n}`));
+
+    // A PDF whose converter dies every time is refused after one retry.
+    const doomed = follow(pdfs, await textPdf(6), "grace", log);
+    const killEveryPage = setInterval(() => {
+      if (doomed.record.pages >= 1) killConverters();
+    }, 5);
+    await doomed.done;
+    clearInterval(killEveryPage);
+    expect(doomed.record.outcome).toBeInstanceOf(PdfImportError);
+    expect((doomed.record.outcome as PdfImportError).problem).toBe("tooComplex");
+    expect(doomed.record.pages).toBeLessThan(6);
+  }, 120_000);
 });
+
+/**
+ * Kills the converter child at work (SIGKILL, as the kernel's OOM killer would), not the standby:
+ * the child at work was started first (pdf-pool.ts takeChild), so it has the lower pid. True if one was.
+ */
+function killConverters(): number {
+  const converters: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      // Still running (not a zombie waiting to be reaped), and a child of this process.
+      if (fields[0] === "Z" || Number(fields[1]) !== process.pid) continue;
+      if (readFileSync(`/proc/${entry}/cmdline`, "latin1").includes("pdf-worker")) converters.push(Number(entry));
+    } catch {
+      // Gone already.
+    }
+  }
+  const atWork = Math.min(...converters);
+  if (!Number.isFinite(atWork)) return 0;
+  process.kill(atWork, "SIGKILL");
+  return 1;
+}

@@ -129,3 +129,50 @@ export function useImageUpload(csrfToken: string | null) {
   );
   return { state, upload };
 }
+
+const PLACE_PROBLEMS: Record<string, MessageId> = {
+  notInMarkdown: "localImages.error.notInMarkdown",
+  noMarkdown: "localImages.error.notInMarkdown",
+  markdown: "localImages.error.markdown",
+  signedOut: "assets.error.signedOut",
+};
+
+/**
+ * Issue 28 item 7: puts an uploaded image where the deck's Markdown names an image file (`src`, as
+ * the importer read it); rejects with an ImageUploadFailure.
+ */
+export async function placeImage(
+  oid: string,
+  src: string,
+  url: string,
+  csrfToken: string | null,
+  fetchImpl: typeof fetch = fetch,
+): Promise<void> {
+  const token = readCookie(typeof document === "undefined" ? "" : document.cookie, XSRF_COOKIE_NAME) ?? csrfToken;
+  let response: Response;
+  try {
+    response = await fetchImpl(`/api/presentations/${encodeURIComponent(oid)}/images`, {
+      method: "POST",
+      body: JSON.stringify({ src, url }),
+      credentials: "same-origin",
+      headers: { "content-type": "application/json", ...(token ? { [XSRF_HEADER_NAME]: token } : {}) },
+    });
+  } catch {
+    throw new ImageUploadFailure("assets.error.network");
+  }
+  if (response.ok) return;
+  const answer = (await response.json().catch(() => null)) as { problem?: string } | null;
+  const problem = answer?.problem ? PLACE_PROBLEMS[answer.problem] : undefined;
+  if (problem) throw new ImageUploadFailure(problem);
+  if (response.status === 403) throw new ImageUploadFailure("assets.error.expired");
+  throw new ImageUploadFailure("assets.error.other");
+}
+
+/** An image file's name as a person wrote it (`tide%20chart.png` → `tide chart.png`). */
+export function writtenName(src: string): string {
+  try {
+    return decodeURI(src);
+  } catch {
+    return src;
+  }
+}

@@ -6,7 +6,7 @@ import { SiteLayout } from "../../../ui/SiteLayout";
 import { ImagesSection } from "../../assets/components/ImagesSection";
 import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 import { ImportWarnings } from "../../presentation/components/ImportWarnings";
-import type { MarkdownWarning } from "../../presentation/document/markdown";
+import type { LocalImage, MarkdownWarning } from "../../presentation/document/markdown";
 import { CREATE_PATH, DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
@@ -30,7 +30,13 @@ export type DashboardPageData =
       total: number;
       notice: Notice | null;
     }
-  | ({ view: "manage"; notice: Notice | null; importWarnings: MarkdownWarning[] } & ManageData)
+  | ({
+      view: "manage";
+      notice: Notice | null;
+      importWarnings: MarkdownWarning[];
+      /** Issue 28 item 7: image files the Markdown names, to upload (with a localImage warning). */
+      localImages: LocalImage[];
+    } & ManageData)
   | { view: "delete"; oid: string; title: string }
   /** Issue 13, R2.8 and issue 28, item 3: `/v/create/`, where sign-up lands: a file, a template or an empty deck. */
   | { view: "create"; title: string; problem: Notice | null };
@@ -267,7 +273,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
         </div>
       </div>
       <NoticeBanner notice={data.notice} />
-      <ImportWarnings warnings={data.importWarnings} />
+      <ImportWarnings warnings={data.importWarnings} localImages={data.localImages} oid={data.presentation.oid} />
       <SpeakerNotesChoice action={`${path}/notes`} notes={p.notes} />
 
       <ActivityChart activity={data.activity} />

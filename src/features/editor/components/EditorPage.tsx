@@ -91,7 +91,7 @@ export function EditorPage({ data }: { data: EditorPageData }) {
             <Message message={data.notice} />
           </FormNotice>
         ) : null}
-        <ImportWarnings warnings={data.importWarnings} />
+        <ImportWarnings warnings={data.importWarnings} localImages={data.localImages} oid={data.oid} />
         {/* Both stay mounted for editors, so unsaved edits survive a look at the comments. */}
         {data.form ? (
           <div hidden={mode !== "editor"}>

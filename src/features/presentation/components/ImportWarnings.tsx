@@ -1,11 +1,21 @@
 import { FormattedMessage } from "react-intl";
-import type { MarkdownWarning } from "../document/markdown";
+import { LocalImagesUpload } from "../../assets/components/LocalImagesUpload";
+import type { LocalImage, MarkdownWarning } from "../document/markdown";
 
 /**
  * What an import kept only as text (issue 10: never a silent loss): one line per warning,
- * naming the slide, shown after an import or a save.
+ * naming the slide, shown after an import or a save. Image files the Markdown names by a relative
+ * path are offered for upload right here (issue 28 item 7).
  */
-export function ImportWarnings({ warnings }: { warnings: readonly MarkdownWarning[] }) {
+export function ImportWarnings({
+  warnings,
+  localImages = [],
+  oid,
+}: {
+  warnings: readonly MarkdownWarning[];
+  localImages?: readonly LocalImage[];
+  oid: string;
+}) {
   if (warnings.length === 0) return null;
   return (
     <section className="import-warnings" aria-labelledby="import-warnings-title" data-testid="import-warnings">
@@ -19,6 +29,7 @@ export function ImportWarnings({ warnings }: { warnings: readonly MarkdownWarnin
           </li>
         ))}
       </ul>
+      <LocalImagesUpload oid={oid} images={localImages} />
     </section>
   );
 }

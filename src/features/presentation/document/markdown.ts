@@ -69,11 +69,13 @@ export class MarkdownImportError extends Error {
  * What an import kept but couldn't show as written: the person is told after the import.
  * - html: raw HTML, shown as its text;
  * - remoteImage: an image from another site (Podium shows only its own), shown as a link;
+ * - localImage: an image file beside the Markdown (`tide-chart.png`), not in Podium yet: shown as
+ *   its description, and offered for upload where the warning is shown (MarkdownDeck.localImages);
  * - inlineImage: an image inside a line of text, shown as its description;
  * - link: a link that goes neither to the web nor to an email address, shown as its words;
  * - cut: more than a slide can hold (paragraphs, texts or characters), cut at the limit.
  */
-export type MarkdownWarningCode = "html" | "remoteImage" | "inlineImage" | "link" | "cut";
+export type MarkdownWarningCode = "html" | "remoteImage" | "localImage" | "inlineImage" | "link" | "cut";
 export interface MarkdownWarning {
   code: MarkdownWarningCode;
   /** The slide, counted from 1 as written. */
@@ -82,6 +84,16 @@ export interface MarkdownWarning {
 
 /** Warnings reported per import, at most (the first ones say enough). */
 export const MAX_WARNINGS = 20;
+
+/** An image file the Markdown names by a relative path (issue 28 item 7): `src` as the importer read it. */
+export interface LocalImage {
+  src: string;
+  /** The first slide that shows it, counted from 1. */
+  slide: number;
+}
+
+/** Local image files offered for upload per deck, at most. */
+export const MAX_LOCAL_IMAGES = 20;
 
 /** One paragraph of a slide as the Markdown says it (a document paragraph without its font size). */
 export interface SlideParagraph {
@@ -117,6 +129,8 @@ export interface MarkdownOptions {
 export interface MarkdownDeck {
   document: PresentationDocument;
   warnings: MarkdownWarning[];
+  /** Image files named by a relative path, each once, in the order written. */
+  localImages: LocalImage[];
 }
 
 export function importMarkdown(
@@ -156,7 +170,11 @@ export function readMarkdownDeck(
       { code: "tooManySlides", values: { count: slides.length, limit: DOCUMENT_LIMITS.maxTopics - 1 } },
     );
   }
-  return { document: parseDocument(layOut(slides, schemaVersion)), warnings: reading.warnings };
+  return {
+    document: parseDocument(layOut(slides, schemaVersion)),
+    warnings: reading.warnings,
+    localImages: reading.localImages,
+  };
 }
 
 /**
@@ -253,13 +271,14 @@ interface Reading {
   /** How much deeper Markdown may still be read again (REREAD_BUDGET). */
   rereadLeft: number;
   warnings: MarkdownWarning[];
+  localImages: LocalImage[];
   /** The slide being read, from 1. */
   slide: number;
   highlight: CodeHighlighter | undefined;
 }
 
 function newReading(options: MarkdownOptions): Reading {
-  return { rereadLeft: REREAD_BUDGET, warnings: [], slide: 0, highlight: options.highlight };
+  return { rereadLeft: REREAD_BUDGET, warnings: [], localImages: [], slide: 0, highlight: options.highlight };
 }
 
 /** Each kind of warning is reported once per slide. */
@@ -610,9 +629,11 @@ class SlideBuilder {
     for (const run of line) {
       let next: Run;
       if (run.kind === "image") {
-        const remote = !isAssetPath(run.src);
-        warn(this.reading, remote ? "remoteImage" : "inlineImage");
-        next = remote && isSafeLink(run.src) ? { text: run.alt || run.src, href: run.src } : { text: run.alt };
+        const own = isAssetPath(run.src);
+        const local = !own && isLocalPath(run.src);
+        warn(this.reading, own ? "inlineImage" : local ? "localImage" : "remoteImage");
+        if (local) noteLocalImage(this.reading, run.src);
+        next = !own && !local && isSafeLink(run.src) ? { text: run.alt || run.src, href: run.src } : { text: run.alt };
       } else {
         next = { text: run.text };
         const marks = MARK_ORDER.filter((mark) => run.marks.includes(mark));
@@ -661,6 +682,56 @@ function sameMarks(a: Run, b: Run): boolean {
 
 function isAssetPath(src: string): boolean {
   return imageSchema.shape.src.safeParse(src).success;
+}
+
+/** A path beside the Markdown file (`img/chart.png`, `../chart.png`, `/chart.png`): no scheme, no host. */
+function isLocalPath(src: string): boolean {
+  return src.trim() !== "" && !/^[a-z][a-z0-9+.-]*:/i.test(src) && !src.startsWith("//");
+}
+
+function noteLocalImage(reading: Reading, src: string): void {
+  const { localImages, slide } = reading;
+  if (localImages.length >= MAX_LOCAL_IMAGES || localImages.some((image) => image.src === src)) return;
+  localImages.push({ src, slide });
+}
+
+/**
+ * Issue 28 item 7: the Markdown with every image written with `src` (as the importer reads it,
+ * see LocalImage) pointing at `url` instead: inline images (`![alt](src "title")`) and reference
+ * definitions (`[id]: src`), outside fenced and indented code. Everything else stays as written.
+ */
+export function replaceImageSource(source: string, src: string, url: string): { markdown: string; replaced: number } {
+  let replaced = 0;
+  let fence: string | null = null;
+  const sameSource = (raw: string) => {
+    const written = raw.startsWith("<") && raw.endsWith(">") ? raw.slice(1, -1) : raw;
+    return markdown.normalizeLink(markdown.utils.unescapeAll(written)) === src;
+  };
+  const lines = source.split("\n").map((line) => {
+    const fenceMark = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (fence !== null) {
+      if (fenceMark && fenceMark[0] === fence[0] && fenceMark.length >= fence.length && line.trim() === fenceMark) {
+        fence = null;
+      }
+      return line;
+    }
+    if (fenceMark) {
+      fence = fenceMark;
+      return line;
+    }
+    if (/^(?: {4}|\t)/.test(line)) return line;
+    const definition = /^( {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*)(<[^>\n]*>|\S+)(.*)$/.exec(line);
+    if (definition && sameSource(definition[2] as string)) {
+      replaced += 1;
+      return `${definition[1]}${url}${definition[3]}`;
+    }
+    return line.replace(/(!\[(?:[^\]\\]|\\.)*\]\([ \t]*)(<[^>\n]*>|[^\s)]+)/g, (whole, before: string, raw: string) => {
+      if (!sameSource(raw)) return whole;
+      replaced += 1;
+      return `${before}${url}`;
+    });
+  });
+  return { markdown: lines.join("\n"), replaced };
 }
 
 /** GFM task items: an item whose text starts `[ ] ` or `[x] ` (unmarked). */
