@@ -76,10 +76,10 @@ test.describe("issue 28 item 7: relative images", () => {
         images: { src: string }[];
         topics: Topic[];
       }
-      const document = (await (await page.request.get(`/p/${oid}/document.json`)).json()) as { topics: Topic[] };
+      const deck = (await (await page.request.get(`/p/${oid}/document.json`)).json()) as { topics: Topic[] };
       const imagesIn = (topics: Topic[]): string[] =>
         topics.flatMap((topic) => [...topic.images.map((image) => image.src), ...imagesIn(topic.topics)]);
-      const images = imagesIn(document.topics);
+      const images = imagesIn(deck.topics);
       expect(images).toHaveLength(1);
       expect(images[0]).toMatch(/^\/assets\/[0-9a-f]{64}\.webp$/);
     });
