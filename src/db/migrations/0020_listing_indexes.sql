@@ -12,3 +12,6 @@ create index presentations_popular_idx on presentations (view_count desc, id des
 create index presentations_listed_owner_idx on presentations (owner_id, last_modified desc, id desc)
   where privacy in ('public', 'reusable') and not hidden and template_slug is null;
 create index presentations_templates_idx on presentations (id) where template_slug is not null and not hidden;
+-- The sitemap's pages: the listed decks in one range of ids each.
+create index presentations_listed_id_idx on presentations (id)
+  where privacy in ('public', 'reusable') and not hidden and template_slug is null;

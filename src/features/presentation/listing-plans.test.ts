@@ -3,6 +3,7 @@ import type { Database, Queryable } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { readMarkdownDeck } from "./document/markdown";
 import {
+  lastListedId,
   listListedPresentations,
   listListedPresentationsOf,
   listOwnedPresentations,
@@ -11,6 +12,7 @@ import {
   listStaffPicks,
   listTemplates,
 } from "./repository";
+import { SITEMAP_PAGE_IDS } from "./routes";
 
 /**
  * Issue 32 item 1: every listing statement reads about as many rows as it returns (fewer than
@@ -34,7 +36,7 @@ const PICKS = 18;
 const TEMPLATES = 15;
 const READ_RATIO = 10;
 /** Decks per insert statement. */
-const BATCH = 5_000;
+const BATCH = 1_000;
 
 const postgres = testDatabaseTargets().find((target) => target.name === "postgres");
 
@@ -93,6 +95,13 @@ describe.runIf(postgres)("issue 32 listing statements at 100,000 decks (PostgreS
     );
     // Picks are the oldest decks; nobody has views; half the decks carry one common tag; owner 1
     // has every other deck; one deck in ten is private or unlisted and one in fifty hidden.
+    // Search's indexes (words of titles and slides) serve no listing: gone from this database, so
+    // the rows go in several times faster.
+    const searchIndexes = await db.query<{ name: string }>(
+      `select indexname as name from pg_indexes
+        where tablename = 'presentations' and indexdef like '%USING gin%' and indexname <> 'presentations_tags_idx'`,
+    );
+    for (const { name } of searchIndexes) await db.query(`drop index ${name}`);
     // In batches: each statement stays within the connection's statement timeout.
     for (let from = 1; from <= DECKS; from += BATCH) {
       await db.query(
@@ -149,9 +158,17 @@ describe.runIf(postgres)("issue 32 listing statements at 100,000 decks (PostgreS
     }
   });
 
-  it("issue 32 item 1: the sitemap reads no more rows than it lists", async () => {
-    const { returned, read } = await measure(db, (q) => listSitemapEntries(q));
-    console.log(`sitemap: ${returned} returned, ${read} read`);
-    expect(read).toBeLessThan(READ_RATIO * returned);
+  it(`issue 32 item 1: a sitemap page and the page count read fewer than ${READ_RATIO}× what they return`, async () => {
+    for (const n of [0, 4, 9]) {
+      const { returned, read } = await measure(db, (q) =>
+        listSitemapEntries(q, { fromId: n * SITEMAP_PAGE_IDS, toId: (n + 1) * SITEMAP_PAGE_IDS }),
+      );
+      console.log(`sitemap page ${n}: ${returned} returned, ${read} read`);
+      expect(returned).toBeGreaterThan(SITEMAP_PAGE_IDS / 2);
+      expect(returned).toBeLessThanOrEqual(SITEMAP_PAGE_IDS);
+      expect(read).toBeLessThan(READ_RATIO * returned);
+    }
+    const { read } = await measure(db, async (q) => [await lastListedId(q)]);
+    expect(read).toBeLessThan(READ_RATIO);
   });
 });

@@ -167,12 +167,27 @@ export async function listStaffPicks(db: Queryable, limit: number): Promise<Pres
   );
 }
 
-/** Every listed presentation's oid, title and date, oldest first (sitemap). */
-export async function listSitemapEntries(db: Queryable): Promise<{ oid: string; title: string; lastModified: Date }[]> {
+/**
+ * The listed presentations whose ids are in [fromId, toId): oid, title and date, oldest first (one
+ * page of the sitemap). Issue 32: read off an index of listed ids, so a page reads what it lists.
+ */
+export async function listSitemapEntries(
+  db: Queryable,
+  ids: { fromId: number; toId: number },
+): Promise<{ oid: string; title: string; lastModified: Date }[]> {
   return db.query(
     `select p.oid, p.title, p.last_modified as "lastModified"
-       from presentations p where ${LISTED} order by p.id`,
+       from presentations p where ${LISTED} and p.id >= $1 and p.id < $2 order by p.id`,
+    [ids.fromId, ids.toId],
   );
+}
+
+/** The highest id of a listed presentation (0 when none): how many sitemap pages there are. */
+export async function lastListedId(db: Queryable): Promise<number> {
+  const rows = await db.query<{ id: string | null }>(
+    `select max(p.id)::text as id from presentations p where ${LISTED}`,
+  );
+  return Number(rows[0]?.id ?? 0);
 }
 
 export interface NewPresentation {

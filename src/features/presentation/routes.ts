@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { escapeHtml } from "../../lib/html";
 import { LISTS_TAG, presentationTag } from "../content-changes";
 import type { FeatureContext } from "../http";
-import { listSitemapEntries } from "./repository";
+import { lastListedId, listSitemapEntries } from "./repository";
 import { canonicalPathOf, getDocument, getThumbnailSvg, type PresentationRoute } from "./service";
 import { registerThemeRoute } from "./theme";
 import { FALLBACK_THUMBNAIL } from "./thumbnail";
@@ -74,23 +74,56 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
   registerThemeRoute(app, context);
 }
 
-/** GET /sitemap.xml: every listed presentation's canonical URL (how crawlers find them). */
+/**
+ * Ids per sitemap page (issue 32): a page lists the listed presentations in one range of ids, so it
+ * holds at most this many URLs (the protocol allows 50,000) and reads only what it lists.
+ */
+export const SITEMAP_PAGE_IDS = 10_000;
+
+/**
+ * GET /sitemap.xml: every listed presentation's canonical URL (how crawlers find them). While every
+ * listed id fits one page it is that page; past it, a sitemap index of `/sitemap-{n}.xml` pages.
+ */
 export function registerSitemapRoute(app: FastifyInstance, context: FeatureContext): void {
-  app.get("/sitemap.xml", async (_request, reply) => {
-    const entries = await listSitemapEntries(context.db);
+  const xml = (reply: FastifyReply, body: string) => {
     context.cacheTags(reply, [LISTS_TAG]);
+    return reply
+      .type("application/xml; charset=utf-8")
+      .header("cache-control", "public, max-age=300")
+      .send(`<?xml version="1.0" encoding="UTF-8"?>\n${body}\n`);
+  };
+  const page = async (reply: FastifyReply, n: number) => {
+    const entries = await listSitemapEntries(context.db, {
+      fromId: n * SITEMAP_PAGE_IDS,
+      toId: (n + 1) * SITEMAP_PAGE_IDS,
+    });
     const urls = [
-      `<url><loc>${escapeHtml(`${context.publicUrl}/`)}</loc></url>`,
+      ...(n === 0 ? [`<url><loc>${escapeHtml(`${context.publicUrl}/`)}</loc></url>`] : []),
       ...entries.map(
         (entry) =>
           `<url><loc>${escapeHtml(`${context.publicUrl}${canonicalPathOf(entry)}`)}</loc><lastmod>${entry.lastModified.toISOString()}</lastmod></url>`,
       ),
     ];
-    return reply
-      .type("application/xml; charset=utf-8")
-      .header("cache-control", "public, max-age=300")
-      .send(
-        `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`,
-      );
+    return xml(reply, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>`);
+  };
+
+  app.get("/sitemap.xml", async (_request, reply) => {
+    const pages = Math.floor((await lastListedId(context.db)) / SITEMAP_PAGE_IDS) + 1;
+    if (pages === 1) return page(reply, 0);
+    const sitemaps = Array.from(
+      { length: pages },
+      (_, n) => `<sitemap><loc>${escapeHtml(`${context.publicUrl}/sitemap-${n}.xml`)}</loc></sitemap>`,
+    );
+    return xml(
+      reply,
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${sitemaps.join("\n")}\n</sitemapindex>`,
+    );
+  });
+
+  app.get("/sitemap-:page(^\\d{1,6}).xml", async (request: FastifyRequest<{ Params: { page: string } }>, reply) => {
+    const n = Number(request.params.page);
+    const pages = Math.floor((await lastListedId(context.db)) / SITEMAP_PAGE_IDS) + 1;
+    if (n >= pages) return context.sendNotFound(request, reply);
+    return page(reply, n);
   });
 }
