@@ -355,23 +355,41 @@ export async function listListedPresentationsOf(
   );
 }
 
+/** Tags of a deck that "Related presentations" looks through, at most (the first ones). */
+const RELATED_TAGS = 10;
+
 /**
  * Issue 12: listed presentations of other people sharing tags with a presentation, the most shared
- * tags first, then the most watched (the view page's "Related presentations").
+ * tags first, then the most watched (the view page's "Related presentations"). Issue 32: the
+ * candidates are the 2 × `limit` most watched of each tag (presentation_tags, migration 0021), less
+ * the owner's own, so the statement reads about 2 × tags × limit rows at any size and in any shape
+ * (an owner with every deck of a tag included); a deck sharing several tags but among the most
+ * watched of none of them isn't a candidate.
  */
 export async function listRelatedPresentations(
   db: Queryable,
   options: { tags: readonly string[]; excludeOwnerId: string; limit: number },
 ): Promise<PresentationSummary[]> {
-  if (options.tags.length === 0) return [];
+  const tags = [...new Set(options.tags)].slice(0, RELATED_TAGS);
+  if (tags.length === 0) return [];
   return db.query<PresentationSummary>(
-    `select ${SUMMARY_COLUMNS}
-       from presentations p join users u on u.id = p.owner_id
-      where ${LISTED} and p.tags && $1::text[] and p.owner_id <> $2
-      order by (select count(*) from unnest(p.tags) t where t = any($1::text[])) desc,
-               p.view_count desc, p.id desc
-      limit $3`,
-    [options.tags, options.excludeOwnerId, options.limit],
+    `with candidates as (
+       select c.presentation_id, c.view_count
+         from unnest($1::text[]) as wanted(tag),
+              lateral (select t.presentation_id, t.view_count, t.owner_id from presentation_tags t
+                        where t.tag = wanted.tag
+                        order by t.view_count desc, t.presentation_id desc
+                        limit $3 * 2) c
+        where c.owner_id <> $2),
+     ranked as (
+       select presentation_id, count(*) as shared, max(view_count) as views from candidates
+        group by presentation_id
+        order by shared desc, views desc, presentation_id desc
+        limit $3)
+     select ${SUMMARY_COLUMNS}
+       from ranked r join presentations p on p.id = r.presentation_id join users u on u.id = p.owner_id
+      order by r.shared desc, r.views desc, r.presentation_id desc`,
+    [tags, options.excludeOwnerId, options.limit],
   );
 }
 
