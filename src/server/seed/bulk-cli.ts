@@ -4,7 +4,9 @@ import { migrate } from "../../db/migrate";
 import { removeBulk, seedBulk } from "./bulk";
 
 /**
- * `npm run seed:bulk -- --count N [--run-id ID] [--remove] [--database URL]` (issue 15 item 1).
+ * `npm run seed:bulk -- --count N [--run-id ID] [--skewed] [--remove] [--database URL]` (issue 15
+ * item 1; `--skewed`, issue 32: every deck newer than the staff picks, no views, one tag on every
+ * other deck, one owner with every other deck).
  * The database: --database, else DATABASE_URL, else PGlite in PODIUM_DATA_DIR (./data), as the app.
  * Migrates it first (so it works on a fresh one), then adds run ID's missing decks, or removes the run.
  */
@@ -36,6 +38,7 @@ async function main(args: string[]): Promise<void> {
       const report = await seedBulk(db, {
         count,
         runId,
+        skewed: args.includes("--skewed"),
         onProgress: (done) => process.stdout.write(`\rseed:bulk: ${done} / ${count}`),
       });
       const seconds = ((performance.now() - started) / 1000).toFixed(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bulkDeck } from "./bulk";
+import { bulkDeck, SKEWED_TAG } from "./bulk";
 
 const deckSources = import.meta.glob<string>("./content/decks/*.md", { query: "?raw", import: "default", eager: true });
 const allSources = Object.values(deckSources).join("\n");
@@ -35,5 +35,16 @@ describe("issue 15 item 1: seed:bulk decks", () => {
       // The same deck on every run with this id.
       expect(bulkDeck("vocab", n, 10, now)).toEqual(deck);
     }
+  });
+
+  it("issue 32: the skewed shape: newer than anything before, no views or likes, one tag and one owner on every other deck", () => {
+    const now = new Date("2026-11-23T12:00:00Z");
+    const decks = Array.from({ length: 40 }, (_, n) => bulkDeck("skew", n, 10, now, undefined, true));
+    expect(decks.every((deck) => new Date(deck.lastModified) >= now)).toBe(true);
+    expect(decks.every((deck) => deck.viewCount === 0 && deck.likes === 0)).toBe(true);
+    expect(decks.filter((deck) => deck.tags.includes(SKEWED_TAG))).toHaveLength(20);
+    expect(decks.filter((deck, n) => n % 2 === 0).every((deck) => deck.owner === 0)).toBe(true);
+    // Otherwise the run's own decks: titles and slides as without the skew.
+    expect(decks[3]?.title).toBe(bulkDeck("skew", 3, 10, now).title);
   });
 });

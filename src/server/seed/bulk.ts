@@ -188,8 +188,35 @@ export interface BulkDeck {
   lastModified: string;
 }
 
+/**
+ * Issue 32: the skewed shape a listing must hold in, where `--skewed` asks for it: every deck newer
+ * than anything before the run (so every staff pick is older than all of them), no views and no
+ * likes anywhere, one tag (SKEWED_TAG) on every other deck, and one owner with every other deck.
+ */
+export const SKEWED_TAG = "everywhere";
+
 /** The n-th deck of a run: the same on every run with that id (so a second run adds nothing). */
-export function bulkDeck(runId: string, n: number, owners: number, now: Date, words = vocabulary()): BulkDeck {
+export function bulkDeck(
+  runId: string,
+  n: number,
+  owners: number,
+  now: Date,
+  words = vocabulary(),
+  skewed = false,
+): BulkDeck {
+  const deck = plainBulkDeck(runId, n, owners, now, words);
+  if (!skewed) return deck;
+  return {
+    ...deck,
+    owner: n % 2 === 0 ? 0 : deck.owner,
+    tags: n % 2 === 0 ? [...new Set([SKEWED_TAG, ...deck.tags])].slice(0, 10) : deck.tags,
+    viewCount: 0,
+    likes: 0,
+    lastModified: new Date(now.getTime() + n).toISOString(),
+  };
+}
+
+function plainBulkDeck(runId: string, n: number, owners: number, now: Date, words: Vocabulary[]): BulkDeck {
   const r = seededRandom(hashOf(`${runId}:${n}`));
   const base = pick(words, r);
   const other = pick(words, r);
@@ -262,6 +289,8 @@ export async function seedBulk(
     onProgress?: (done: number) => void;
     /** Decks per statement (smaller where each statement has a short time limit, as in tests). */
     batchSize?: number;
+    /** Issue 32: the skewed shape (bulkDeck). */
+    skewed?: boolean;
   },
 ): Promise<BulkReport> {
   const { count, runId } = options;
@@ -276,7 +305,7 @@ export async function seedBulk(
   for (let start = 0; start < count; start += batchSize) {
     const decks: BulkDeck[] = [];
     for (let n = start; n < Math.min(count, start + batchSize); n += 1)
-      decks.push(bulkDeck(runId, n, ownerIds.length, now, words));
+      decks.push(bulkDeck(runId, n, ownerIds.length, now, words, options.skewed));
     const inserted = await db.transaction((tx) => insertBatch(tx, decks, ownerIds));
     report.presentations += inserted.presentations;
     report.likes += inserted.likes;
