@@ -406,7 +406,7 @@ export async function placeUploadedImage(
   oid: string,
   src: string,
   url: string,
-): Promise<{ replaced: number; slide: number; warnings: MarkdownWarning[]; localImages: LocalImage[] }> {
+): Promise<{ replaced: number; warnings: MarkdownWarning[]; localImages: LocalImage[] }> {
   const { row, access } = await editorTarget(db, viewer, oid);
   if (!access.edit) throw new EditorError(403);
   const hash = ASSET_PATH.exec(url)?.[1];
@@ -421,10 +421,8 @@ export async function placeUploadedImage(
       "This presentation wasn't made from Markdown: it names no image files.",
     );
   }
-  const before = await documents.importMarkdown(source, row.schemaVersion).catch(() => null);
-  const slide = before?.localImages.find((image) => image.src === src)?.slide ?? 0;
   const { markdown, replaced } = replaceImageSource(source, src, url);
-  if (replaced === 0 || !before) {
+  if (replaced === 0) {
     throw new LocalImageError(
       409,
       "notInMarkdown",
@@ -451,5 +449,5 @@ export async function placeUploadedImage(
       sourceMarkdown: markdown,
     }),
   );
-  return { replaced, slide, warnings: deck.warnings, localImages: deck.localImages };
+  return { replaced, warnings: deck.warnings, localImages: deck.localImages };
 }
