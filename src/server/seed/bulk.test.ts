@@ -43,7 +43,7 @@ describe("issue 15 item 1: seed:bulk decks", () => {
     expect(decks.every((deck) => new Date(deck.lastModified) >= now)).toBe(true);
     expect(decks.every((deck) => deck.viewCount === 0 && deck.likes === 0)).toBe(true);
     expect(decks.filter((deck) => deck.tags.includes(SKEWED_TAG))).toHaveLength(20);
-    expect(decks.filter((deck, n) => n % 2 === 0).every((deck) => deck.owner === 0)).toBe(true);
+    expect(decks.filter((_deck, n) => n % 2 === 0).every((deck) => deck.owner === 0)).toBe(true);
     // Otherwise the run's own decks: titles and slides as without the skew.
     expect(decks[3]?.title).toBe(bulkDeck("skew", 3, 10, now).title);
   });
