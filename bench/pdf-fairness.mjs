@@ -18,8 +18,13 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { bombPdf, imagePdf, linesPdf } from "./hostile-pdfs.mjs";
 
 const GOAL_MS = 10_000;
-/** src/server/workers/pdf-pool.ts PDF_CHILD_MEMORY_MB: the converter's ceiling (its children together). */
-const CHILD_CEILING_MB = 768;
+/** src/server/workers/pdf-pool.ts PDF_CHILD_MEMORY_MB: the converter's ceiling (its children together), read from the source. */
+const CHILD_CEILING_MB = Number(
+  /export const PDF_CHILD_MEMORY_MB = ([\d_]+);/
+    .exec(readFileSync(new URL("../src/server/workers/pdf-pool.ts", import.meta.url), "utf8"))?.[1]
+    ?.replaceAll("_", "") ?? Number.NaN,
+);
+if (!Number.isFinite(CHILD_CEILING_MB)) throw new Error("pdf-fairness: PDF_CHILD_MEMORY_MB not found in pdf-pool.ts");
 
 const mib = (bytes) => Math.round(bytes / 1024 / 1024);
 
