@@ -12,7 +12,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     // Builds the document worker once per run (route tests parse imports in worker threads), and
-    // migrates the databases each test database copies (issue 29: no migrations per test database).
-    globalSetup: ["src/server/workers/test-build.ts", "src/db/test-templates.ts"],
+    // prepares the databases test databases copy (issue 29: no migrations or seeding per test database).
+    globalSetup: ["src/server/workers/test-build.ts", "src/server/test-templates.ts"],
   },
 });

@@ -1,25 +1,28 @@
-// Vitest global setup (issue 29 item 2): migrates one database of each kind once per run, so that
-// each test database starts as a copy instead of running every migration itself (testing.ts).
-//  - PGlite: an in-memory database, migrated, its data directory dumped to a temporary file;
+// Databases prepared once per test run (issue 29 item 2), so that each test database starts as a
+// copy instead of running every migration (and, for tests of the demo content, the seed) itself.
+// The Vitest global setup (server/test-templates.ts) makes them; testing.ts copies them.
+//  - PGlite: an in-memory database, prepared, its data directory dumped to a temporary file;
 //    each test database loads it (a fresh PGlite spends seconds in initdb alone).
 //  - PostgreSQL (TEST_DATABASE_URL): a template database with a random name (several runs may
-//    share the server), migrated, closed to connections; each test database is
+//    share the server), prepared, closed to connections; each test database is
 //    `CREATE DATABASE … TEMPLATE` it. The teardown removes both.
-import { randomBytes } from "node:crypto";
-import { rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import pg from "pg";
-import type { TestProject } from "vitest/node";
-import { dumpDataDir, openDatabase } from "./client";
-import { listMigrations, migrate } from "./migrate";
+import { type Database, dumpDataDir, openDatabase } from "./client";
+import { type Migration, migrate } from "./migrate";
+
+/** One prepared database: its PGlite tarball, and its PostgreSQL template when there is a server. */
+export interface TestTemplate {
+  pgliteDataDir: string;
+  postgresTemplate: string | null;
+}
 
 /** What the global setup hands each test file (vitest `inject`). */
 export interface TestTemplates {
-  /** The tarball of a migrated PGlite data directory. */
-  pgliteDataDir: string | null;
-  /** The PostgreSQL template database on TEST_DATABASE_URL's server. */
-  postgresTemplate: string | null;
+  /** Every migration applied. */
+  migrated: TestTemplate;
+  /** Every migration applied, and the demo content seeded (server/seed). */
+  seeded: TestTemplate;
   /** The migrations both hold: only a test database with these same migrations copies them. */
   migrations: string[];
 }
@@ -30,55 +33,45 @@ declare module "vitest" {
   }
 }
 
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const migrations = listMigrations();
-  const runId = randomBytes(6).toString("hex");
-  const pgliteDataDir = join(tmpdir(), `podium-test-pglite-${runId}.tar`);
-  const adminUrl = process.env.TEST_DATABASE_URL;
-  const postgresTemplate = adminUrl ? `podium_template_${runId}` : null;
-
-  const teardown = async () => {
-    await rm(pgliteDataDir, { force: true });
-    if (adminUrl && postgresTemplate) await dropDatabase(adminUrl, postgresTemplate);
-  };
+/** A migrated PGlite database (or a copy of `from`'s tarball), filled by `fill`, dumped to `file`. */
+export async function preparePgliteTemplate(
+  file: string,
+  start: { migrations: Migration[] } | { from: string },
+  fill: (db: Database) => Promise<unknown> = async () => {},
+): Promise<void> {
+  const db =
+    "from" in start
+      ? await openDatabase({
+          dataDir: "memory://",
+          loadDataDir: new Blob([new Uint8Array(await readFile(start.from))]),
+        })
+      : await openDatabase({ dataDir: "memory://" });
   try {
-    // One after the other: PGlite holds this thread for seconds (initdb), long enough for the
-    // PostgreSQL client's connection timeout to fire if both ran at once.
-    if (adminUrl && postgresTemplate) await preparePostgres(adminUrl, postgresTemplate, migrations);
-    await preparePglite(pgliteDataDir, migrations);
-  } catch (error) {
-    await teardown();
-    throw error;
-  }
-  project.provide("podiumTestTemplates", {
-    pgliteDataDir,
-    postgresTemplate,
-    migrations: migrations.map((migration) => migration.name),
-  });
-  return teardown;
-}
-
-async function preparePglite(file: string, migrations: ReturnType<typeof listMigrations>): Promise<void> {
-  const db = await openDatabase({ dataDir: "memory://" });
-  try {
-    await migrate(db, migrations);
+    if ("migrations" in start) await migrate(db, start.migrations);
+    await fill(db);
     await writeFile(file, new Uint8Array(await (await dumpDataDir(db)).arrayBuffer()));
   } finally {
     await db.close();
   }
 }
 
-async function preparePostgres(
+/** A PostgreSQL template: migrated (or copied from the template `from`), filled by `fill`. */
+export async function preparePostgresTemplate(
   adminUrl: string,
   name: string,
-  migrations: ReturnType<typeof listMigrations>,
+  start: { migrations: Migration[] } | { from: string },
+  fill: (db: Database) => Promise<unknown> = async () => {},
 ): Promise<void> {
-  await adminQuery(adminUrl, `create database ${name}`);
+  await adminQuery(
+    adminUrl,
+    "from" in start ? `create database ${name} template ${start.from}` : `create database ${name}`,
+  );
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ url: url.toString() });
   try {
-    await migrate(db, migrations);
+    if ("migrations" in start) await migrate(db, start.migrations);
+    await fill(db);
   } finally {
     // Every connection closes: PostgreSQL copies a template only while nobody is connected to it.
     await db.close();
@@ -87,8 +80,10 @@ async function preparePostgres(
   await adminQuery(adminUrl, `alter database ${name} with allow_connections false`);
 }
 
-async function dropDatabase(adminUrl: string, name: string): Promise<void> {
-  await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
+export async function removeTemplate(template: TestTemplate, adminUrl: string | undefined): Promise<void> {
+  await rm(template.pgliteDataDir, { force: true });
+  if (adminUrl && template.postgresTemplate)
+    await adminQuery(adminUrl, `drop database if exists ${template.postgresTemplate} with (force)`);
 }
 
 async function adminQuery(adminUrl: string, sql: string): Promise<void> {
