@@ -11,7 +11,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
-    // Builds the document worker once per run (route tests parse imports in worker threads).
-    globalSetup: ["src/server/workers/test-build.ts"],
+    // Builds the document worker once per run (route tests parse imports in worker threads), and
+    // prepares the databases test databases copy (issue 29: no migrations or seeding per test database).
+    globalSetup: ["src/server/workers/test-build.ts", "src/server/test-templates.ts"],
   },
 });

@@ -45,8 +45,12 @@ export interface Database extends Queryable {
  */
 export type DatabaseTarget =
   | { url: string; queryTimeoutMs?: number }
-  /** `worker`: the built pglite-worker.js, to run PGlite on a thread of its own (the server does). */
-  | { dataDir: string; worker?: URL };
+  /**
+   * `worker`: the built pglite-worker.js, to run PGlite on a thread of its own (the server does).
+   * `loadDataDir`: a data directory dumped by dumpDataDir() to start from, instead of an empty
+   * database (test databases copy one migrated once per run; on this thread only, in memory).
+   */
+  | { dataDir: string; worker?: URL; loadDataDir?: Blob };
 
 /** Waiting for a free pooled connection counts as unavailability after this long. */
 const CONNECT_TIMEOUT_MS = 5_000;
@@ -136,7 +140,8 @@ export function redactUrl(url: string): string {
 
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   if ("url" in target) return openPostgres(target.url, target.queryTimeoutMs);
-  if (!target.worker) return openPglite(target.dataDir);
+  if (!target.worker) return openPglite(target.dataDir, target.loadDataDir);
+  if (target.loadDataDir) throw new Error("loadDataDir works with PGlite on this thread only");
   prepareDataDir(target.dataDir);
   try {
     return await openPgliteThread(target.dataDir, target.worker);
@@ -158,14 +163,27 @@ function prepareDataDir(dataDir: string): void {
   }
 }
 
+/** The PGlite behind each Database opened on this thread, for dumpDataDir(). */
+const pglites = new WeakMap<Database, PGlite>();
+
+/**
+ * The whole data directory of a PGlite database opened on this thread, as a tarball that
+ * openDatabase's `loadDataDir` starts from (test databases: see testing.ts).
+ */
+export async function dumpDataDir(db: Database): Promise<Blob> {
+  const pglite = pglites.get(db);
+  if (!pglite) throw new Error("dumpDataDir needs a PGlite database opened on this thread");
+  return pglite.dumpDataDir("none");
+}
+
 /** PGlite on this thread: tests and command-line tools, where no page is being served meanwhile. */
-async function openPglite(dataDir: string): Promise<Database> {
+async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database> {
   const inMemory = dataDir.startsWith("memory://");
   prepareDataDir(dataDir);
   let db: PGlite;
   try {
     // pg_trgm: search's typo tolerance (issue 15, migration 0013) works on PGlite too.
-    const options = { extensions: { pg_trgm } };
+    const options = { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) };
     db = inMemory ? new PGlite(options) : new PGlite(dataDir, options);
     await db.waitReady;
   } catch (error) {
@@ -176,7 +194,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   let closed = false;
   const run = preparedQueries(db);
   const turns = pgliteTurns();
-  return {
+  const database: Database = {
     kind: "pglite",
     query: (sql, params) => turns.take(() => run(sql, params)),
     // The transaction's turn holds the database: its statements run on the one session in order.
@@ -204,6 +222,8 @@ async function openPglite(dataDir: string): Promise<Database> {
       await db.close();
     },
   };
+  pglites.set(database, db);
+  return database;
 }
 
 /**

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../db/client";
 import { testDatabaseTargets } from "../db/testing";
 import { buildApp } from "./app";
-import { seedDemoContent } from "./seed/seed";
-import { TEST_CONFIG } from "./testing";
+import { createSeededDatabase, TEST_CONFIG } from "./testing";
 
 /**
  * A TCP proxy in front of PostgreSQL that can stall (hold every byte, as a paused VM or a
@@ -75,9 +74,8 @@ describe.runIf(postgres)("hardening 3: a stalled or stopped PostgreSQL never han
   let app: FastifyInstance;
 
   beforeAll(async () => {
-    const created = await (postgres as NonNullable<typeof postgres>).create();
+    const created = await createSeededDatabase(postgres as NonNullable<typeof postgres>);
     drop = created.drop;
-    await seedDemoContent(created.db);
     const [{ name } = { name: "" }] = await created.db.query<{ name: string }>("select current_database() as name");
     const adminUrl = new URL(process.env.TEST_DATABASE_URL as string);
     proxy = new FaultyProxy(adminUrl.hostname, Number(adminUrl.port || 5432));

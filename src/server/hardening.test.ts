@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { testDatabaseTargets } from "../db/testing";
-import { DEMO_PASSWORD, DEMO_VIEW_LINKS, seedDemoContent } from "./seed/seed";
+import { DEMO_PASSWORD, DEMO_VIEW_LINKS } from "./seed/seed";
 import { createTestApp, TestAgent } from "./testing";
 
 /** Imports a file through the dashboard's real form (multipart, with the page's CSRF token). */
@@ -104,9 +104,8 @@ describe.each(testDatabaseTargets())("hardening at the edge on $name", (target) 
   const unknownOid = "zzzzzzzzzzzz";
 
   beforeAll(async () => {
-    harness = await createTestApp(target);
+    harness = await createTestApp(target, {}, { seeded: true });
     db = harness.db;
-    await seedDemoContent(db);
     const oidOf = async (privacy: string) =>
       (
         await db.query<{ oid: string }>(

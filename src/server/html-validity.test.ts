@@ -10,7 +10,7 @@ import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../features/
 import type { Locale } from "../i18n/locales";
 import { stableOid } from "../lib/ids";
 import { HTML_VALIDATE_CONFIG } from "./html-validate-config";
-import { DEMO_PASSWORD, DEMO_VIEW_LINKS, seedDemoContent } from "./seed/seed";
+import { DEMO_PASSWORD, DEMO_VIEW_LINKS } from "./seed/seed";
 import { createTestApp, TestAgent } from "./testing";
 
 /**
@@ -154,9 +154,8 @@ describe("issue 12 HTML validity", () => {
   }
 
   beforeAll(async () => {
-    harness = await createTestApp(target);
+    harness = await createTestApp(target, {}, { seeded: true });
     db = harness.db;
-    await seedDemoContent(db);
     const ada = await findUserByEmail(db, "ada@podium.test");
     if (!ada) throw new Error("the seed has no Ada");
     await insertPresentationIfAbsent(db, {

@@ -7,6 +7,7 @@ import { stableOid } from "../lib/ids";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_FEATURES } from "./config";
 import { SESSION_COOKIE } from "./plugins/session";
+import { seedDemoContent } from "./seed/seed";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
 import { PDF_CHILD_MEMORY_MB } from "./workers/pdf-pool";
 import { TEST_WORKER_DIR } from "./workers/test-build";
@@ -49,11 +50,32 @@ export const TEST_CONFIG: Config = {
   events: { natsUrl: null, stream: "PODIUM_EVENTS", streamMaxBytes: 64 * 1024 * 1024, queueLimit: 100_000 },
 };
 
+/**
+ * A test database with the demo content (seed/seed.ts): a copy of the one the run seeded once
+ * (test-templates.ts), else seeded here.
+ */
+export async function createSeededDatabase(
+  target: TestDatabaseTarget,
+): Promise<{ db: Database; drop(): Promise<void>; url?: string }> {
+  const created = await target.create(undefined, { seeded: true });
+  if (!created.seeded) {
+    try {
+      await seedDemoContent(created.db);
+    } catch (error) {
+      await created.drop();
+      throw error;
+    }
+  }
+  return created;
+}
+
+/** `seeded`: on a database with the demo content (createSeededDatabase). */
 export async function createTestApp(
   target: TestDatabaseTarget,
   config: Partial<Config> = {},
+  options: { seeded?: boolean } = {},
 ): Promise<{ app: FastifyInstance; db: Database; url?: string; close(): Promise<void> }> {
-  const { db, drop, url } = await target.create();
+  const { db, drop, url } = options.seeded ? await createSeededDatabase(target) : await target.create();
   const app = await buildApp({ ...TEST_CONFIG, ...config }, db);
   return {
     app,

@@ -6,7 +6,6 @@ import { testDatabaseTargets } from "../../db/testing";
 import { MARK_END, MARK_START } from "../../lib/card";
 import { stableOid } from "../../lib/ids";
 import { bulkOwnerCount, removeBulk, seedBulk } from "../../server/seed/bulk";
-import { seedDemoContent } from "../../server/seed/seed";
 import { createTestApp } from "../../server/testing";
 import { importMarkdown } from "../presentation/document/markdown";
 import { insertPresentationIfAbsent } from "../presentation/repository";
@@ -46,8 +45,7 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
   };
 
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    await seedDemoContent(db);
+    ({ app, db, close } = await createTestApp(target, {}, { seeded: true }));
     const [owner] = await db.query<{ id: string }>("select id::text as id from users where email = 'ada@podium.test'");
     await insertPresentationIfAbsent(db, {
       oid: stableOid("search-test:script"),

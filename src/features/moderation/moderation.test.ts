@@ -2,7 +2,6 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { seedDemoContent } from "../../server/seed/seed";
 import { createTestApp, TestAgent } from "../../server/testing";
 import { startSession } from "../accounts/service";
 
@@ -21,8 +20,7 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
   let close: () => Promise<void>;
   let oidOf: (slug: string) => Promise<string>;
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    await seedDemoContent(db);
+    ({ app, db, close } = await createTestApp(target, {}, { seeded: true }));
     const sitemap = (await app.inject({ method: "GET", url: "/sitemap.xml" })).body;
     oidOf = async (slug) =>
       /\/p\/([a-z0-9]{12})\/([a-z0-9-]+)\//g.exec(sitemap.split("\n").find((line) => line.includes(slug)) ?? "")?.[1] ??
@@ -120,15 +118,18 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
     const view = await curator.get(`/p/${oid}/`);
     expect(view.body).toContain(`href="/curation/${oid}/"`);
     expect((await user.get(`/p/${oid}/`)).body).not.toContain("/curation/");
-    const off = await createTestApp(target, {
-      features: {
-        "allow-content-curation": false,
-        "gm-view-page-banner-human-connection": false,
-        "gm-view-page-banner-human-connection-edu": false,
+    const off = await createTestApp(
+      target,
+      {
+        features: {
+          "allow-content-curation": false,
+          "gm-view-page-banner-human-connection": false,
+          "gm-view-page-banner-human-connection-edu": false,
+        },
       },
-    });
+      { seeded: true },
+    );
     try {
-      await seedDemoContent(off.db);
       const [ada] = await off.db.query<{ id: string }>(
         "select id::text as id from users where email = 'ada@podium.test'",
       );

@@ -11,8 +11,7 @@ import { messagesFor } from "../../i18n/catalogues";
 import { LOCALES } from "../../i18n/locales";
 import { COOKIE_CONSENT_COOKIE } from "../../lib/usage-session";
 import { buildApp } from "../app";
-import { seedDemoContent } from "../seed/seed";
-import { TEST_CONFIG } from "../testing";
+import { createSeededDatabase, TEST_CONFIG } from "../testing";
 
 /**
  * Issue 11: an anonymous view page's HTML, raw, for every demo deck, the 50-slide one included (its
@@ -64,8 +63,7 @@ describe.each(testDatabaseTargets().filter((target) => target.name === "pglite")
     let viewPaths: string[] = [];
 
     beforeAll(async () => {
-      ({ db, drop } = await target.create());
-      await seedDemoContent(db);
+      ({ db, drop } = await createSeededDatabase(target));
       app = await buildApp({ ...TEST_CONFIG, clientDir: fakeClientBuild(root) }, db);
       const sitemap = (await app.inject({ method: "GET", url: "/sitemap.xml" })).body;
       const locations = new JSDOM(sitemap, { contentType: "text/xml" }).window.document.querySelectorAll("loc");
