@@ -1,6 +1,4 @@
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
-import type { IntlShape } from "react-intl";
-import { RawIntlProvider } from "react-intl";
 import { BOOT_DATA_ID, ROOT_ID } from "../../client/entries";
 import type { BootData } from "../../client/hydrate";
 import type { HeadText, PageSpec } from "../../features/http";
@@ -8,6 +6,8 @@ import { drawTranscript } from "../../features/presentation/components/Transcrip
 import { TranscriptMarkup } from "../../features/presentation/components/transcript-markup";
 import type { Transcript } from "../../features/presentation/document/transcript";
 import { messagesFor } from "../../i18n/catalogues";
+import type { IntlShape } from "../../i18n/intl";
+import { RawIntlProvider } from "../../i18n/intl";
 import { createPodiumIntl, type Locale, serverIntlCache } from "../../i18n/locales";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { PodiumApp } from "../../ui/PodiumApp";

@@ -1,5 +1,5 @@
 import { type FormEvent, type MouseEvent, useCallback, useEffect, useState } from "react";
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import type { Card } from "../../../lib/card";
 import { readFeature } from "../../../lib/features";
 import { ownerDisplayName } from "../../../lib/owner";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, useIntl } from "../../../../i18n/intl";
 import { ownerDisplayName } from "../../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
 import { logClientProblem, trackEvent } from "../../../events/client";

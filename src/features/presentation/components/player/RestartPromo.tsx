@@ -1,5 +1,5 @@
 import { type ReactNode, useId } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../../i18n/intl";
 
 /** Spec §2 restart overlay, R2.29: the flag that swaps the learn-more link for the promotional variant. */
 export const RESTART_PROMO_FLAG = "restart-promo-video";
