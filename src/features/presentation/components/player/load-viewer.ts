@@ -64,3 +64,14 @@ export async function loadPresentViewer(): Promise<PresentViewerChunk> {
     throw chunkError;
   }
 }
+
+/**
+ * Issue 30 item 1: on intent to present (a pointer over, or focus on, Present), the viewer's chunk
+ * and the document's loader start loading, so the click finds them there. A failure here is
+ * quiet: the click's own load reports it (and retries with a fresh URL).
+ */
+export function prefetchPresentViewer(): void {
+  if (retryUrl) return;
+  void import("./present-viewer").catch(() => {});
+  void import("./load-presentation").catch(() => {});
+}
