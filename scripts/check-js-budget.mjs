@@ -16,14 +16,16 @@ const KIB = 1024;
 /**
  * Page kind → its client entry (src/client/entries.ts) and budget in KiB gzip. The view page's
  * budget is the issue's goal; the others are their measured figure rounded up a little, so that
- * growth fails and is a decision (raise the budget here, saying why in the commit).
+ * growth fails and is a decision (raise the budget here, saying why in the commit). The view page
+ * measured 108.3 KiB before issue 30 and 93.7 KiB after its first steps (ARCHITECTURE.md, "What
+ * loads when"): it fails until the rest of item 1 is done.
  */
 export const BUDGETS = [
   { page: "view page", entry: "src/client/presentation.tsx", budgetKiB: 90 },
-  { page: "embed", entry: "src/client/embed.tsx", budgetKiB: 95 },
-  { page: "home", entry: "src/client/home.tsx", budgetKiB: 91 },
-  { page: "explore", entry: "src/client/explore.tsx", budgetKiB: 96 },
-  { page: "reading mode", entry: "src/client/reading.tsx", budgetKiB: 92 },
+  { page: "embed", entry: "src/client/embed.tsx", budgetKiB: 81 },
+  { page: "home", entry: "src/client/home.tsx", budgetKiB: 79 },
+  { page: "explore", entry: "src/client/explore.tsx", budgetKiB: 84 },
+  { page: "reading mode", entry: "src/client/reading.tsx", budgetKiB: 80 },
 ];
 
 /** The files a page loads before interaction: its entry and what the server preloads for it. */

@@ -1,7 +1,7 @@
 import { Children, createElement, Fragment, isValidElement, type ReactNode } from "react";
 import { createFormatters, type Formatters, formatElements, type MessageElement, parseMessage } from "./icu.ts";
 import type { IntlShape, MessageDescriptor } from "./intl.tsx";
-import { formatWithoutPluralRules } from "./plural-fallback.ts";
+import type { formatWithoutPluralRules } from "./plural-fallback.ts";
 
 /** Spec §9: the UI languages; the default is en. */
 export const LOCALES = ["de", "en", "es", "fr", "pt", "hu", "it", "ja", "ko"] as const;
@@ -83,7 +83,7 @@ export function missingPluralRulesMessage(locale: string): string {
 }
 
 /** Whether this runtime has plural rules for the locale. */
-function hasPluralRules(locale: string): boolean {
+export function hasPluralRules(locale: string): boolean {
   return typeof Intl.PluralRules === "function" && Intl.PluralRules.supportedLocalesOf(locale).length > 0;
 }
 
@@ -123,13 +123,15 @@ const DATE_TIME_OPTIONS = [
  *
  * Spec §8 (R8.4): when the plural rules are missing, one console error says so (and goes to
  * `report`, the client log in the browser), and messages with a plural are formatted without them
- * (plural-fallback.ts) instead of showing their raw template.
+ * (plural-fallback.ts, given as `withoutPluralRules`: issue 30, the browser loads it only where
+ * the plural rules are missing) instead of showing their raw template.
  */
 export function createPodiumIntl(
   locale: Locale,
   messages: Messages,
   cache: Formatters = createIntlCache(),
   report?: (message: string) => void,
+  withoutPluralRules?: typeof formatWithoutPluralRules,
 ): IntlShape {
   let failed = false;
   let reported = false;
@@ -181,9 +183,9 @@ export function createPodiumIntl(
     if (!failed) return result;
     failed = false;
     const template = messages[descriptor.id];
-    if (typeof template !== "string" || !values) return result;
+    if (typeof template !== "string" || !values || !withoutPluralRules) return result;
     try {
-      const parts = formatWithoutPluralRules(template, values, locale);
+      const parts = withoutPluralRules(template, values, locale);
       return parts.every((part) => typeof part === "string")
         ? parts.join("")
         : createElement(Fragment, null, ...(parts as Parameters<typeof createElement>[2][]));
