@@ -6,7 +6,7 @@
  * with `#`, `{name, select, …}` and rich-text tags `<name>…</name>`. Anything else (number
  * skeletons `::…`, for one) is refused with an error, and the message is shown as its template.
  * Elements have @formatjs/icu-messageformat-parser's shape and type numbers, and formatting follows
- * intl-messageformat step by step, so every message reads exactly as it did (icu.test.ts compares
+ * intl-messageformat step by step, so every message reads exactly as it did (compiled-messages.test.ts compares
  * every message of every catalogue).
  */
 

@@ -6,7 +6,7 @@ import type { Locale, MessageId } from "./locales";
  * 15 KiB gzip on every page): an intl object made by createPodiumIntl (locales.ts, which formats
  * the catalogues' ICU messages with icu.ts), the context that carries it, and the components.
  * The server renders with it too, so the markup the browser hydrates is the same. Each behaves as
- * react-intl's did (intl.test.tsx compares them).
+ * react-intl's did (compiled-messages.test.ts compares them).
  */
 
 export type PrimitiveType = string | number | bigint | boolean | null | undefined | Date;
