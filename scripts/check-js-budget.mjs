@@ -17,7 +17,7 @@ const KIB = 1024;
  * Page kind → its client entry (src/client/entries.ts) and budget in KiB gzip. The view page's
  * budget is the issue's goal; the others are their measured figure rounded up a little, so that
  * growth fails and is a decision (raise the budget here, saying why in the commit). The view page
- * measured 108.3 KiB before issue 30 and 93.7 KiB after its first steps (ARCHITECTURE.md, "What
+ * measured 108.3 KiB before issue 30 and 93.8 KiB after its first steps (ARCHITECTURE.md, "What
  * loads when"): it fails until the rest of item 1 is done.
  */
 export const BUDGETS = [
