@@ -1,6 +1,7 @@
 // `npm test`: every check and every test, in order, and one closing line with the totals:
 // type-check, lint, layer check, unit and route tests (Vitest, on PGlite and, when
-// TEST_DATABASE_URL is set, on that PostgreSQL too), the build, then end-to-end tests in
+// TEST_DATABASE_URL is set, on that PostgreSQL too), the build, the JavaScript budget of each page
+// kind (scripts/check-js-budget.mjs), then end-to-end tests in
 // Debian's Chromium. A check counts as one test. Every step runs even when one fails.
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -61,6 +62,9 @@ if (vitest) {
 }
 
 const built = check("build", ["scripts/build.mjs"]);
+// Issue 30 item 3: the JavaScript each page kind loads before interaction, against its budget (bytes, not timings).
+if (built) check("JavaScript budget", ["scripts/check-js-budget.mjs"]);
+else results.push({ name: "JavaScript budget (no build)", passed: 0, failed: 1 });
 
 const chromium = ensureChromium();
 if (!chromium.ok) {

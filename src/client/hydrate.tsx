@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { logClientProblem } from "../features/events/client";
-import { createPodiumIntl, type Locale, type Messages } from "../i18n/locales";
+import { createPodiumIntl, hasPluralRules, type Locale, type Messages } from "../i18n/locales";
 import { onPageOrigin } from "../lib/http-client";
 import { PodiumApp } from "../ui/PodiumApp";
 import type { SessionInfo } from "../ui/session";
@@ -30,8 +30,16 @@ export function hydratePage<Data>(render: (data: Data) => ReactNode): void {
   if (!bootElement?.textContent || !root) throw new Error("Podium: the page has no boot data to hydrate from.");
   const boot = JSON.parse(bootElement.textContent) as BootData<Data>;
   reportUncaughtProblems();
-  loadMessages(boot.messagesUrl).then(
-    (messages) => hydrateWith(root, boot, messages, render),
+  // Issue 30: the formatting without plural rules (spec §8) loads only where the browser lacks them.
+  const fallback = hasPluralRules(boot.locale)
+    ? Promise.resolve(undefined)
+    : import("../i18n/plural-fallback").then(
+        (module) => module.formatWithoutPluralRules,
+        // Without it, counts show their template: the page still hydrates.
+        () => undefined,
+      );
+  Promise.all([loadMessages(boot.messagesUrl), fallback]).then(
+    ([messages, withoutPluralRules]) => hydrateWith(root, boot, messages, render, withoutPluralRules),
     (error: unknown) =>
       void logClientProblem({
         msg: `The page stays as rendered: its messages did not load (${error instanceof Error ? error.message : String(error)})`,
@@ -60,11 +68,18 @@ function hydrateWith<Data>(
   boot: BootData<Data>,
   messages: Messages,
   render: (data: Data) => ReactNode,
+  withoutPluralRules: Parameters<typeof createPodiumIntl>[4],
 ): void {
   // Spec §8: missing plural rules are a console error, and reach the operators through the client log.
-  const intl = createPodiumIntl(boot.locale, messages, undefined, (msg) => {
-    void logClientProblem({ msg, levelname: "ERROR", object: "intl", action: "plural_rules", trigger: "hydrate" });
-  });
+  const intl = createPodiumIntl(
+    boot.locale,
+    messages,
+    undefined,
+    (msg) => {
+      void logClientProblem({ msg, levelname: "ERROR", object: "intl", action: "plural_rules", trigger: "hydrate" });
+    },
+    withoutPluralRules,
+  );
   hydrateRoot(
     root,
     <PodiumApp intl={intl} session={boot.session}>

@@ -1,7 +1,7 @@
-import { TYPE } from "@formatjs/icu-messageformat-parser";
 import { Children, createElement, Fragment, isValidElement, type ReactNode } from "react";
-import { createIntl, createIntlCache, type IntlShape } from "react-intl";
-import { formatWithoutPluralRules } from "./plural-fallback.ts";
+import { createFormatters, type Formatters, formatElements, type MessageElement, parseMessage } from "./icu.ts";
+import type { IntlShape, MessageDescriptor } from "./intl.tsx";
+import type { formatWithoutPluralRules } from "./plural-fallback.ts";
 
 /** Spec §9: the UI languages; the default is en. */
 export const LOCALES = ["de", "en", "es", "fr", "pt", "hu", "it", "ja", "ko"] as const;
@@ -83,23 +83,55 @@ export function missingPluralRulesMessage(locale: string): string {
 }
 
 /** Whether this runtime has plural rules for the locale. */
-function hasPluralRules(locale: string): boolean {
+export function hasPluralRules(locale: string): boolean {
   return typeof Intl.PluralRules === "function" && Intl.PluralRules.supportedLocalesOf(locale).length > 0;
 }
+
+/** Issue 30: the Intl formatters one intl object uses (react-intl's "intl cache"). */
+export function createIntlCache(): Formatters {
+  return createFormatters();
+}
+
+/** @formatjs/intl's options for dates and times: others given to formatDate are left out. */
+const DATE_TIME_OPTIONS = [
+  "formatMatcher",
+  "timeZone",
+  "hour12",
+  "weekday",
+  "era",
+  "year",
+  "month",
+  "day",
+  "hour",
+  "minute",
+  "second",
+  "timeZoneName",
+  "hourCycle",
+  "dateStyle",
+  "timeStyle",
+  "calendar",
+  "numberingSystem",
+  "fractionalSecondDigits",
+] as const;
 
 /**
  * A fresh intl instance for one request or one page (never a shared, switched one: a
  * visitor's language must not leak into another's page during server rendering).
  *
+ * Issue 30: Podium's own formatter (icu.ts, intl.tsx), which formats every message exactly as
+ * react-intl did. Issue 15: each message is parsed once per catalogue, language and process.
+ *
  * Spec §8 (R8.4): when the plural rules are missing, one console error says so (and goes to
  * `report`, the client log in the browser), and messages with a plural are formatted without them
- * (plural-fallback.ts) instead of showing their raw template.
+ * (plural-fallback.ts, given as `withoutPluralRules`: issue 30, the browser loads it only where
+ * the plural rules are missing) instead of showing their raw template.
  */
 export function createPodiumIntl(
   locale: Locale,
   messages: Messages,
-  cache = createIntlCache(),
+  cache: Formatters = createIntlCache(),
   report?: (message: string) => void,
+  withoutPluralRules?: typeof formatWithoutPluralRules,
 ): IntlShape {
   let failed = false;
   let reported = false;
@@ -111,96 +143,101 @@ export function createPodiumIntl(
     report?.(message);
   };
   if (!hasPluralRules(locale)) reportMissingPluralRules();
-  const intl = createIntl(
-    {
-      locale,
-      defaultLocale: DEFAULT_LOCALE,
-      messages,
-      onError: (error) => {
-        if (error.code === "MISSING_TRANSLATION") return;
-        if (error.code === "FORMAT_ERROR") failed = true;
-        // Said once, above: not again for every count on the page.
-        if (error.code === "FORMAT_ERROR" && typeof Intl.PluralRules !== "function") return;
-        console.error(error);
-      },
-    },
-    cache,
-  );
-  const reactIntlFormat = intl.formatMessage as FormatMessage;
+  /** A message that could not be formatted (react-intl's FORMAT_ERROR): said in the console. */
+  const formatError = (id: string, error: unknown) => {
+    failed = true;
+    // Said once, above: not again for every count on the page.
+    if (typeof Intl.PluralRules !== "function") return;
+    console.error(new Error(`Error formatting message: "${id}", using id as fallback.`, { cause: error }));
+  };
   const compiled = compiledMessages(messages, locale);
-  /**
-   * Issue 15: a message compiled once per language and process, then formatted directly.
-   * react-intl's own path serialises the message, locale and formats into a memo key (JSON) on
-   * every call: about 0.7 ms of a 24-card search page. Anything unusual (a missing message,
-   * options, a formatting error) takes react-intl's path, which reports it.
-   */
-  /** A message as text when it is plain text (most are), else its format; null when it doesn't parse. */
-  const compile = (template: string): string | MessageFormat | null => {
+  const format = (descriptor: MessageDescriptor, values: Record<string, unknown> | undefined): unknown => {
+    const id = String(descriptor.id);
+    const template = Object.hasOwn(messages, id) ? messages[id as MessageId] : undefined;
+    const keyed = keyedValues({ ...values });
+    if (!template) {
+      // A missing message (react-intl's MISSING_TRANSLATION, not reported): its default, else its id.
+      if (!descriptor.defaultMessage) return id;
+      try {
+        return keyedParts(formatElements(parseMessage(descriptor.defaultMessage), DEFAULT_LOCALE, cache, keyed));
+      } catch (error) {
+        formatError(id, error);
+        return descriptor.defaultMessage;
+      }
+    }
+    let elements = compiled.get(id as MessageId);
     try {
-      const messageFormat = intl.formatters.getMessageFormat(template, locale, intl.formats, {
-        formatters: intl.formatters,
-      });
-      const ast = messageFormat.getAst();
-      return ast.every((element) => element.type === TYPE.literal)
-        ? ast.map((element) => (element as { value: string }).value).join("")
-        : messageFormat;
-    } catch {
-      return null;
+      if (elements === undefined) {
+        elements = parseMessage(template);
+        compiled.set(id as MessageId, elements);
+      }
+      return keyedParts(formatElements(elements, locale, cache, keyed));
+    } catch (error) {
+      formatError(id, error);
+      return template;
     }
   };
-  const format: FormatMessage = (descriptor, values, options) => {
-    const id = descriptor.id as MessageId;
-    const template = messages[id];
-    // <FormattedMessage> passes { ignoreTag: undefined }: no option set.
-    const optionSet = options !== undefined && Object.values(options as object).some((value) => value !== undefined);
-    if (optionSet || typeof template !== "string") return reactIntlFormat(descriptor, values, options);
-    let message = compiled.get(id);
-    if (message === undefined) {
-      message = compile(template);
-      compiled.set(id, message);
-    }
-    if (typeof message === "string") return message;
-    if (message === null) return reactIntlFormat(descriptor, values, options);
-    try {
-      return keyedParts(message.format(keyedValues(values)));
-    } catch {
-      return reactIntlFormat(descriptor, values, options);
-    }
-  };
-  const formatMessage = ((
-    descriptor: { id?: string | number },
-    values?: Record<string, unknown>,
-    options?: unknown,
-  ) => {
+  const formatMessage = ((descriptor: MessageDescriptor, values?: Record<string, unknown>) => {
     failed = false;
-    const result = format(descriptor, values, options);
+    const result = format(descriptor, values);
     if (!failed) return result;
     failed = false;
-    const template = messages[descriptor.id as MessageId];
-    if (typeof template !== "string" || !values) return result;
+    const template = messages[descriptor.id];
+    if (typeof template !== "string" || !values || !withoutPluralRules) return result;
     try {
-      const parts = formatWithoutPluralRules(template, values, locale);
+      const parts = withoutPluralRules(template, values, locale);
       return parts.every((part) => typeof part === "string")
         ? parts.join("")
         : createElement(Fragment, null, ...(parts as Parameters<typeof createElement>[2][]));
     } catch {
       return result;
     }
-  }) as unknown as IntlShape["formatMessage"];
-  return { ...intl, formatMessage, $t: formatMessage };
+  }) as IntlShape["formatMessage"];
+  const formatDateTime = (
+    kind: "date" | "time",
+    value: Date | number | string,
+    options: Intl.DateTimeFormatOptions = {},
+  ) => {
+    const date = typeof value === "string" ? new Date(value || 0) : value;
+    try {
+      let filtered: Intl.DateTimeFormatOptions = {};
+      for (const name of DATE_TIME_OPTIONS) if (name in options) Object.assign(filtered, { [name]: options[name] });
+      if (
+        kind === "time" &&
+        !filtered.hour &&
+        !filtered.minute &&
+        !filtered.second &&
+        !filtered.timeStyle &&
+        !filtered.dateStyle
+      )
+        filtered = { ...filtered, hour: "numeric", minute: "numeric" };
+      return cache.dateTime(locale, filtered).format(date);
+    } catch (error) {
+      console.error(new Error(`Error formatting ${kind}.`, { cause: error }));
+      return String(date);
+    }
+  };
+  return {
+    locale,
+    formatMessage,
+    $t: formatMessage,
+    formatNumber: (value, options = {}) => {
+      try {
+        return cache.number(locale, options).format(value);
+      } catch (error) {
+        console.error(new Error("Error formatting number.", { cause: error }));
+        return String(value);
+      }
+    },
+    formatDate: (value, options) => formatDateTime("date", value, options),
+    formatTime: (value, options) => formatDateTime("time", value, options),
+  };
 }
 
-type FormatMessage = (
-  descriptor: { id?: string | number },
-  values?: Record<string, unknown>,
-  options?: unknown,
-) => unknown;
-type MessageFormat = ReturnType<IntlShape["formatters"]["getMessageFormat"]>;
+/** Each catalogue's messages as parsed in one language. */
+const compiledCatalogues = new WeakMap<Messages, Map<string, Map<MessageId, MessageElement[]>>>();
 
-/** Each catalogue's messages as compiled in one language: the text, or the format to fill in. */
-const compiledCatalogues = new WeakMap<Messages, Map<string, Map<MessageId, string | MessageFormat | null>>>();
-
-function compiledMessages(messages: Messages, locale: string): Map<MessageId, string | MessageFormat | null> {
+function compiledMessages(messages: Messages, locale: string): Map<MessageId, MessageElement[]> {
   let byLocale = compiledCatalogues.get(messages);
   if (!byLocale) {
     byLocale = new Map();
@@ -226,8 +263,7 @@ function keyedParts(parts: unknown): unknown {
 }
 
 /** The values with each rich-text function given keyed parts (as react-intl does). */
-function keyedValues(values: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
-  if (!values) return values;
+function keyedValues(values: Record<string, unknown>): Record<string, unknown> {
   const keyed: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(values)) {
     keyed[name] =
@@ -238,26 +274,17 @@ function keyedValues(values: Record<string, unknown> | undefined): Record<string
   return keyed;
 }
 
-const serverIntlCaches = new Map<Locale, ReturnType<typeof createIntlCache>>();
+const serverIntlCaches = new Map<Locale, Formatters>();
 
 /**
- * Issue 11 (a cheap miss): the server's formatters for one language, kept for the process. A fresh
- * cache per request parsed every ICU message again on every render; the formatters depend on the
- * locale and the message only, so every request in that language may share them.
+ * Issue 11 (a cheap miss): the server's formatters for one language, kept for the process: they
+ * depend on the locale and the options only, so every request in that language may share them.
  */
-export function serverIntlCache(locale: Locale): ReturnType<typeof createIntlCache> {
+export function serverIntlCache(locale: Locale): Formatters {
   let cache = serverIntlCaches.get(locale);
   if (!cache) {
     cache = createIntlCache();
     serverIntlCaches.set(locale, cache);
   }
   return cache;
-}
-
-declare global {
-  namespace FormatjsIntl {
-    interface Message {
-      ids: MessageId;
-    }
-  }
 }

@@ -42,7 +42,7 @@ describe("formatting without plural rules", () => {
     const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
     const report = vi.fn();
     Reflect.deleteProperty(Intl, "PluralRules");
-    const intl = createPodiumIntl("en", messagesFor("en"), undefined, report);
+    const intl = createPodiumIntl("en", messagesFor("en"), undefined, report, formatWithoutPluralRules);
     const text = intl.formatMessage({ id: "presentation.viewsCount" }, { count: 1234, formatted: "1,234" });
     expect(text).toBe("1,234 views");
     expect(intl.formatMessage({ id: "presentation.viewsCount" }, { count: 1, formatted: "1" })).toBe("1 view");
@@ -57,7 +57,7 @@ describe("formatting without plural rules", () => {
     vi.spyOn(console, "error").mockImplementation(() => {});
     Reflect.deleteProperty(Intl, "PluralRules");
     for (const locale of LOCALES) {
-      const intl = createPodiumIntl(locale, messagesFor(locale));
+      const intl = createPodiumIntl(locale, messagesFor(locale), undefined, undefined, formatWithoutPluralRules);
       const text = String(intl.formatMessage({ id: "presentation.views" }, { count: 1234 }));
       expect(text, locale).not.toMatch(/[{}]|plural/);
       expect(text, locale).toMatch(/1.?234/);

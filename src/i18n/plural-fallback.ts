@@ -1,4 +1,4 @@
-import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messageformat-parser";
+import { type MessageElement, parseMessage, TYPE } from "./icu.ts";
 
 /**
  * Spec §8 "Locale's plural rules missing": a console error, and (Podium) a readable text all the
@@ -13,12 +13,12 @@ import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messagefor
 /** One piece of the formatted message: text, or whatever a value or a tag's function gave (React nodes). */
 export type MessagePart = unknown;
 
-const parsed = new Map<string, MessageFormatElement[]>();
+const parsed = new Map<string, MessageElement[]>();
 
-function elementsOf(message: string): MessageFormatElement[] {
+function elementsOf(message: string): MessageElement[] {
   let elements = parsed.get(message);
   if (!elements) {
-    elements = parse(message);
+    elements = parseMessage(message);
     parsed.set(message, elements);
   }
   return elements;
@@ -45,11 +45,11 @@ function formatDate(value: unknown, locale: string, time: boolean): string {
 
 /** The plural branch to use without plural rules. */
 function pluralBranch(
-  options: Record<string, { value: MessageFormatElement[] }>,
+  options: Record<string, { value: MessageElement[] }>,
   value: number,
   offset: number,
   ordinal: boolean,
-): MessageFormatElement[] {
+): MessageElement[] {
   const exact = options[`=${value}`];
   if (exact) return exact.value;
   if (!ordinal && value - offset === 1 && options.one) return options.one.value;
@@ -57,7 +57,7 @@ function pluralBranch(
 }
 
 function formatElements(
-  elements: MessageFormatElement[],
+  elements: MessageElement[],
   values: Record<string, unknown>,
   locale: string,
   /** The number `#` stands for, inside a plural branch. */

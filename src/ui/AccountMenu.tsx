@@ -1,5 +1,5 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useId, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../i18n/intl";
 import { LOCALE_NAMES, LOCALES } from "../i18n/locales";
 import { PostForm } from "./Form";
 import { chooseLanguage } from "./LanguagePicker";

@@ -1,4 +1,4 @@
-import { FormattedDate, FormattedMessage, FormattedNumber } from "react-intl";
+import { FormattedDate, FormattedMessage, FormattedNumber } from "../i18n/intl";
 import { type Card, type CardStats, markedRuns } from "../lib/card";
 
 /**

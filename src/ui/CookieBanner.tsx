@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../i18n/intl";
 import {
   COOKIE_CONSENT_CHANGE_EVENT,
   COOKIE_CONSENT_COOKIE,

@@ -1,4 +1,4 @@
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../i18n/intl";
 import { PodiumMark } from "./SiteLayout";
 import "./styles/embed-unavailable.css";
 

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../i18n/intl";
 import { LANGUAGE_COOKIE, LANGUAGE_COOKIE_EXPIRY_DAYS, LOCALE_NAMES, LOCALES, type Locale } from "../i18n/locales";
 import { writeCookie } from "../lib/usage-session";
 

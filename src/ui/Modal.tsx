@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { useIntl } from "react-intl";
+import { useIntl } from "../i18n/intl";
 
 /**
  * A modal dialog on the native <dialog>: focus moves in and is kept there, Escape closes,

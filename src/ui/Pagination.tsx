@@ -1,4 +1,4 @@
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../i18n/intl";
 
 /** Previous / "Page N of M" / Next, as links (works without JavaScript). */
 export function Pagination({

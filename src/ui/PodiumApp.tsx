@@ -1,5 +1,5 @@
 import { type ReactNode, StrictMode, useEffect } from "react";
-import { type IntlShape, RawIntlProvider } from "react-intl";
+import { type IntlShape, RawIntlProvider } from "../i18n/intl";
 import { CookieBanner } from "./CookieBanner";
 import { ANONYMOUS_SESSION, SessionContext, type SessionInfo } from "./session";
 

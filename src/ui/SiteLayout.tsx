@@ -1,5 +1,5 @@
 import type { MouseEvent, ReactNode } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../i18n/intl";
 import { AccountMenu } from "./AccountMenu";
 import { CookieSettingsButton } from "./CookieBanner";
 import { LanguagePicker } from "./LanguagePicker";

@@ -1,5 +1,5 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../i18n/intl";
 import { KEY_CODES } from "../lib/constants";
 import "./styles/tag-input.css";
 

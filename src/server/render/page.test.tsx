@@ -1,10 +1,10 @@
 import { JSDOM } from "jsdom";
-import { FormattedMessage } from "react-intl";
 import { describe, expect, it } from "vitest";
 import { BOOT_DATA_ID } from "../../client/entries";
 import { Transcript } from "../../features/presentation/components/Transcript";
 import type { PresentationPageData } from "../../features/presentation/page-data";
 import { messagesFor } from "../../i18n/catalogues";
+import { FormattedMessage } from "../../i18n/intl";
 import type { Locale } from "../../i18n/locales";
 import { ANONYMOUS_SESSION } from "../../ui/session";
 import type { ClientAssets } from "./assets";

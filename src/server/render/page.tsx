@@ -1,6 +1,4 @@
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
-import type { IntlShape } from "react-intl";
-import { RawIntlProvider } from "react-intl";
 import { BOOT_DATA_ID, ROOT_ID } from "../../client/entries";
 import type { BootData } from "../../client/hydrate";
 import type { HeadText, PageSpec } from "../../features/http";
@@ -8,7 +6,10 @@ import { drawTranscript } from "../../features/presentation/components/Transcrip
 import { TranscriptMarkup } from "../../features/presentation/components/transcript-markup";
 import type { Transcript } from "../../features/presentation/document/transcript";
 import { messagesFor } from "../../i18n/catalogues";
+import type { IntlShape } from "../../i18n/intl";
+import { RawIntlProvider } from "../../i18n/intl";
 import { createPodiumIntl, type Locale, serverIntlCache } from "../../i18n/locales";
+import { formatWithoutPluralRules } from "../../i18n/plural-fallback";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { PodiumApp } from "../../ui/PodiumApp";
 import type { SessionInfo } from "../../ui/session";
@@ -54,7 +55,13 @@ function transcriptIn(data: unknown): Transcript | null {
 
 export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): string {
   const messages = messagesFor(page.locale);
-  const intl = createPodiumIntl(page.locale, messages, serverIntlCache(page.locale));
+  const intl = createPodiumIntl(
+    page.locale,
+    messages,
+    serverIntlCache(page.locale),
+    undefined,
+    formatWithoutPluralRules,
+  );
   // Drawn before the page (React can't render inside a render): the page then reuses it.
   const transcript = transcriptIn(page.data);
   if (transcript) drawTranscriptOnce(transcript, page.locale, intl);

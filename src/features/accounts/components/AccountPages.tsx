@@ -1,4 +1,4 @@
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { LOCALES } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";

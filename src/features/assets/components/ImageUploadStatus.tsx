@@ -1,4 +1,4 @@
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import type { UploadState } from "./image-upload";
 import "./image-upload.css";
 

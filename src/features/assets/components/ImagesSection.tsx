@@ -1,5 +1,5 @@
 import { type FormEvent, useRef, useState } from "react";
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "./ImageUploadStatus";
 import { imageMarkdown, useImageUpload } from "./image-upload";

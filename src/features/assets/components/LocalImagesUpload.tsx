@@ -1,5 +1,5 @@
 import { type FormEvent, useRef, useState } from "react";
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { useSession } from "../../../ui/session";
 import type { LocalImage } from "../../presentation/document/markdown";

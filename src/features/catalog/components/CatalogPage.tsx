@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { CardList } from "../../../ui/CardList";

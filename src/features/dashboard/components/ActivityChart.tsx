@@ -1,5 +1,5 @@
 import { type PointerEvent, useEffect, useRef, useState } from "react";
-import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import { MANAGE_SECTIONS } from "../paths";
 import type { DailyActivity, PresentationActivity } from "../repository";
 import "./activity-chart.css";

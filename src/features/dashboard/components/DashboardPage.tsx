@@ -1,4 +1,4 @@
-import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice, PostForm, TextField } from "../../../ui/Form";
 import { Pagination } from "../../../ui/Pagination";

@@ -1,4 +1,4 @@
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 
 /** The templates' page (spec §2 See more templates); each template's "Use this template" makes a copy. */

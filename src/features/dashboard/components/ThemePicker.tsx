@@ -1,4 +1,4 @@
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { PostForm } from "../../../ui/Form";
 import type { Theme } from "../../presentation/document/schema";

@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef, useState } from "react";
-import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 
 /** How long "Link copied" stays before the status clears (long enough to read, then out of the way). */
 export const COPIED_NOTICE_MS = 4000;

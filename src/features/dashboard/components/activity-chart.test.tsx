@@ -2,8 +2,8 @@
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { RawIntlProvider } from "react-intl";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { RawIntlProvider } from "../../../i18n/intl";
 import { createPodiumIntl, type Locale } from "../../../i18n/locales";
 import en from "../../../i18n/messages/en.json";
 import type { PresentationActivity } from "../repository";

@@ -1,4 +1,4 @@
-import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import { Avatar } from "../../../ui/Avatar";
 import { PostForm } from "../../../ui/Form";
 import { Player } from "../../presentation/components/player/Player";

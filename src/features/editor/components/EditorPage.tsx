@@ -1,5 +1,5 @@
 import { type ClipboardEvent, type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";

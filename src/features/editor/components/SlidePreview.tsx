@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { slideThemeClass, TopicView } from "../../presentation/components/slide/SlideView";
 import type { Theme, Topic } from "../../presentation/document/schema";
 import { type EditorPreview, type PreviewSlide, previewOf } from "../preview";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { Modal } from "../../../ui/Modal";
 import { COPY_SUCCESS_MS } from "../../share/share";
 import {

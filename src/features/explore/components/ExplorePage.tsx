@@ -1,4 +1,4 @@
-import { FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import { CardList } from "../../../ui/CardList";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";

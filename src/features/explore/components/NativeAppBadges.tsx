@@ -1,4 +1,4 @@
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { NATIVE_APP_OPEN_TIMEOUT_MS, type NativeApp } from "../header-data";
 
 /**

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { followAfterLog, redirectAfter } from "../../../lib/redirect";
 import { AccountMenu } from "../../../ui/AccountMenu";
 import { SignedOutNav, SiteLogo } from "../../../ui/SiteLayout";

@@ -1,4 +1,4 @@
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { CardList } from "../../../ui/CardList";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import type { HomePageData } from "../service";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { FormattedNumber, useIntl } from "react-intl";
+import { FormattedNumber, useIntl } from "../../../i18n/intl";
 import "./like-button.css";
 
 /** Spec §9: the unliked (broken heart) animation lasts 2 s; the error shake about 500 ms. */

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice, PostForm } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";

@@ -1,5 +1,5 @@
 import { type DragEvent, type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { CsrfField, useSession } from "../../../ui/session";
 import { PDF_MAX_PAGES } from "../errors";

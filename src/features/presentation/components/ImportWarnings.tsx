@@ -1,4 +1,4 @@
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { LocalImagesUpload } from "../../assets/components/LocalImagesUpload";
 import type { LocalImage, MarkdownWarning } from "../document/markdown";
 

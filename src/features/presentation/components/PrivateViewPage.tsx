@@ -1,5 +1,5 @@
 import type { MouseEvent, ReactNode } from "react";
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { followAfterLog } from "../../../lib/redirect";
 import { trackEvent } from "../../events/client";
 import { VIEWER_EVENTS } from "../../events/usage-event";

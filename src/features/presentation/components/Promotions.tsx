@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { FeatureFlags } from "../../../lib/features";
 import { readFeature } from "../../../lib/features";
 import { followAfterLog } from "../../../lib/redirect";

@@ -1,5 +1,5 @@
 import { useCallback, useContext, useEffect, useRef, useState } from "react";
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { ServerMarkup } from "../../../ui/ServerMarkup";
 import type { Transcript as TranscriptData } from "../document/transcript";
 import { isDrawnHtml, TranscriptMarkup } from "./transcript-markup";

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import type { Text } from "../document/schema";
 import type { Transcript, TranscriptTopic } from "../document/transcript";
 import { RichText, Runs } from "./slide/rich-text";

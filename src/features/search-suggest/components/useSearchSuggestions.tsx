@@ -9,7 +9,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { useIntl } from "react-intl";
+import { useIntl } from "../../../i18n/intl";
 import { SUGGEST_DEBOUNCE_MS, SUGGEST_PATH, type SuggestAnswer } from "../rules";
 import "./suggest.css";
 

@@ -1,5 +1,5 @@
 import { type MouseEvent, type Ref, useCallback, useEffect, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { SIDEBAR_LOAD_AHEAD_PX, type SidebarRows, sidebarRowsPath } from "../sidebar-rows";

@@ -1,5 +1,5 @@
 import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import type { Card } from "../../../lib/card";
 import { type MoreDecksData, moreDecksPath } from "../more-decks";
 

@@ -1,5 +1,5 @@
 import type { MouseEvent } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { followAfterLog } from "../../../lib/redirect";
 import { managePath } from "../../dashboard/paths";
 import { trackEvent } from "../../events/client";

@@ -1,5 +1,5 @@
 import { type FormEvent, type MouseEvent, useCallback, useEffect, useState } from "react";
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import type { Card } from "../../../lib/card";
 import { readFeature } from "../../../lib/features";
 import { ownerDisplayName } from "../../../lib/owner";
@@ -9,7 +9,6 @@ import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
 import { isMobileViewport } from "../../../ui/viewport";
-import { EmbedModal } from "../../embed/components/EmbedModal";
 import { embedProductType } from "../../embed/embed-dimensions";
 import { trackEvent, trackViewPageLoaded } from "../../events/client";
 import { COPY_SOURCE_VIEW_PAGE, NATIVE_LOG_EVENTS } from "../../events/log-calls";
@@ -23,7 +22,6 @@ import { playerPropsOf } from "../../presentation/components/player/player-props
 import { Transcript } from "../../presentation/components/Transcript";
 import type { PresentationPageData } from "../../presentation/page-data";
 import { readingPathOf } from "../../presentation/reading-path";
-import { ShareModal } from "../../share/components/ShareModal";
 import { LazySidebar } from "../../sidebar/components/Sidebar";
 import { MoreDecks } from "./MoreDecks";
 import { OwnerTools, OwnLikes, workActionOf } from "./OwnerTools";
@@ -54,6 +52,22 @@ export const EMBED_RESPONSIVE_ONLY_FLAG = "embed-responsive-only";
 /** Spec §4: the page-level dialog is none or embed; the share modal is handled separately. */
 type PageDialog = "none" | "embed";
 
+type Modals = typeof import("./view-page-modals");
+let modalsLoading: Promise<Modals> | null = null;
+
+/**
+ * Issue 30 item 1: the share and embed dialogs are not part of the page's first JavaScript: they
+ * load on intent (pointer over or focus on their button) or on the click itself; a failed load
+ * is tried again on the next intent.
+ */
+function loadModals(): Promise<Modals> {
+  modalsLoading ??= import("./view-page-modals").catch((error: unknown) => {
+    modalsLoading = null;
+    throw error;
+  });
+  return modalsLoading;
+}
+
 /**
  * The public view page (spec §2): header, closable video banner, the player, the toolbar card
  * (title, owner, last modified, description, views, like, embed, share, report…), the
@@ -64,6 +78,17 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
   const session = useSession();
   const [dialog, setDialog] = useState<PageDialog>("none");
   const [shareOpen, setShareOpen] = useState(false);
+  const [modals, setModals] = useState<Modals | null>(null);
+  /** Loads the dialogs (once); `then` runs when they are there. */
+  const withModals = (then?: () => void) =>
+    loadModals().then(
+      (loaded) => {
+        setModals(loaded);
+        then?.();
+      },
+      (error: unknown) => console.error("Podium: the dialogs did not load", error),
+    );
+  const modalIntent = { onPointerEnter: () => void withModals(), onFocus: () => void withModals() };
   const [origin, setOrigin] = useState("");
   // Issue 12: the topic on screen while playing (its first step), marked in the transcript.
   const [topicStep, setTopicStep] = useState<number | null>(null);
@@ -77,10 +102,11 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
     void trackViewPageLoaded(data.oid);
   }, [data.oid]);
 
-  const openEmbed = () => {
-    setDialog("embed");
-    void trackEvent(VIEWER_EVENTS.showModal, { oid: data.oid, modal: "embed" });
-  };
+  const openEmbed = () =>
+    void withModals(() => {
+      setDialog("embed");
+      void trackEvent(VIEWER_EVENTS.showModal, { oid: data.oid, modal: "embed" });
+    });
   const closeEmbed = () => {
     setDialog("none");
     void trackEvent(VIEWER_EVENTS.closeModal, { oid: data.oid, modal: "embed" });
@@ -97,9 +123,11 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
         // Cancelled or refused: fall back to the modal.
       }
     }
-    setShareOpen(true);
-    void trackEvent(NATIVE_LOG_EVENTS.openSocialShare, { oid: data.oid });
-    void trackEvent(VIEWER_EVENTS.showModal, { oid: data.oid, modal: "share" });
+    await withModals(() => {
+      setShareOpen(true);
+      void trackEvent(NATIVE_LOG_EVENTS.openSocialShare, { oid: data.oid });
+      void trackEvent(VIEWER_EVENTS.showModal, { oid: data.oid, modal: "share" });
+    });
   };
   const like = async (liked: boolean) => {
     await sendLike({ oid: data.oid }, liked, { preproduction: session.environment === "preproduction" });
@@ -228,6 +256,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                   type="button"
                   className="button toolbar__action"
                   onClick={openEmbed}
+                  {...modalIntent}
                   title={intl.formatMessage({ id: "toolbar.embed" })}
                 >
                   <ToolbarActionLabel icon="embed">
@@ -238,6 +267,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                   type="button"
                   className="button toolbar__action"
                   onClick={() => void openShare()}
+                  {...modalIntent}
                   title={intl.formatMessage({ id: "toolbar.share" })}
                 >
                   <ToolbarActionLabel icon="share">
@@ -332,31 +362,38 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
         </div>
       </div>
 
-      <ShareModal
-        open={shareOpen}
-        onClose={() => {
-          setShareOpen(false);
-          void trackEvent(VIEWER_EVENTS.closeModal, { oid: data.oid, modal: "share" });
-        }}
-        target={{ url: viewUrl, title: data.title, tags: data.tags }}
-        onShare={(network) => void trackEvent(NATIVE_LOG_EVENTS.sharePresentation, { oid: data.oid, type: network })}
-        onCopyLink={() => void trackEvent(NATIVE_LOG_EVENTS.copyViewLink, { oid: data.oid })}
-      />
-      <EmbedModal
-        open={dialog === "embed"}
-        onClose={closeEmbed}
-        oid={data.oid}
-        title={data.title}
-        origin={origin}
-        responsiveOnly={readFeature(data.evaluatedFeatures, EMBED_RESPONSIVE_ONLY_FLAG)}
-        learnMoreUrl="/product/"
-        onCopy={() =>
-          void trackEvent(VIEWER_EVENTS.embedCodeCopied, {
-            oid: data.oid,
-            product_type: embedProductType(data.schemaVersion),
-          })
-        }
-      />
+      {/* Mounted once loaded (closed until asked for): nothing of theirs is in the server's markup. */}
+      {modals ? (
+        <>
+          <modals.ShareModal
+            open={shareOpen}
+            onClose={() => {
+              setShareOpen(false);
+              void trackEvent(VIEWER_EVENTS.closeModal, { oid: data.oid, modal: "share" });
+            }}
+            target={{ url: viewUrl, title: data.title, tags: data.tags }}
+            onShare={(network) =>
+              void trackEvent(NATIVE_LOG_EVENTS.sharePresentation, { oid: data.oid, type: network })
+            }
+            onCopyLink={() => void trackEvent(NATIVE_LOG_EVENTS.copyViewLink, { oid: data.oid })}
+          />
+          <modals.EmbedModal
+            open={dialog === "embed"}
+            onClose={closeEmbed}
+            oid={data.oid}
+            title={data.title}
+            origin={origin}
+            responsiveOnly={readFeature(data.evaluatedFeatures, EMBED_RESPONSIVE_ONLY_FLAG)}
+            learnMoreUrl="/product/"
+            onCopy={() =>
+              void trackEvent(VIEWER_EVENTS.embedCodeCopied, {
+                oid: data.oid,
+                product_type: embedProductType(data.schemaVersion),
+              })
+            }
+          />
+        </>
+      ) : null}
     </SiteLayout>
   );
 }

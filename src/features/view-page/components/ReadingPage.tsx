@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { FormattedDate, FormattedMessage } from "react-intl";
+import { FormattedDate, FormattedMessage } from "../../../i18n/intl";
 import { ownerDisplayName } from "../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { ServerMarkup } from "../../../ui/ServerMarkup";

@@ -1,4 +1,4 @@
-import { FormattedMessage } from "react-intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { slideThemeClass, TopicView } from "../../presentation/components/slide/SlideView";
 import { SpeakerNotes, TranscriptTextView } from "../../presentation/components/TranscriptText";
 import { type CanvasRect, cameraTransform, firstStepNumbers, topicRects } from "../../presentation/document/camera";

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { FormattedDate, FormattedMessage, useIntl } from "react-intl";
+import { FormattedDate, FormattedMessage, useIntl } from "../../../../i18n/intl";
 import { ownerDisplayName } from "../../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
 import { logClientProblem, trackEvent } from "../../../events/client";
@@ -22,11 +22,8 @@ import {
   stepFromHash,
   visiblePreview,
 } from "../../player-rules";
-import { useAudienceSync } from "../../presenter/components/use-audience-sync";
 import { CircularProgress } from "./CircularProgress";
-import { loadPresentation } from "./load-presentation";
-import { loadPresentViewer, type PresentViewerChunk } from "./load-viewer";
-import { RestartPromo } from "./RestartPromo";
+import { loadPresentViewer, type PresentViewerChunk, prefetchPresentViewer } from "./load-viewer";
 import "./player.css";
 
 export interface PlayerProps {
@@ -132,10 +129,13 @@ export function Player(props: PlayerProps) {
           report();
           return loaded;
         }),
-        loadPresentation(props.documentUrl, (done, total) => {
-          documentProgress = { done, total };
-          report();
-        }),
+        // Issue 30: the document's loader (and its camera maths) is a chunk of its own, beside the viewer's.
+        import("./load-presentation").then(({ loadPresentation }) =>
+          loadPresentation(props.documentUrl, (done, total) => {
+            documentProgress = { done, total };
+            report();
+          }),
+        ),
       ]);
       setProgress(100);
       setStep(Math.min(startStep.current, document.path.length - 1));
@@ -219,16 +219,15 @@ export function Player(props: PlayerProps) {
     onTopicStep?.(topicStep);
   }, [onTopicStep, topicStep]);
 
-  // Issue 10: a presenter view in another window follows the step and may move it.
-  useAudienceSync({
-    oid: props.oid,
-    step,
-    total: viewer?.document.path.length ?? 0,
-    onGo: (next) => {
+  // Issue 10: a presenter view in another window follows the step and may move it (AudienceSync,
+  // which comes with the viewer's chunk: issue 30).
+  const onPresenterGo = useCallback(
+    (next: number) => {
       changeStep(next);
       setOverlay(null);
     },
-  });
+    [changeStep],
+  );
 
   const restart = () => {
     playerEvent(PLAYER_EVENTS.presentationRestarted, props.oid);
@@ -275,6 +274,14 @@ export function Player(props: PlayerProps) {
         ["--poster-aspect" as string]: props.posterAspect,
       }}
     >
+      {viewer ? (
+        <viewer.chunk.AudienceSync
+          oid={props.oid}
+          step={step}
+          total={viewer.document.path.length}
+          onGo={onPresenterGo}
+        />
+      ) : null}
       {Viewer && viewer ? (
         <Viewer
           document={viewer.document}
@@ -337,7 +344,14 @@ export function Player(props: PlayerProps) {
               </div>
             ) : null}
             <div className="overlay__actions">
-              <button type="button" className="overlay__present" onClick={() => void present()}>
+              <button
+                type="button"
+                className="overlay__present"
+                onClick={() => void present()}
+                // Issue 30: intent to present fetches the viewer and the document's loader ahead of the click.
+                onPointerEnter={prefetchPresentViewer}
+                onFocus={prefetchPresentViewer}
+              >
                 <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
                   <path d="M8 5v14l11-7z" fill="currentColor" />
                 </svg>
@@ -398,8 +412,8 @@ export function Player(props: PlayerProps) {
           <div
             className={`overlay__content overlay__content--restart${props.restartPromo ? " overlay__content--promo" : ""}`}
           >
-            {props.restartPromo ? (
-              <RestartPromo ctaUrl={props.restartPromo.ctaUrl}>{restartButton}</RestartPromo>
+            {props.restartPromo && viewer ? (
+              <viewer.chunk.RestartPromo ctaUrl={props.restartPromo.ctaUrl}>{restartButton}</viewer.chunk.RestartPromo>
             ) : (
               <>
                 {restartButton}

@@ -1,8 +1,5 @@
 import { type ReactNode, useId } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
-
-/** Spec §2 restart overlay, R2.29: the flag that swaps the learn-more link for the promotional variant. */
-export const RESTART_PROMO_FLAG = "restart-promo-video";
+import { FormattedMessage, useIntl } from "../../../../i18n/intl";
 
 /**
  * The restart overlay's promotional variant (spec §2, R2.29): a short video ad and a

@@ -43,6 +43,19 @@ export function withChunkTimeout<T>(promise: Promise<T>, chunk: string, timeoutM
   });
 }
 
+/**
+ * A retry imports the chunk's file itself, whose exports carry the bundler's names (minified, the
+ * chunk being shared with the presenter view), not the module's: the viewer's module is the
+ * namespace among them that has PresentViewer. (Before issue 30 a retry found no PresentViewer and
+ * played nothing while the player said it was playing.)
+ */
+function viewerModuleIn(loaded: Record<string, unknown>, url: string): PresentViewerChunk {
+  if ("PresentViewer" in loaded) return loaded as unknown as PresentViewerChunk;
+  for (const value of Object.values(loaded))
+    if (typeof value === "object" && value !== null && "PresentViewer" in value) return value as PresentViewerChunk;
+  throw new ChunkLoadError(PRESENT_VIEWER_CHUNK, "error", url);
+}
+
 let retryUrl: string | null = null;
 let attempts = 0;
 
@@ -52,8 +65,11 @@ let attempts = 0;
  */
 export async function loadPresentViewer(): Promise<PresentViewerChunk> {
   attempts += 1;
-  const importing: Promise<PresentViewerChunk> = retryUrl
-    ? import(/* @vite-ignore */ `${retryUrl}?retry=${attempts}`)
+  const url = retryUrl;
+  const importing: Promise<PresentViewerChunk> = url
+    ? import(/* @vite-ignore */ `${url}?retry=${attempts}`).then((loaded: Record<string, unknown>) =>
+        viewerModuleIn(loaded, url),
+      )
     : import("./present-viewer");
   try {
     return await withChunkTimeout(importing, PRESENT_VIEWER_CHUNK);
@@ -63,4 +79,15 @@ export async function loadPresentViewer(): Promise<PresentViewerChunk> {
     retryUrl = chunkError.url ?? retryUrl;
     throw chunkError;
   }
+}
+
+/**
+ * Issue 30 item 1: on intent to present (a pointer over, or focus on, Present), the viewer's chunk
+ * and the document's loader start loading, so the click finds them there. A failure here is
+ * quiet: the click's own load reports it (and retries with a fresh URL).
+ */
+export function prefetchPresentViewer(): void {
+  if (retryUrl) return;
+  void import("./present-viewer").catch(() => {});
+  void import("./load-presentation").catch(() => {});
 }

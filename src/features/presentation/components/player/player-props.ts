@@ -1,7 +1,12 @@
 import type { PresentationPageData } from "../../page-data";
 import { readingPathOf } from "../../reading-path";
 import type { PlayerProps } from "./Player";
-import { RESTART_PROMO_FLAG } from "./RestartPromo";
+
+/**
+ * Spec §2 restart overlay, R2.29: the flag that swaps the learn-more link for the promotional
+ * variant (here, not in RestartPromo.tsx, which loads with the viewer: issue 30).
+ */
+export const RESTART_PROMO_FLAG = "restart-promo-video";
 
 /** Spec §2 routes: where the get-the-product call to action goes (the product page). */
 const RESTART_PROMO_CTA_URL = "/product/";

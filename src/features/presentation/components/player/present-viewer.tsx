@@ -1,5 +1,5 @@
 import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "react-intl";
+import { FormattedMessage, useIntl } from "../../../../i18n/intl";
 import { KEY_CODES } from "../../../../lib/constants";
 import {
   cameraTransform,
@@ -19,6 +19,13 @@ import { slideThemeClass, TopicView } from "../slide/SlideView";
  * The present-viewer chunk (spec §2 lazy chunks): the canvas drawn with the browser's own
  * layout (real, selectable text) and a camera that moves between the path's steps.
  */
+/**
+ * Issue 30 item 1: what the player needs only once the presentation plays comes with this chunk,
+ * not with the page: the presenter view's sync and the restart overlay's promotional variant.
+ */
+export { AudienceSync } from "../../presenter/components/use-audience-sync";
+export { RestartPromo } from "./RestartPromo";
+
 export interface PresentViewerProps {
   document: PresentationDocument;
   title: string;

@@ -1,5 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { FormattedMessage, FormattedTime, useIntl } from "react-intl";
+import { FormattedMessage, FormattedTime, useIntl } from "../../../../i18n/intl";
 import { onPageOrigin } from "../../../../lib/http-client";
 import { commandForKey } from "../../components/player/present-viewer";
 import { slideThemeClass, TopicView } from "../../components/slide/SlideView";

@@ -63,3 +63,9 @@ export function useAudienceSync({
     channel.postMessage(message);
   }, [step, total]);
 }
+
+/** The same, as a component the player mounts once the viewer has loaded (issue 30: in its chunk). */
+export function AudienceSync(props: Parameters<typeof useAudienceSync>[0]): null {
+  useAudienceSync(props);
+  return null;
+}

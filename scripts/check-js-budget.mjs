@@ -1,0 +1,88 @@
+// Issue 30 item 3: a budget for the JavaScript each page kind loads before any interaction, in
+// bytes (deterministic, so stable on a busy machine), not timings. From the production client
+// build (dist/client, `npm run build`), for each page kind: its entry script plus every chunk the
+// server's HTML links as <link rel="modulepreload"> — the same walk as loadClientAssets
+// (src/server/render/assets.ts): the entry's static imports, transitively. Chunks imported
+// dynamically (the player's viewer, modals, …) load on interaction and are not counted.
+// Each file is counted gzipped (zlib's default level, as @fastify/compress serves gzip).
+// Prints every page's figure; exits 1 when one exceeds its budget.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+
+const CLIENT_DIR = process.argv.slice(2).find((arg) => !arg.startsWith("--")) ?? "dist/client";
+const KIB = 1024;
+
+/**
+ * Page kind → its client entry (src/client/entries.ts) and budget in KiB gzip. The view page's
+ * budget is the issue's goal; the others are their measured figure rounded up a little, so that
+ * growth fails and is a decision (raise the budget here, saying why in the commit). The view page
+ * measured 108.3 KiB before issue 30 and 93.8 KiB after its first steps (ARCHITECTURE.md, "What
+ * loads when"): it fails until the rest of item 1 is done.
+ */
+export const BUDGETS = [
+  { page: "view page", entry: "src/client/presentation.tsx", budgetKiB: 90 },
+  { page: "embed", entry: "src/client/embed.tsx", budgetKiB: 81 },
+  { page: "home", entry: "src/client/home.tsx", budgetKiB: 79 },
+  { page: "explore", entry: "src/client/explore.tsx", budgetKiB: 84 },
+  { page: "reading mode", entry: "src/client/reading.tsx", budgetKiB: 80 },
+];
+
+/** The files a page loads before interaction: its entry and what the server preloads for it. */
+export function filesBeforeInteraction(manifest, entryKey) {
+  const files = [];
+  const seen = new Set();
+  const visit = (key) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the client build's manifest`);
+    files.push(chunk.file);
+    for (const imported of chunk.imports ?? []) visit(imported);
+  };
+  visit(entryKey);
+  return files;
+}
+
+function main() {
+  const manifestPath = join(CLIENT_DIR, ".vite", "manifest.json");
+  if (!existsSync(manifestPath)) {
+    console.error(`js budget: no client build at ${CLIENT_DIR} (run npm run build first)`);
+    process.exit(1);
+  }
+  const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
+  const gzipped = new Map();
+  const sizeOf = (file) => {
+    if (!gzipped.has(file)) {
+      const bytes = readFileSync(join(CLIENT_DIR, file));
+      gzipped.set(file, { raw: bytes.length, gzip: gzipSync(bytes).length });
+    }
+    return gzipped.get(file);
+  };
+  const verbose = process.argv.includes("--files");
+  let over = 0;
+  for (const { page, entry, budgetKiB } of BUDGETS) {
+    const files = filesBeforeInteraction(manifest, entry);
+    const sizes = files.map((file) => ({ file, ...sizeOf(file) }));
+    const gzip = sizes.reduce((sum, s) => sum + s.gzip, 0);
+    const raw = sizes.reduce((sum, s) => sum + s.raw, 0);
+    const fits = gzip <= budgetKiB * KIB;
+    if (!fits) over += 1;
+    console.log(
+      `${fits ? "✓" : "✗"} ${page.padEnd(13)} ${(gzip / KIB).toFixed(1).padStart(6)} KiB gzip of ${String(budgetKiB).padStart(3)} KiB` +
+        `  (${files.length} files, ${(raw / KIB).toFixed(1)} KiB raw)${fits ? "" : "  OVER BUDGET"}`,
+    );
+    if (verbose || !fits) {
+      for (const s of sizes.sort((a, b) => b.gzip - a.gzip))
+        console.log(
+          `    ${(s.gzip / KIB).toFixed(1).padStart(6)} KiB gzip  ${(s.raw / KIB).toFixed(1).padStart(6)} KiB raw  ${s.file}`,
+        );
+    }
+  }
+  if (over > 0) {
+    console.error(`js budget: ${over} page kind(s) load more JavaScript before interaction than their budget`);
+    process.exit(1);
+  }
+}
+
+main();
