@@ -67,11 +67,12 @@ test.describe("the server process", () => {
   });
 
   test("serves demo data, keeps it across a restart without seeding twice, and stops on SIGTERM", async () => {
-    // Two starts, one after the other, each allowed a minute (the first seeds).
-    test.setTimeout(180_000);
+    // Two starts, one after the other, each allowed as long as the e2e servers (the first seeds a
+    // database on disk: more than a minute on a busy machine).
+    test.setTimeout(360_000);
     const port = await freePort();
     const first = start({ PORT: String(port), PODIUM_DATA_DIR: dataDir });
-    await expect.poll(first.output, { timeout: 60_000 }).toContain("podium: serving");
+    await expect.poll(first.output, { timeout: 170_000 }).toContain("podium: serving");
     expect(first.output()).toContain("seeded demo content");
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
@@ -82,7 +83,7 @@ test.describe("the server process", () => {
     expect(first.output()).toContain("podium: stopped");
 
     const second = start({ PORT: String(port), PODIUM_DATA_DIR: dataDir });
-    await expect.poll(second.output, { timeout: 60_000 }).toContain("podium: serving");
+    await expect.poll(second.output, { timeout: 170_000 }).toContain("podium: serving");
     expect(second.output()).toContain("demo content already present");
     expect(second.output()).not.toContain("applied migrations");
     expect(await listedCount(port)).toBe(count);
