@@ -1,26 +1,28 @@
 import { defineConfig } from "@playwright/test";
 
-/** Where the e2e server listens (a port of its own, so a running `npm start` doesn't clash). */
-const PORT = Number(process.env.E2E_PORT ?? 3310);
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /**
  * End-to-end tests drive Debian's Chromium through Playwright (no browser download) against
  * the built server on an in-memory database seeded with the demo content. No retries: a
  * flaky test is a bug to fix.
+ *
+ * Issue 29: two workers (E2E_WORKERS to change it), one per core; each starts a server of its own
+ * (e2e/support.ts, on a port of its own from E2E_PORT: e2e/ports.ts), so their tests never share
+ * data. Files are spread over the workers; a file's tests run in order in one worker.
  */
 export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   forbidOnly: true,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [["list"], ["json", { outputFile: "reports/e2e.json" }]],
   use: {
-    baseURL: `http://127.0.0.1:${PORT}`,
+    // baseURL: the worker's own server (the `baseURL` fixture in e2e/support.ts).
     browserName: "chromium",
     launchOptions: {
       executablePath: CHROMIUM_PATH,
@@ -36,23 +38,5 @@ export default defineConfig({
     },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-  },
-  webServer: {
-    command: "node dist/server/main.js",
-    url: `http://127.0.0.1:${PORT}/healthz`,
-    reuseExistingServer: false,
-    // The build seeds the demo content first: a busy machine needs more than a minute.
-    timeout: 180_000,
-    env: {
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      PODIUM_DATA_DIR: "memory://",
-      PODIUM_PUBLIC_URL: `http://127.0.0.1:${PORT}`,
-      PODIUM_LOG: "off",
-      // Every e2e test comes from one address; keep the throttles out of their way.
-      PODIUM_RATE_LIMIT: "100000",
-      PODIUM_SIGNUP_RATE_LIMIT: "1000",
-      PODIUM_LOGIN_RATE_LIMIT: "1000",
-    },
   },
 });

@@ -81,8 +81,12 @@ test.describe("cookie choices and the usage-session cookie", () => {
     await expect(page.getByRole("button", { name: "Cookie settings" })).toBeFocused();
   });
 
-  test("R4.12 embed mode never touches cookies, even with performance cookies allowed", async ({ page, context }) => {
-    await context.addCookies([{ name: CONSENT_COOKIE, value: "performance", url: "http://127.0.0.1:3310" }]);
+  test("R4.12 embed mode never touches cookies, even with performance cookies allowed", async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    await context.addCookies([{ name: CONSENT_COOKIE, value: "performance", url: baseURL ?? "" }]);
     const url = (await sitemapPresentationUrls(page))[0] ?? "";
     const oid = /\/p\/([^/]+)\//.exec(url)?.[1];
     if (!oid) throw new Error("no presentation in the sitemap");

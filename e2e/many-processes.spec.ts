@@ -7,10 +7,11 @@ import {
   type Server,
   type ServerResponse,
 } from "node:http";
-import { expect, test } from "@playwright/test";
 import { Redis } from "ioredis";
 import { connect as connectNats } from "nats";
 import pg from "pg";
+import { workerPort } from "./ports";
+import { expect, test, withoutWorkerServer } from "./support";
 
 /**
  * Issue 16 "done when": several Podium processes (`node dist/server/main.js`) on one fresh
@@ -24,8 +25,15 @@ const DATABASE_URL = process.env.TEST_DATABASE_URL;
 const REDIS_URL = process.env.TEST_REDIS_URL;
 /** Issue 16 item 3: the machine's NATS with JetStream carries the usage events of both processes. */
 const NATS_URL = process.env.TEST_NATS_URL ?? "nats://127.0.0.1:4222";
-/** The ports the brief gives this spec: 3326–3335 (E2E_PORT itself is the shared test server's). */
-const BASE_PORT = Number(process.env.E2E_PORT ?? 3325) + 1;
+/**
+ * The ports: offsets 0–6 of the worker's block (e2e/ports.ts), so two workers never ask for one.
+ * The first test takes 0–3, the second 3–6 (the tests of a file run one after the other).
+ */
+const A_PORT = 0;
+const B_PORT = 1;
+const PROXY_PORT = 2;
+const LIMIT_PROXY_PORT = 3;
+const FOUR_PORTS = 3;
 const STARTUP_TIMEOUT_MS = 120_000;
 
 interface Run {
@@ -152,6 +160,8 @@ async function waitForServing(runs: Run[]): Promise<void> {
   );
 }
 
+withoutWorkerServer();
+
 test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () => {
   test.skip(!DATABASE_URL || !REDIS_URL, "needs TEST_DATABASE_URL and TEST_REDIS_URL (CI sets both)");
   // Four processes seeding on a loaded machine take a while.
@@ -174,7 +184,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
   }) => {
     const database = await freshDatabase(String(DATABASE_URL));
     const stream = `PODIUM_E2E_${randomBytes(5).toString("hex")}`;
-    const proxyPort = BASE_PORT + 2;
+    const proxyPort = workerPort(PROXY_PORT);
     const origin = `http://127.0.0.1:${proxyPort}`;
     // The default settings but the address and the shared engines: PODIUM_RATE_LIMIT is its default, 600.
     const env = {
@@ -189,12 +199,11 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
     const runs: Run[] = [];
     let proxy: Awaited<ReturnType<typeof roundRobinProxy>> | null = null;
     let limitProxy: Awaited<ReturnType<typeof roundRobinProxy>> | null = null;
-    const limitPort = BASE_PORT + 3;
+    const limitPort = workerPort(LIMIT_PROXY_PORT);
     try {
-      // A migrates and seeds first; B starts on the prepared database.
-      runs.push(start("A", BASE_PORT, env));
-      await waitForServing(runs);
-      runs.push(start("B", BASE_PORT + 1, env));
+      // Both start together (issue 29): one of them migrates and seeds, the other waits for it
+      // (the next test proves that four started together migrate and seed once).
+      runs.push(start("A", workerPort(A_PORT), env), start("B", workerPort(B_PORT), env));
       await waitForServing(runs);
       const [a, b] = runs as [Run, Run];
       proxy = await roundRobinProxy(proxyPort, runs);
@@ -385,7 +394,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
     } finally {
       await proxy?.close();
       await limitProxy?.close();
-      for (const run of runs) await stop(run);
+      await Promise.all(runs.map(stop));
       await database.drop();
       const nats = await connectNats({ servers: NATS_URL });
       await (await nats.jetstreamManager()).streams.delete(stream).catch(() => false);
@@ -400,7 +409,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
     const runs: Run[] = [];
     try {
       for (let i = 0; i < 4; i++) {
-        const port = BASE_PORT + 3 + i;
+        const port = workerPort(FOUR_PORTS + i);
         runs.push(
           start(`P${i + 1}`, port, {
             DATABASE_URL: database.url,
@@ -477,7 +486,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
         expect(ready.status).toBe(200);
       }
     } finally {
-      for (const run of runs) await stop(run);
+      await Promise.all(runs.map(stop));
       await database.drop();
     }
   });

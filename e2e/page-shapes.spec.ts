@@ -1,14 +1,17 @@
 import type { Page } from "@playwright/test";
-import { importPdfDecks, PAGE_SIZES, shapedPdf } from "./pdf-decks";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { axeViolations, expect, type ShapedDecks, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 /**
  * Issue 28, item 2 "Every page shape, every screen", Done when: a portrait PDF deck, a square deck
  * and a 16:9 deck (and a deck of mixed shapes) each show exactly one page filling the stage at 375
  * and 1440 px, in full screen and embedded; screenshots in e2e/screenshots/page-shapes-*.png.
+ *
+ * Issue 29: the tests only look (the decks are imported once per worker by the `shapedDecks`
+ * fixture), so they run in parallel over the workers. Each test loads its deck once at its own
+ * screen size and looks at the view page, full screen and the embed from that load.
  */
+test.describe.configure({ mode: "parallel" });
 
-const { letter, square, wide, fourThree } = PAGE_SIZES;
 const WIDTHS = [
   { width: 375, height: 667 },
   { width: 1440, height: 900 },
@@ -24,29 +27,22 @@ interface Deck {
   /** Every page has the stage's shape (a mixed deck's others fit with bars beside or above them). */
   uniform: boolean;
 }
-let decks: Deck[] = [];
 
-/** Katherine imports the PDFs: no other test counts her decks. */
-test.beforeAll(async ({ browser, baseURL }) => {
-  // Converting the PDFs takes a while on a busy machine.
-  test.setTimeout(180_000);
-  const context = await browser.newContext({ baseURL });
-  const urls = await sitemapPresentationUrls(await context.newPage());
-  await context.close();
+/**
+ * The decks, from the worker's `shapedDecks` (imported once per worker, shared with
+ * e2e/width-sweep.spec.ts) and the Markdown demo deck from the sitemap.
+ */
+async function theDecks(page: Page, shapedDecks: ShapedDecks): Promise<Deck[]> {
+  const urls = await sitemapPresentationUrls(page);
   const sixteenNine = new URL(urls.find((url) => url.includes("sourdough-basics")) ?? "").pathname;
-  const [portrait, squareDeck, mixed] = await importPdfDecks(browser, baseURL ?? "", "katherine@podium.test", [
-    { name: "portrait", bytes: await shapedPdf([letter, letter, letter, letter], "Tide_pool_survey_field_manual") },
-    { name: "square", bytes: await shapedPdf([square, square, square], "Square") },
-    { name: "mixed", bytes: await shapedPdf([letter, wide, letter, square, fourThree], "Mixed") },
-  ]);
-  decks = [
-    { name: "portrait-pdf", url: portrait?.url ?? "", steps: [1, 2], uniform: true },
-    { name: "square-pdf", url: squareDeck?.url ?? "", steps: [1, 2], uniform: true },
+  return [
+    { name: "portrait-pdf", url: shapedDecks.portrait.url, steps: [1, 2], uniform: true },
+    { name: "square-pdf", url: shapedDecks.square.url, steps: [1, 2], uniform: true },
     // The Markdown demo deck is classic: its first step is the overview of all its slides.
     { name: "16-9-markdown", url: sixteenNine, steps: [2, 3], uniform: true },
-    { name: "mixed-pdf", url: mixed?.url ?? "", steps: [1, 2, 3, 4, 5], uniform: false },
+    { name: "mixed-pdf", url: shapedDecks.mixed.url, steps: [1, 2, 3, 4, 5], uniform: false },
   ];
-});
+}
 
 /**
  * What the visitor sees on the stage: the current page's box, the stage's, and any other page
@@ -120,9 +116,10 @@ for (const size of WIDTHS) {
     for (const name of ["portrait-pdf", "square-pdf", "16-9-markdown", "mixed-pdf"]) {
       test(`issue 28 the ${name} deck shows one page filling the stage in the view page, full screen and the embed`, async ({
         page,
+        shapedDecks,
       }) => {
         test.setTimeout(120_000);
-        const deck = decks.find((candidate) => candidate.name === name);
+        const deck = (await theDecks(page, shapedDecks)).find((candidate) => candidate.name === name);
         if (!deck) throw new Error(`no deck ${name}`);
         const shot = (where: string) => `e2e/screenshots/page-shapes-${name}-${size.width}-${where}.png`;
 

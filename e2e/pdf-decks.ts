@@ -1,6 +1,6 @@
-import type { Browser } from "@playwright/test";
+import { type Browser, expect } from "@playwright/test";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
-import { expect, waitForHydration } from "./support";
+import { signInCookies } from "./sign-in";
 
 /**
  * Issue 28: decks of every page shape, made as a person makes them: a PDF (drawn here with
@@ -56,7 +56,7 @@ export interface ImportedDeck {
 /**
  * Signs a demo person in, in a context of its own, and imports each PDF through `POST
  * /api/imports/pdf` (unlisted: out of the sitemap, search and other tests' counts), waiting for
- * each conversion to end.
+ * each conversion to end (one after the other: a person may convert only 2 at once).
  */
 export async function importPdfDecks(
   browser: Browser,
@@ -67,15 +67,9 @@ export async function importPdfDecks(
   const context = await browser.newContext({ baseURL });
   await context.addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
   const page = await context.newPage();
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
+  await signInCookies(page, email);
   const token = (await context.cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
-  const decks: ImportedDeck[] = [];
-  for (const pdf of pdfs) {
+  const importOne = async (pdf: (typeof pdfs)[number]): Promise<ImportedDeck> => {
     const started = await page.request.post("/api/imports/pdf", {
       headers: { "X-XSRF-TOKEN": token },
       multipart: {
@@ -96,8 +90,10 @@ export async function importPdfDecks(
         { timeout: 60_000 },
       )
       .toBe("done");
-    decks.push({ oid: job.oid ?? "", url: `/p/${job.oid}/` });
-  }
+    return { oid: job.oid ?? "", url: `/p/${job.oid}/` };
+  };
+  const decks: ImportedDeck[] = [];
+  for (const pdf of pdfs) decks.push(await importOne(pdf));
   await context.close();
   return decks;
 }

@@ -233,10 +233,10 @@ test.describe("issue 10 PDF import without JavaScript", () => {
   test("issue 10 PDF import: without JavaScript the form still posts Markdown, and a PDF gets a page that says what to do", async ({
     page,
     consoleProblems,
+    baseURL,
   }) => {
     await page.context().clearCookies();
-    const baseURL = test.info().project.use.baseURL ?? "";
-    await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+    await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL ?? "" }]);
     await page.goto("/login/");
     await page.getByLabel("Email").fill("tim@podium.test");
     await page.getByLabel("Password").fill("podium-demo");

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 async function openDeck(page: Page, slugPart: string, hash = "") {
   const urls = await sitemapPresentationUrls(page);
@@ -230,16 +230,7 @@ test.describe("the private view page", () => {
   test("R6.1 R6.2 R2.12 the owner sees Edit, a commenter sees Comment, in the private header of a pitch presentation", async ({
     page,
   }) => {
-    const logIn = async (email: string) => {
-      await page.context().clearCookies();
-      await page.goto("/login/");
-      await waitForHydration(page);
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password").fill("podium-demo");
-      await page.getByRole("button", { name: "Log in" }).click();
-      await expect(page).toHaveURL(/dashboard/);
-    };
-    await logIn("ada@podium.test");
+    await logIn(page, "ada@podium.test");
     await page.goto("/view/demo-view-link-lumenly-board-update/");
     await waitForHydration(page);
     const header = page.locator(".private-header");
@@ -249,7 +240,7 @@ test.describe("the private view page", () => {
     await page.screenshot({ path: "e2e/screenshots/private-view-editor.png" });
     expect(await axeViolations(page)).toEqual([]);
 
-    await logIn("grace@podium.test");
+    await logIn(page, "grace@podium.test");
     await page.goto("/view/demo-view-link-lumenly-board-update/");
     await waitForHydration(page);
     await expect(header.getByRole("link", { name: "Comment" })).toHaveAttribute(

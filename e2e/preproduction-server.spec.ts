@@ -1,48 +1,12 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, test, waitForHydration } from "./support";
+import { APP_STORE, axeViolations, expect, PLAY_STORE, signInCookies, test, waitForHydration } from "./support";
 
 /**
- * A server of its own (the built one, as e2e/server-process.spec.ts starts it) for what the
- * shared e2e server can't show: pre-production (R7.3), a configured pair of native apps (R2.26)
- * and the restart overlay's promotional variant behind its flag (R2.29).
+ * A server of its own (the built one, started by the `promoServer` fixture in e2e/support.ts,
+ * once per worker and shared with e2e/restart-promo.spec.ts) for what the worker's e2e server
+ * can't show: pre-production (R7.3), a configured pair of native apps (R2.26) and the restart
+ * overlay's promotional variant behind its flag (R2.29).
  */
-
-interface Run {
-  child: ChildProcess;
-  output: () => string;
-}
-
-const APP_STORE = "https://apps.example/podium";
-const PLAY_STORE = "https://play.example/podium";
-
-function startServer(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
-    env: { ...process.env, PODIUM_LOG: "off", HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  return { child, output: () => output };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
 
 function likeButton(page: Page) {
   return page.getByRole("button", { name: /^Like \d/ });
@@ -53,44 +17,19 @@ async function likeCount(page: Page): Promise<number> {
 }
 
 test.describe("a pre-production server with both native apps and the restart promo on", () => {
-  let server: Run | null = null;
+  test.use({ baseURL: async ({ promoServer }, use) => use(promoServer.origin) });
   let port = 0;
   let origin = "";
-
-  test.beforeAll(async () => {
-    test.setTimeout(180_000);
-    port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    server = startServer({
-      PORT: String(port),
-      PODIUM_ENV: "preproduction",
-      PODIUM_DATA_DIR: "memory://",
-      PODIUM_PUBLIC_URL: origin,
-      PODIUM_RATE_LIMIT: "100000",
-      PODIUM_LOGIN_RATE_LIMIT: "1000",
-      PODIUM_NATIVE_APP: `ios|${APP_STORE}|podium://open,android|${PLAY_STORE}|podium-android://open`,
-      PODIUM_FEATURES: "restart-promo-video=on",
-    });
-    await expect.poll(() => server?.output() ?? "", { timeout: 170_000 }).toContain("podium: serving");
+  test.beforeEach(({ promoServer }) => {
+    port = promoServer.port;
+    origin = promoServer.origin;
   });
 
-  test.afterAll(async () => {
-    if (!server) return;
-    const exited = new Promise((resolve) => server?.child.on("exit", resolve));
-    server.child.kill("SIGTERM");
-    await exited;
-  });
-
-  /** Signs in on the plain address (cookies belong to the host, whatever the address carries). */
+  /** Signs in on the plain address (cookies belong to the host, whatever the address carries), without the form. */
   async function signIn(page: Page) {
     await page.context().clearCookies();
     await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: origin }]);
-    await page.goto(`${origin}/login/`);
-    await waitForHydration(page);
-    await page.getByLabel("Email").fill("tim@podium.test");
-    await page.getByLabel("Password").fill("podium-demo");
-    await page.getByRole("button", { name: "Log in" }).click();
-    await expect(page).toHaveURL(/dashboard/);
+    await signInCookies(page, "tim@podium.test", origin);
   }
 
   async function firstViewPath(page: Page): Promise<string> {

@@ -197,6 +197,7 @@ test.describe("issue 10 presenter view", () => {
   test("issue 10 presenter view: P opens a private deck's presenter view for its owner at the audience's step; for others it is a 404", async ({
     page,
     browser,
+    baseURL,
   }) => {
     await logIn(page, "tim@podium.test");
     const oid = await importDeckWithNotes(page, "private");
@@ -215,7 +216,7 @@ test.describe("issue 10 presenter view", () => {
     await presenter.close();
     // A stranger (no session) may not see the private import, nor its presenter view.
     const stranger = await browser.newContext();
-    const response = await stranger.request.get(`${test.info().project.use.baseURL}/p/presenter/${oid}/`);
+    const response = await stranger.request.get(`${baseURL}/p/presenter/${oid}/`);
     expect(response.status()).toBe(404);
     await stranger.close();
   });

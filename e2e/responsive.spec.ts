@@ -1,5 +1,5 @@
 import { devices } from "@playwright/test";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 test.describe("breakpoints (spec §9: 434, 768, 992, 1200; mobile below 768)", () => {
   for (const width of [360, 768, 1024, 1440]) {
@@ -64,12 +64,7 @@ test.describe("on a phone", () => {
         },
       });
     });
-    await page.goto("/login/");
-    await waitForHydration(page);
-    await page.getByLabel("Email").fill("alan@podium.test");
-    await page.getByLabel("Password").fill("podium-demo");
-    await page.getByRole("button", { name: "Log in" }).click();
-    await expect(page).toHaveURL(/dashboard/);
+    await logIn(page, "alan@podium.test");
     const urls = await sitemapPresentationUrls(page);
     const url = urls.find((u) => u.includes("sourdough")) ?? "";
     await page.goto(url);
@@ -84,12 +79,7 @@ test.describe("on a phone", () => {
 });
 
 test("R6.6 curation sends the admin-tools events: hidden-tags-loaded, invoke and reinitialize", async ({ page }) => {
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill("ada@podium.test");
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
+  await logIn(page, "ada@podium.test");
   await page.addInitScript(() => {
     const seen: { type: string; detail: unknown }[] = [];
     (window as unknown as { __adminEvents: unknown[] }).__adminEvents = seen;

@@ -1,15 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 /**
  * R2.29, issue 28 item 8: the restart overlay's promotional variant works at every player size —
  * the video ad shows (scaled down, beside the buttons on a short player), "Get Podium" is one line
- * and the overlay fits inside the player. A server of its own with the flag on, on the port after
- * the shared e2e server's.
+ * and the overlay fits inside the player. A server of its own with the flag on: the `promoServer`
+ * fixture of e2e/support.ts, started once per worker and shared with
+ * e2e/preproduction-server.spec.ts (a pre-production server; these visitors are anonymous, so
+ * its native-app badges, shown only to people signed in, don't appear).
  */
-const PORT = Number(process.env.E2E_PORT ?? 3310) + 1;
-const ORIGIN = `http://127.0.0.1:${PORT}`;
+test.use({ baseURL: async ({ promoServer }, use) => use(promoServer.origin) });
+
 /** The ad's drawing must stay readable: at least this tall (px) on the smallest player tested. */
 const MIN_AD_HEIGHT = 60;
 
@@ -23,40 +24,6 @@ const SIZES: { name: string; width: number; height: number; embed?: boolean }[] 
   { name: "embed-560x315", width: 560, height: 315, embed: true },
   { name: "embed-320x180", width: 320, height: 180, embed: true },
 ];
-
-let server: ChildProcess | null = null;
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  let output = "";
-  server = spawn(process.execPath, ["dist/server/main.js"], {
-    env: {
-      ...process.env,
-      PODIUM_LOG: "off",
-      HOST: "127.0.0.1",
-      PORT: String(PORT),
-      PODIUM_DATA_DIR: "memory://",
-      PODIUM_PUBLIC_URL: ORIGIN,
-      PODIUM_RATE_LIMIT: "100000",
-      PODIUM_FEATURES: "restart-promo-video=on",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  server.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  await expect.poll(() => output, { timeout: 170_000 }).toContain("podium: serving");
-});
-
-test.afterAll(async () => {
-  if (!server) return;
-  const exited = new Promise((resolve) => server?.on("exit", resolve));
-  server.kill("SIGTERM");
-  await exited;
-});
 
 async function reachRestart(page: Page) {
   await page.getByRole("button", { name: "Present" }).click();
@@ -81,7 +48,6 @@ test.describe("R2.29 the promotional restart overlay at every player size", () =
     test(`R2.29 issue 28 ${size.name}: the ad shows, "Get Podium" is one line, the overlay fits in the player`, async ({
       page,
     }) => {
-      await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: ORIGIN }]);
       await page.setViewportSize({ width: size.width, height: size.height });
       const view = (await sitemapPresentationUrls(page)).find((u) =>
         u.includes("personal-computing-one-year-per-slide"),
@@ -89,7 +55,7 @@ test.describe("R2.29 the promotional restart overlay at every player size", () =
       if (!view) throw new Error("no demo presentation for the test");
       const path = new URL(view).pathname;
       const oid = /^\/p\/([a-z0-9]+)\//.exec(path)?.[1] ?? "";
-      await page.goto(`${ORIGIN}${size.embed ? `/p/embed/${oid}/` : path}`);
+      await page.goto(size.embed ? `/p/embed/${oid}/` : path);
       await waitForHydration(page);
       const player = await reachRestart(page);
 

@@ -3,12 +3,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { expect, test } from "@playwright/test";
 import pg from "pg";
+import { workerPort } from "./ports";
+import { expect, test, withoutWorkerServer } from "./support";
 
 /**
  * The built server as a person runs it (`node dist/server/main.js`, what `npm start` runs):
  * start, restart on the same data, graceful stop, and clear messages for bad settings.
+ *
+ * Issue 29: every test here starts processes of its own on ports the system picks and data of its
+ * own, so the tests are independent and run in parallel over the workers.
  */
 
 interface Run {
@@ -50,7 +54,10 @@ async function listedCount(port: number): Promise<number> {
   return (xml.match(/\/p\//g) ?? []).length;
 }
 
+withoutWorkerServer();
+
 test.describe("the server process", () => {
+  test.describe.configure({ mode: "parallel" });
   let dataDir: string;
   test.beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), "podium-e2e-"));
@@ -60,9 +67,12 @@ test.describe("the server process", () => {
   });
 
   test("serves demo data, keeps it across a restart without seeding twice, and stops on SIGTERM", async () => {
+    // Two starts, one after the other, each allowed as long as the e2e servers (the first seeds a
+    // database on disk: more than a minute on a busy machine).
+    test.setTimeout(360_000);
     const port = await freePort();
     const first = start({ PORT: String(port), PODIUM_DATA_DIR: dataDir });
-    await expect.poll(first.output, { timeout: 60_000 }).toContain("podium: serving");
+    await expect.poll(first.output, { timeout: 170_000 }).toContain("podium: serving");
     expect(first.output()).toContain("seeded demo content");
     const health = await fetch(`http://127.0.0.1:${port}/healthz`);
     expect(health.status).toBe(200);
@@ -73,7 +83,7 @@ test.describe("the server process", () => {
     expect(first.output()).toContain("podium: stopped");
 
     const second = start({ PORT: String(port), PODIUM_DATA_DIR: dataDir });
-    await expect.poll(second.output, { timeout: 60_000 }).toContain("podium: serving");
+    await expect.poll(second.output, { timeout: 170_000 }).toContain("podium: serving");
     expect(second.output()).toContain("demo content already present");
     expect(second.output()).not.toContain("applied migrations");
     expect(await listedCount(port)).toBe(count);
@@ -97,10 +107,11 @@ test.describe("the server process", () => {
   });
 
   test("a bad PORT or PODIUM_ENV is a clear message and exit 1", async () => {
+    // Both at once (issue 29): each exits before it touches the data directory.
     const badPort = start({ PORT: "eighty", PODIUM_DATA_DIR: dataDir });
+    const badEnv = start({ PORT: "0", PODIUM_ENV: "staging", PODIUM_DATA_DIR: dataDir });
     expect(await badPort.exited).toBe(1);
     expect(badPort.output()).toContain('PORT must be a whole number from 0 to 65535, not "eighty"');
-    const badEnv = start({ PORT: "0", PODIUM_ENV: "staging", PODIUM_DATA_DIR: dataDir });
     expect(await badEnv.exited).toBe(1);
     expect(badEnv.output()).toContain("PODIUM_ENV must be one of production, preproduction, local, dev, nocookie");
   });
@@ -135,16 +146,16 @@ test.describe("the server process", () => {
     const database = new pg.Client({ connectionString: url.toString() });
     const runs: Run[] = [];
     try {
-      const serve = async () => {
-        const port = await freePort();
+      // Ports 7 and 8 of the worker's block (e2e/ports.ts): two picked by the system at once might be one.
+      const serve = async (port: number) => {
         const run = start({ PORT: String(port), DATABASE_URL: url.toString(), PODIUM_WORKERS: "1" });
         runs.push(run);
         await expect.poll(run.output, { timeout: 60_000 }).toContain("podium: serving");
         return port;
       };
-      // One after the other: the first migrates and seeds.
-      const writer = await serve();
-      const reader = await serve();
+      // Both at once (issue 29): one migrates and seeds, the other waits for it (as
+      // e2e/many-processes.spec.ts proves four processes started together do).
+      const [writer, reader] = await Promise.all([serve(workerPort(7)), serve(workerPort(8))]);
       await database.connect();
       const [deck] = (
         await database.query<{ oid: string; title: string }>(

@@ -1,15 +1,197 @@
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { test as base, expect, type Page } from "@playwright/test";
+import { test as base, type Cookie, expect, type Page } from "@playwright/test";
+import { type ImportedDeck, importPdfDecks, PAGE_SIZES, shapedPdf } from "./pdf-decks";
+import { workerPort, workerServerPort } from "./ports";
+import { signInCookies } from "./sign-in";
+
+export { signInCookies };
 
 const require = createRequire(import.meta.url);
 const AXE_SOURCE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
+/** A Podium server of one Playwright worker's own. */
+export interface PodiumServer {
+  port: number;
+  origin: string;
+}
+
+/**
+ * Decks of every page shape (issue 28): four US-letter pages, three square ones, and five of
+ * mixed shapes (letter, 16:9, letter, square, 4:3).
+ */
+export interface ShapedDecks {
+  portrait: ImportedDeck;
+  square: ImportedDeck;
+  mixed: ImportedDeck;
+}
+
+/** The worker's server origin, once its fixture has started it (for helpers outside fixtures). */
+let workerOrigin = "";
+
+/** How long a server may take to migrate and seed the demo content on a busy machine. */
+const SERVER_START_TIMEOUT_MS = 170_000;
+
+/**
+ * Issue 29: the settings the e2e server runs with (the demo content on an in-memory database).
+ * Every e2e test comes from one address; the throttles are kept out of their way.
+ */
+export function e2eServerEnv(port: number): Record<string, string> {
+  return {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PODIUM_DATA_DIR: "memory://",
+    PODIUM_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    PODIUM_LOG: "off",
+    PODIUM_RATE_LIMIT: "100000",
+    PODIUM_SIGNUP_RATE_LIMIT: "1000",
+    PODIUM_LOGIN_RATE_LIMIT: "1000",
+  };
+}
+
+/** The native apps' stores the pre-production server is configured with (R2.26). */
+export const APP_STORE = "https://apps.example/podium";
+export const PLAY_STORE = "https://play.example/podium";
+
+/**
+ * The settings of the server for what the worker's server can't show: pre-production (R7.3), a
+ * configured pair of native apps (R2.26) and the restart overlay's promotional variant behind
+ * its flag (R2.29). Shared by e2e/preproduction-server.spec.ts and e2e/restart-promo.spec.ts
+ * (the native-app badges are shown only to people signed in; the promo tests are anonymous).
+ */
+function promoServerEnv(port: number): Record<string, string> {
+  return {
+    ...e2eServerEnv(port),
+    PODIUM_ENV: "preproduction",
+    PODIUM_NATIVE_APP: `ios|${APP_STORE}|podium://open,android|${PLAY_STORE}|podium-android://open`,
+    PODIUM_FEATURES: "restart-promo-video=on",
+  };
+}
+
+/**
+ * Starts the built server (`node dist/server/main.js`) and resolves once /healthz answers 200;
+ * rejects with the server's output if it exits first or takes longer than the timeout.
+ */
+async function startServer(port: number, env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["dist/server/main.js"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+  };
+  const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`the e2e server on port ${port} exited before serving:\n${output}`);
+    }
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
+    if (healthy) return { stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the e2e server on port ${port} was not healthy after ${SERVER_START_TIMEOUT_MS} ms:\n${output}`);
+    }
+    // Wait for the server's next output or exit, or a tenth of a second, before asking again.
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        child.stdout?.off("data", done);
+        child.off("exit", done);
+        resolve();
+      };
+      const timer = setTimeout(done, 100);
+      child.stdout?.once("data", done);
+      child.once("exit", done);
+    });
+  }
+}
+
 /**
  * Every page test fails on a console error, a page error or a hydration warning: a page
  * that logs an error is broken even when it looks fine.
+ *
+ * Issue 29: each worker has a server of its own (its own port and in-memory database), started
+ * the first time one of its tests needs it; `baseURL` points at it.
  */
-export const test = base.extend<{ consoleProblems: string[]; cookieChoice: "performance" | "necessary" | null }>({
+export const test = base.extend<
+  { consoleProblems: string[]; cookieChoice: "performance" | "necessary" | null },
+  { podiumServer: PodiumServer; promoServer: PodiumServer; shapedDecks: ShapedDecks }
+>({
+  podiumServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from its first parameter.
+    async ({}, use) => {
+      const port = workerServerPort();
+      const server = await startServer(port, e2eServerEnv(port));
+      workerOrigin = `http://127.0.0.1:${port}`;
+      try {
+        await use({ port, origin: workerOrigin });
+      } finally {
+        workerOrigin = "";
+        await server.stop();
+      }
+    },
+    { scope: "worker", timeout: SERVER_START_TIMEOUT_MS + 10_000 },
+  ],
+  /**
+   * The pre-production server with the apps and the promo (`promoServerEnv`), started once per
+   * worker for the specs that use it: `test.use({ baseURL: ({ promoServer }, use) => use(promoServer.origin) })`.
+   */
+  promoServer: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from its first parameter.
+    async ({}, use) => {
+      const port = workerPort(9);
+      const server = await startServer(port, promoServerEnv(port));
+      try {
+        await use({ port, origin: `http://127.0.0.1:${port}` });
+      } finally {
+        await server.stop();
+      }
+    },
+    { scope: "worker", timeout: SERVER_START_TIMEOUT_MS + 10_000 },
+  ],
+  /**
+   * Issue 28's decks of every page shape, imported by Katherine (no other test counts her decks)
+   * into the worker's server once, for e2e/page-shapes.spec.ts and e2e/width-sweep.spec.ts.
+   */
+  shapedDecks: [
+    async ({ browser, podiumServer }, use) => {
+      const { letter, square, wide, fourThree } = PAGE_SIZES;
+      // A long file-name title and a web address in its text, as real documents have.
+      const [portrait, squareDeck, mixed] = await importPdfDecks(
+        browser,
+        podiumServer.origin,
+        "katherine@podium.test",
+        [
+          {
+            name: "portrait",
+            bytes: await shapedPdf([letter, letter, letter, letter], "Annual_report_2024_kelp_forest_monitoring"),
+          },
+          { name: "square", bytes: await shapedPdf([square, square, square], "Square") },
+          { name: "mixed", bytes: await shapedPdf([letter, wide, letter, square, fourThree], "Mixed_shapes") },
+        ],
+      );
+      if (!portrait || !squareDeck || !mixed) throw new Error("a PDF deck was not imported");
+      await use({ portrait, square: squareDeck, mixed });
+    },
+    // Converting the PDFs takes a while on a busy machine.
+    { scope: "worker", timeout: 180_000 },
+  ],
+  baseURL: async ({ podiumServer }, use) => {
+    await use(podiumServer.origin);
+  },
   /**
    * The cookie choice a test's visitor has already made: "necessary" by default, so the cookie
    * banner stays out of the way; tests of the banner itself use `test.use({ cookieChoice: null })`.
@@ -41,6 +223,16 @@ export { expect };
 /** Waits until React has hydrated the server-rendered page. */
 export async function waitForHydration(page: Page): Promise<void> {
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+}
+
+/**
+ * For specs whose tests start processes of their own and open no page of the worker's server
+ * (call at a file's top level): leaves out the console watch, and so the page and the worker's
+ * server it would start. They still share the workers of the other specs (same fixtures).
+ */
+export function withoutWorkerServer(): void {
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a function asks for from its first parameter.
+  test.use({ consoleProblems: async ({}, use) => use([]) });
 }
 
 /** Runs axe-core (WCAG 2.2 A and AA rules) in the page and returns its violations. */
@@ -99,19 +291,33 @@ export async function usageEvent(page: Page, name: string): Promise<{ body: Reco
   return (await handle.jsonValue()) as { body: Record<string, unknown> };
 }
 
+/** Each demo person's session cookies, signed in once per worker (see `logIn`). */
+const sessions = new Map<string, Cookie[]>();
+
 /**
  * Signs a demo person in (password "podium-demo") as a fresh visitor who has already answered
  * the cookie banner, and waits for the dashboard.
+ *
+ * Issue 29: the login form is tested in accounts.spec.ts; here a person is signed in through the
+ * same form post without the page (`POST /login/`), once per worker, and their session cookies are
+ * reused after. A session that has ended (a test logged out) is replaced by a new sign-in.
  */
 export async function logIn(page: Page, email: string): Promise<void> {
-  await page.context().clearCookies();
-  const baseURL = test.info().project.use.baseURL ?? "";
-  await page.context().addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
+  const context = page.context();
+  await context.clearCookies();
+  const baseURL = workerOrigin;
+  if (!baseURL) throw new Error("logIn needs the worker's server (a test using `page` from ./support)");
+  await context.addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+  const kept = sessions.get(email);
+  if (kept) {
+    await context.addCookies(kept);
+    await page.goto("/dashboard/next/");
+    if (new URL(page.url()).pathname.startsWith("/dashboard/")) return;
+    await context.clearCookies();
+    await context.addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+  }
+  sessions.set(email, await signInCookies(page, email));
+  await page.goto("/dashboard/next/");
   await expect(page).toHaveURL(/dashboard/);
 }
 

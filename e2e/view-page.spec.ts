@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import {
   axeViolations,
   expect,
+  logIn,
   recordUsageEvents,
   sitemapPresentationUrls,
   test,
@@ -16,15 +17,6 @@ async function openDeck(page: Page, slugPart: string) {
   await page.goto(url);
   await waitForHydration(page);
   return url;
-}
-
-async function logIn(page: Page, email: string) {
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/\/dashboard\/next\/$/);
 }
 
 test.describe("the public view page, complete", () => {

@@ -1,6 +1,13 @@
-import type { Cookie, Page } from "@playwright/test";
-import { importPdfDecks, PAGE_SIZES, shapedPdf } from "./pdf-decks";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import type { Browser, Cookie, Page } from "@playwright/test";
+import {
+  axeViolations,
+  expect,
+  type ShapedDecks,
+  signInCookies,
+  sitemapPresentationUrls,
+  test,
+  waitForHydration,
+} from "./support";
 
 /**
  * Issue 12 "Done when: width sweep": every page kind, signed in and out, at every width from
@@ -8,7 +15,10 @@ import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration 
  * edge, and every header control on screen, on one line and the topmost thing at its centre (so a
  * tap reaches it). Each page is loaded once per signed state and resized through the widths.
  * Issue 28: the view page of a portrait PDF deck and of a mixed deck too.
+ *
+ * Issue 29: the tests only look, so they run in parallel over the workers.
  */
+test.describe.configure({ mode: "parallel" });
 const STEPS = Array.from({ length: (1600 - 320) / 16 + 1 }, (_, index) => 320 + index * 16);
 /** The steps, plus 375 (the phone width of the screenshots and axe). */
 const WIDTHS = [...new Set([...STEPS, 375])].sort((a, b) => a - b);
@@ -119,62 +129,61 @@ async function layoutProblems(page: Page, headerless: boolean): Promise<string[]
   }, headerless);
 }
 
-/** Signs Ada in once, and finds the addresses every test walks. */
-let adaCookies: Cookie[] = [];
-let kinds: Record<Signed, PageKind[]> = { out: [], in: [] };
+/** Ada's session and the addresses every test walks, found once per worker (`pagesToSweep`). */
+let found: Promise<{ adaCookies: Cookie[]; kinds: Record<Signed, PageKind[]> }> | null = null;
 
-test.beforeAll(async ({ browser, baseURL }) => {
-  // Converting the PDFs takes a while on a busy machine.
-  test.setTimeout(180_000);
-  const context = await browser.newContext({ baseURL });
-  const page = await context.newPage();
-  const urls = await sitemapPresentationUrls(page);
-  const viewPage = new URL(urls.find((url) => url.includes("sourdough-basics")) ?? urls[0] ?? "/").pathname;
-  await context.addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL ?? "" }]);
-  await page.goto("/login/");
-  await waitForHydration(page);
-  await page.getByLabel("Email").fill("ada@podium.test");
-  await page.getByLabel("Password").fill("podium-demo");
-  await page.getByRole("button", { name: "Log in" }).click();
-  await expect(page).toHaveURL(/dashboard/);
-  await page.goto(VIEW_LINK);
-  await waitForHydration(page);
-  const editor = await page.locator(".private-header").getByRole("link", { name: "Edit" }).getAttribute("href");
-  expect(editor).toMatch(/^\/p\/edit\/[a-z0-9]{12}\/$/);
-  adaCookies = await context.cookies();
-  await context.close();
-  // Issue 28: the view page of a portrait PDF deck (a long file-name title and a web address in its
-  // text, as real documents have) and of a deck of mixed page shapes, imported as a person would.
-  const { letter, wide, square } = PAGE_SIZES;
-  const [portrait, mixed] = await importPdfDecks(browser, baseURL ?? "", "katherine@podium.test", [
-    { name: "portrait", bytes: await shapedPdf([letter, letter, letter], "Annual_report_2024_kelp_forest_monitoring") },
-    { name: "mixed", bytes: await shapedPdf([letter, wide, square, letter], "Mixed_shapes") },
-  ]);
-  const shared: PageKind[] = [
-    { name: "home", url: "/" },
-    { name: "view", url: viewPage },
-    { name: "view-portrait-pdf", url: portrait?.url ?? "" },
-    { name: "view-mixed-pdf", url: mixed?.url ?? "" },
-    { name: "explore", url: "/explore/" },
-    { name: "search", url: "/explore/search/?search=design" },
-  ];
-  kinds = {
-    out: [
-      ...shared,
-      { name: "view-link", url: VIEW_LINK, headerless: true },
-      { name: "login", url: "/login/" },
-      { name: "signup", url: "/signup/" },
-    ],
-    in: [
-      ...shared,
-      // Ada may edit her deck: the private header bar with Edit (R2.20, R6.1).
-      { name: "view-link", url: VIEW_LINK },
-      { name: "dashboard", url: "/dashboard/next/" },
-      { name: "settings", url: "/settings/" },
-      { name: "editor", url: editor ?? "" },
-    ],
-  };
-});
+/**
+ * Signs Ada in once, and finds the addresses every test walks: the worker's server is the same
+ * for all its tests, so the first test of each worker finds them for the others. Issue 28: the
+ * view page of a portrait PDF deck (a long file-name title and a web address in its text, as
+ * real documents have) and of a deck of mixed page shapes, from the worker's `shapedDecks`.
+ */
+function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDecks) {
+  found ??= (async () => {
+    const context = await browser.newContext({ baseURL });
+    const page = await context.newPage();
+    const urls = await sitemapPresentationUrls(page);
+    const viewPage = new URL(urls.find((url) => url.includes("sourdough-basics")) ?? urls[0] ?? "/").pathname;
+    await context.addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+    await signInCookies(page, "ada@podium.test");
+    await page.goto(VIEW_LINK);
+    await waitForHydration(page);
+    const editor = await page.locator(".private-header").getByRole("link", { name: "Edit" }).getAttribute("href");
+    expect(editor).toMatch(/^\/p\/edit\/[a-z0-9]{12}\/$/);
+    const adaCookies = await context.cookies();
+    await context.close();
+    const shared: PageKind[] = [
+      { name: "home", url: "/" },
+      { name: "view", url: viewPage },
+      { name: "view-portrait-pdf", url: shapedDecks.portrait.url },
+      { name: "view-mixed-pdf", url: shapedDecks.mixed.url },
+      { name: "explore", url: "/explore/" },
+      { name: "search", url: "/explore/search/?search=design" },
+    ];
+    const kinds: Record<Signed, PageKind[]> = {
+      out: [
+        ...shared,
+        { name: "view-link", url: VIEW_LINK, headerless: true },
+        { name: "login", url: "/login/" },
+        { name: "signup", url: "/signup/" },
+      ],
+      in: [
+        ...shared,
+        // Ada may edit her deck: the private header bar with Edit (R2.20, R6.1).
+        { name: "view-link", url: VIEW_LINK },
+        { name: "dashboard", url: "/dashboard/next/" },
+        { name: "settings", url: "/settings/" },
+        { name: "editor", url: editor ?? "" },
+      ],
+    };
+    return { adaCookies, kinds };
+  })();
+  // A failed attempt is not kept: the next test tries again (and fails with its own error).
+  found.catch(() => {
+    found = null;
+  });
+  return found;
+}
 
 const PAGE_NAMES: Record<Signed, string[]> = {
   out: ["home", "view", "view-portrait-pdf", "view-mixed-pdf", "view-link", "explore", "search", "login", "signup"],
@@ -197,8 +206,12 @@ for (const signed of ["out", "in"] as const) {
     for (const name of PAGE_NAMES[signed]) {
       test(`R2.6 R2.33 issue 12 the ${name} page fits every width from 320 to 1600 px, its header whole`, async ({
         page,
+        browser,
+        baseURL,
+        shapedDecks,
       }) => {
         test.setTimeout(120_000);
+        const { adaCookies, kinds } = await pagesToSweep(browser, baseURL ?? "", shapedDecks);
         if (signed === "in") await page.context().addCookies(adaCookies);
         const kind = kinds[signed].find((candidate) => candidate.name === name);
         if (!kind) throw new Error(`no page ${name}`);
