@@ -64,11 +64,13 @@ export const PDF_CHILD_MEMORY_MB = 2_048;
 const PDF_SLICE_MS = 250;
 const LONE_SLICE_MS = 60_000;
 /**
- * A child that dies on its own while converting (V8 out of heap, a crash) is replaced and the PDF
- * goes on from its next page this many times; then the PDF is refused (tooComplex). A converter
- * that stops for a reason of its own never costs a person their PDF on the first try.
+ * A child that dies on its own while converting (V8 out of heap, a crash, killed from outside) is
+ * replaced and the PDF goes on from its next page this many times; then the PDF is refused
+ * (tooComplex). Two: what kills one child (the kernel's OOM killer, an operator) may take the
+ * standby with it, and its death, met when the PDF moves to it, isn't the PDF's doing. The PDF's
+ * time is its own across children (PDF_JOB_TIME_LIMIT_MS), so retries don't extend it.
  */
-const PDF_CRASH_RETRIES = 1;
+const PDF_CRASH_RETRIES = 2;
 /** How often the child's resident size and CPU time are read (/proc, Linux). */
 const RSS_POLL_MS = 50;
 /** Clock ticks a second in /proc/{pid}/stat (USER_HZ: 100 on every Linux Podium runs on). */
