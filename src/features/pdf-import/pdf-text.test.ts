@@ -2,12 +2,14 @@ import { PDFDocument, type PDFFont, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { createPdfWorkers } from "../../server/workers/pdf-pool";
+import { TEST_WORKER_DIR } from "../../server/workers/test-build";
 import { assetUrl } from "../assets/service";
 import { deriveTranscript, transcriptPlainText } from "../presentation/document/transcript";
 import { insertPresentationIfAbsent } from "../presentation/repository";
 import { documentFromPages } from "./document";
 import type { PdfPage } from "./errors";
-import { RUNNING_SAMPLE_PAGES, readPdf, samplePages } from "./reader";
+import { RUNNING_SAMPLE_PAGES, samplePages } from "./reader";
 
 /**
  * Issue 28 item 6: a PDF's text reads as text. A report of 14 portrait pages made here with
@@ -60,9 +62,19 @@ async function reportPdf(): Promise<Uint8Array> {
   return pdf.save();
 }
 
+/**
+ * The pages as the server reads them: through the PDF converter's child process (the built
+ * pdf-worker, as in production). pdfjs and its canvas in the test's own process ended it now and
+ * then ("Worker exited unexpectedly", about 1 run in 4 on the 2-core machine).
+ */
 async function readPages(bytes: Uint8Array): Promise<PdfPage[]> {
   const pages: PdfPage[] = [];
-  await readPdf(bytes, { opened: () => {}, page: (page) => pages.push(page) });
+  const converter = createPdfWorkers(TEST_WORKER_DIR, { spareIdleMs: 0 });
+  try {
+    await converter.convert(bytes, { opened: () => {}, page: (page) => pages.push(page) }, "pdf-text");
+  } finally {
+    await converter.close();
+  }
   return pages;
 }
 
