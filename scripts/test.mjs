@@ -43,7 +43,7 @@ check("type-check", ["node_modules/typescript/bin/tsc", "--noEmit"]);
 check("lint", ["node_modules/@biomejs/biome/bin/biome", "ci", "--colors=off", "--error-on-warnings", "."]);
 check("layer check", ["scripts/check-layers.mjs"]);
 
-run("unit and route tests (Vitest)", [
+const vitestOk = run("unit and route tests (Vitest)", [
   "node_modules/vitest/vitest.mjs",
   "run",
   "--reporter=default",
@@ -52,10 +52,12 @@ run("unit and route tests (Vitest)", [
 ]);
 const vitest = readJson("reports/vitest.json");
 if (vitest) {
+  const failed = vitest.numFailedTests + (vitest.numFailedTestSuites > 0 && vitest.numFailedTests === 0 ? 1 : 0);
   results.push({
     name: "vitest",
     passed: vitest.numPassedTests,
-    failed: vitest.numFailedTests + (vitest.numFailedTestSuites > 0 && vitest.numFailedTests === 0 ? 1 : 0),
+    // A run that failed with no failed test (a test process that died, an unhandled error) is one failure.
+    failed: failed + (!vitestOk && failed === 0 ? 1 : 0),
   });
 } else {
   results.push({ name: "vitest", passed: 0, failed: 1 });
