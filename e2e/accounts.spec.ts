@@ -198,8 +198,20 @@ test.describe("accounts, sharing and likes", () => {
     await page.route("**/api/v4/presentation/*/like/", (route) => route.fulfill({ status: 503, body: "down" }));
     const like = page.locator(".like-button");
     const before = await like.locator(".like-button__count").textContent();
+    // The shake lasts about 500 ms (spec §9): record every animation the button takes, so a
+    // busy machine polling less often than that still sees it.
+    await like.evaluate((button) => {
+      const seen: string[] = [];
+      (window as unknown as { likeAnimations: string[] }).likeAnimations = seen;
+      new MutationObserver(() => seen.push(button.getAttribute("data-animation") ?? "")).observe(button, {
+        attributes: true,
+        attributeFilter: ["data-animation"],
+      });
+    });
     await like.click();
-    await expect(like).toHaveAttribute("data-animation", "error");
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { likeAnimations: string[] }).likeAnimations))
+      .toContain("error");
     await expect(like).toHaveAttribute("aria-pressed", "false");
     await expect(like.locator(".like-button__count")).toHaveText(before ?? "");
     await expect(like).toHaveAttribute("data-animation", "default");
