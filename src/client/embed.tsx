@@ -1,7 +1,7 @@
 import { EmbedPage } from "../features/presentation/components/EmbedPage";
-import type { PresentationBootData } from "../features/presentation/page-data";
+import { type PresentationBootData, pageDataOfBoot } from "../features/presentation/page-data";
 import { hydratePage } from "./hydrate";
 
-// Issue 11: no transcript (null in the boot data; the server drew it) on this page.
+// Issue 11: this page draws no transcript (null in the boot data).
 
-hydratePage<PresentationBootData>((boot) => <EmbedPage data={boot} />);
+hydratePage<PresentationBootData>((boot) => <EmbedPage data={pageDataOfBoot(boot)} />);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { listMigrations, migrate } from "../db/migrate";
@@ -7,7 +8,7 @@ import { insertUser } from "../features/accounts/repository";
 import { sanitizeDescription } from "../features/presentation/description";
 import { importMarkdown } from "../features/presentation/document/markdown";
 import { parseDocument } from "../features/presentation/document/schema";
-import type { PresentationPageData } from "../features/presentation/page-data";
+import type { PresentationBootData } from "../features/presentation/page-data";
 import {
   findPresentationByOid,
   insertPresentationIfAbsent,
@@ -89,7 +90,7 @@ async function addFixtures(db: Database) {
   });
 }
 
-function pageData(html: string): PresentationPageData {
+function pageData(html: string): PresentationBootData {
   const match = /<script type="application\/json" id="podium-boot">([^<]*)<\/script>/.exec(html);
   if (!match?.[1]) throw new Error("no boot data in page");
   return JSON.parse(match[1]).data;
@@ -186,9 +187,14 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
     // The owner's email never reaches the page: only the avatar colour it picked.
     expect(data.owner.email).toBeNull();
     expect(response.body).not.toContain("grace@podium.test");
-    // Issue 11: the transcript travels once, as markup (its text is in the HTML, see above), not in the JSON too.
-    expect(data.transcriptData).toBeNull();
-    expect(response.body).toContain("point two");
+    // Issue 11, issue 28: the transcript travels once, as markup (its text is in the HTML, see above),
+    // not in the JSON too; transcriptData says where that markup is and what it holds.
+    expect(data.transcriptData).toMatchObject({ format: "markup", elementId: "transcript-content", sections: 2 });
+    expect(data.transcriptData?.lastStep).toBeGreaterThanOrEqual(2);
+    expect(data.transcriptData?.lastStep).toBeLessThanOrEqual(data.stepCount);
+    expect(JSON.stringify(data)).not.toContain("point two");
+    const transcript = new JSDOM(response.body).window.document.getElementById(data.transcriptData?.elementId ?? "");
+    expect(transcript?.textContent).toContain("point two");
   });
 
   it("R3.1 shows publicDisplayName instead of first and last name", async () => {

@@ -51,8 +51,8 @@ export interface PresentationPageData {
   embedMode: boolean;
   viewerRights: { edit: boolean; comment: boolean };
   /**
-   * Spec §3. Null in the browser (issue 11): the transcript travels once, as the page's markup,
-   * which hydration keeps (Transcript, ServerMarkup); see `presentationBootData`.
+   * Spec §3. In the browser (issue 11) the transcript travels once, as the page's markup, which
+   * hydration keeps (Transcript, ServerMarkup); the boot JSON says where (`TranscriptInMarkup`).
    */
   transcriptData: Transcript | null;
   nativeApp: NativeAppData | null;
@@ -107,15 +107,59 @@ export interface PresentationPageData {
 }
 
 /**
- * Issue 11: the view, embed and private view pages' data as their browser entries get it. What the
- * page's markup already carries travels once: the transcript stays server markup that hydration
- * keeps (Transcript, ServerMarkup). The view page's promotional rows aren't in its page at all
- * (sidebar/sidebar-rows.ts).
+ * Spec §3 `transcriptData` as the view page's boot JSON carries it (issue 11, issue 28): the transcript
+ * travels once, as the page's markup, which hydration keeps (Transcript, ServerMarkup), and the
+ * 40 KB page (a 50-slide transcript is 38 KB as JSON) has no room for a second copy. So the field
+ * says where that markup is and what it holds; a deck without a transcript has null.
  */
-export interface PresentationBootData extends Omit<PresentationPageData, "transcriptData"> {
-  transcriptData: null;
+export interface TranscriptInMarkup {
+  format: "markup";
+  /** The element of the page whose content is the transcript. */
+  elementId: typeof TRANSCRIPT_ELEMENT_ID;
+  /** How many sections (topics with text) it has, nested ones included. */
+  sections: number;
+  /** The highest step a section links to (`#step=N`), 0 when none does. */
+  lastStep: number;
 }
 
+/** The transcript's element on the view page (Transcript.tsx draws it with this id). */
+export const TRANSCRIPT_ELEMENT_ID = "transcript-content";
+
+export function transcriptInMarkup(transcript: Transcript): TranscriptInMarkup {
+  let sections = 0;
+  let lastStep = 0;
+  const visit = (topics: Transcript["topics"]): void => {
+    for (const topic of topics) {
+      sections += 1;
+      lastStep = Math.max(lastStep, topic.step ?? 0);
+      visit(topic.topics);
+    }
+  };
+  visit(transcript.topics);
+  return { format: "markup", elementId: TRANSCRIPT_ELEMENT_ID, sections, lastStep };
+}
+
+/**
+ * Issue 11: the view, embed and private view pages' data as their browser entries get it. What the
+ * page's markup already carries travels once: the transcript stays server markup (see
+ * `TranscriptInMarkup`); the embed and private view pages draw no transcript, so theirs is null.
+ * The view page's promotional rows aren't in its page at all (sidebar/sidebar-rows.ts).
+ */
+export interface PresentationBootData extends Omit<PresentationPageData, "transcriptData"> {
+  transcriptData: TranscriptInMarkup | null;
+}
+
+/** The view page's boot data. */
 export function presentationBootData(data: PresentationPageData): PresentationBootData {
+  return { ...data, transcriptData: data.transcriptData ? transcriptInMarkup(data.transcriptData) : null };
+}
+
+/** The embed and private view pages' boot data: they draw no transcript. */
+export function pageWithoutTranscriptBootData(data: PresentationPageData): PresentationBootData {
   return { ...data, transcriptData: null };
+}
+
+/** What the page's components take in the browser: the transcript is the markup hydration keeps. */
+export function pageDataOfBoot(boot: PresentationBootData): PresentationPageData {
+  return { ...boot, transcriptData: null };
 }

@@ -1,5 +1,5 @@
 import type { ClientEntry } from "../../client/entries";
-import { presentationBootData } from "../../features/presentation/page-data";
+import { pageWithoutTranscriptBootData, presentationBootData } from "../../features/presentation/page-data";
 import { readingBootData } from "../../features/view-page/reading-data";
 
 /**
@@ -9,8 +9,8 @@ import { readingBootData } from "../../features/view-page/reading-data";
  */
 const BOOT_DATA: { [Entry in ClientEntry]?: (data: never) => unknown } = {
   presentation: presentationBootData,
-  embed: presentationBootData,
-  view: presentationBootData,
+  embed: pageWithoutTranscriptBootData,
+  view: pageWithoutTranscriptBootData,
   reading: readingBootData,
 };
 

@@ -89,8 +89,17 @@ describe("issue 11: what the boot data leaves to the markup", () => {
     topPicks: [card],
   } as unknown as PresentationPageData;
 
-  it("the view, embed and private view pages send no transcript (their markup has it)", () => {
-    for (const entry of ["presentation", "embed", "view"] as const) {
+  it("R3.5 the view page's boot data says where its transcript's markup is, and sends no second copy", () => {
+    expect(bootDataOf("presentation", data)).toEqual({
+      oid: "abcdefghijkl",
+      title: "A deck",
+      transcriptData: { format: "markup", elementId: "transcript-content", sections: 1, lastStep: 0 },
+      topPicks: [card],
+    });
+  });
+
+  it("the embed and private view pages send no transcript (they draw none)", () => {
+    for (const entry of ["embed", "view"] as const) {
       expect(bootDataOf(entry, data)).toEqual({
         oid: "abcdefghijkl",
         title: "A deck",

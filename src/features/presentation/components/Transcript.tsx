@@ -2,6 +2,7 @@ import { useCallback, useContext, useEffect, useRef, useState } from "react";
 import { FormattedMessage } from "../../../i18n/intl";
 import { ServerMarkup } from "../../../ui/ServerMarkup";
 import type { Transcript as TranscriptData } from "../document/transcript";
+import { TRANSCRIPT_ELEMENT_ID } from "../page-data";
 import { isDrawnHtml, TranscriptMarkup } from "./transcript-markup";
 
 /** Spec §9 transcript constants. */
@@ -88,7 +89,7 @@ export function Transcript({
         : undefined;
   return (
     <div className={`transcript__frame transcript__frame--${state}`} data-state={state}>
-      <div id="transcript-content" ref={contentRef} className="transcript__content" style={{ maxHeight }}>
+      <div id={TRANSCRIPT_ELEMENT_ID} ref={contentRef} className="transcript__content" style={{ maxHeight }}>
         {drawing !== null && isDrawnHtml(drawing) ? (
           <ServerMarkup className="transcript__topics" html={drawing.html} />
         ) : (
@@ -100,7 +101,7 @@ export function Transcript({
           type="button"
           className="button transcript__toggle"
           aria-expanded={state === "expanded"}
-          aria-controls="transcript-content"
+          aria-controls={TRANSCRIPT_ELEMENT_ID}
           onClick={toggle}
         >
           <FormattedMessage id={state === "collapsed" ? "transcript.seeFull" : "transcript.hideFull"} />
