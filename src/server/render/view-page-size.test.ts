@@ -44,6 +44,8 @@ function fakeClientBuild(root: string): string {
     writeFileSync(join(clientDir, file), JSON.stringify(messagesFor(locale)));
   }
   writeFileSync(join(clientDir, ".vite", "manifest.json"), JSON.stringify(manifest));
+  for (const entry of Object.values(manifest) as { file: string }[])
+    if (entry.file.endsWith(".js")) writeFileSync(join(clientDir, entry.file), "export const x = 1;\n");
   return clientDir;
 }
 
@@ -118,6 +120,30 @@ describe.each(testDatabaseTargets().filter((target) => target.name === "pglite")
       expect(file.headers["cache-control"]).toBe(IMMUTABLE);
       expect(file.headers["content-type"]).toMatch(/^application\/json/);
       expect(JSON.parse(file.body)).toEqual(messagesFor("de"));
+    });
+
+    it("issue 30: a file under /static/ carries no header only a document obeys, but keeps nosniff, its resource policy and a year's cache", async () => {
+      const [path] = viewPaths;
+      const page = await get(path ?? "/");
+      expect(page.headers["content-security-policy"]).toContain("default-src 'self'");
+      expect(page.headers["x-frame-options"]).toBe("DENY");
+      const script = /<script[^>]+src="(\/static\/[^"]+\.js)"/.exec(page.body)?.[1] ?? "";
+      for (const file of [await get(script), await get(bootOf(page.body).messagesUrl ?? "")]) {
+        expect(file.statusCode).toBe(200);
+        expect(file.headers["cache-control"]).toBe(IMMUTABLE);
+        expect(file.headers["x-content-type-options"]).toBe("nosniff");
+        expect(file.headers["cross-origin-resource-policy"]).toBe("same-site");
+        for (const header of [
+          "content-security-policy",
+          "x-frame-options",
+          "cross-origin-opener-policy",
+          "x-ratelimit-limit",
+          "x-xss-protection",
+        ])
+          expect(file.headers, header).not.toHaveProperty(header);
+      }
+      // An unknown file under /static/ is a plain 404, not a page.
+      expect((await get("/static/none-Ab3dEf9h.js")).statusCode).toBe(404);
     });
 
     it("the home page carries no catalogue either", async () => {
