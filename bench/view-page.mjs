@@ -155,7 +155,7 @@ async function coldLoad(target, profile, { present }) {
  */
 async function serveRevealDeck(documentUrl) {
   const document = await (await fetch(documentUrl)).json();
-  const escape = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const escapeHtml = (text) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   const byId = new Map();
   const walk = (topics) => {
     for (const topic of topics) {
@@ -169,7 +169,7 @@ async function serveRevealDeck(documentUrl) {
     .filter((topic) => topic && topic.texts.length > 0)
     .map((topic) => {
       const [first, ...rest] = topic.texts.flatMap((text) => text.paragraphs.map((p) => p.text));
-      return `<section><h2>${escape(first ?? "")}</h2>${rest.map((text) => `<p>${escape(text)}</p>`).join("")}</section>`;
+      return `<section><h2>${escapeHtml(first ?? "")}</h2>${rest.map((text) => `<p>${escapeHtml(text)}</p>`).join("")}</section>`;
     })
     .join("\n");
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>reveal.js baseline</title><link rel="stylesheet" href="/dist/reveal.css"><link rel="stylesheet" href="/dist/theme/serif.css"></head><body><div class="reveal"><div class="slides">${sections}</div></div><script src="/dist/reveal.js"></script><script>Reveal.initialize({ hash: true });</script></body></html>`;
