@@ -79,10 +79,13 @@ async function coldLoad(target, profile, { present }) {
   const context = await browser.newContext({ viewport: profile.viewport });
   const page = await context.newPage();
   await page.addInitScript(() => {
-    const vitals = { lcp: 0, cls: 0 };
+    const vitals = { lcp: 0, cls: 0, lcpElement: "" };
     window.__vitals = vitals;
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) vitals.lcp = entry.renderTime || entry.loadTime || entry.startTime;
+      for (const entry of list.getEntries()) {
+        vitals.lcp = entry.renderTime || entry.loadTime || entry.startTime;
+        vitals.lcpElement = `${entry.element?.tagName.toLowerCase() ?? "?"}.${entry.element?.className ?? ""}${entry.url ? ` ${entry.url}` : ""}`;
+      }
     }).observe({ type: "largest-contentful-paint", buffered: true });
     new PerformanceObserver((list) => {
       for (const entry of list.getEntries()) if (!entry.hadRecentInput) vitals.cls += entry.value;
@@ -290,6 +293,7 @@ const summary = Object.fromEntries(
       lcpMs: Math.round(median(runs.map((r) => r.lcp))),
       cls: Number(median(runs.map((r) => r.cls)).toFixed(4)),
       presentToFirstStepMs: runs[0].presentMs === null ? null : Math.round(median(runs.map((r) => r.presentMs))),
+      lcpElement: runs[0].lcpElement,
     },
   ]),
 );
@@ -301,7 +305,7 @@ console.log("  Present → first step ≤ 150 ms. Baseline: the same slides as a
 for (const [name, r] of Object.entries(summary)) {
   const present = r.presentToFirstStepMs === null ? "" : `, Present → first step ${r.presentToFirstStepMs} ms`;
   console.log(
-    `  ${name}: JS ${(r.jsBytes / 1024).toFixed(1)} KiB, total ${(r.totalBytes / 1024).toFixed(1)} KiB, FCP ${r.fcpMs} ms, LCP ${r.lcpMs} ms, CLS ${r.cls}${present}`,
+    `  ${name}: JS ${(r.jsBytes / 1024).toFixed(1)} KiB, total ${(r.totalBytes / 1024).toFixed(1)} KiB, FCP ${r.fcpMs} ms, LCP ${r.lcpMs} ms, CLS ${r.cls}${present} (LCP: ${r.lcpElement})`,
   );
 }
 for (const name of Object.keys(PROFILES)) {

@@ -98,6 +98,11 @@ export interface PageHead {
   /** Absolute URL of the page's oEmbed answer (discovery link for sites that embed links). */
   oembedUrl?: string;
   noindex?: boolean;
+  /**
+   * Issue 30: the page's largest image (the view page's poster), same-origin path: asked for first,
+   * at high priority, ahead of the style sheets and scripts that share the connections with it.
+   */
+  largestImage?: string;
 }
 
 export interface PageSpec<Data> {

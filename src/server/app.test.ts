@@ -197,6 +197,19 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
     expect(transcript?.textContent).toContain("point two");
   });
 
+  it("issue 30: the view and embed pages ask for their poster first, at high priority, before any style sheet or script", async () => {
+    for (const url of [`/p/${oids.public}/sourdough-basics/`, `/p/embed/${oids.public}/`]) {
+      const html = (await app.inject({ method: "GET", url })).body;
+      const head = html.slice(0, html.indexOf("</head>"));
+      const preload = `<link rel="preload" as="image" href="/p/${oids.public}/thumbnail.svg" fetchpriority="high">`;
+      expect(head, url).toContain(preload);
+      const firstFile = head.search(/<link rel="(stylesheet|modulepreload)"|<script/);
+      if (firstFile >= 0) expect(head.indexOf(preload), url).toBeLessThan(firstFile);
+      // The poster itself is in the page (not hidden) while it loads, so it paints as soon as it comes.
+      expect(html, url).toMatch(/<img[^>]*class="overlay__preview"[^>]*fetchPriority="high"(?![^>]*hidden)[^>]*>/i);
+    }
+  });
+
   it("R3.1 shows publicDisplayName instead of first and last name", async () => {
     const response = await app.inject({ method: "GET", url: `/p/${oids.reusable}/` });
     expect(response.body).toContain(">Dr. Katherine Ito</span>");

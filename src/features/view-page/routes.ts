@@ -81,6 +81,7 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
         imageUrl: `${context.publicUrl}${data.thumbnailUrl}`,
         oembedUrl: `${context.publicUrl}/oembed?format=json&url=${encodeURIComponent(`${context.publicUrl}${data.canonicalPath}`)}`,
         noindex: data.privacy === "unlisted",
+        largestImage: data.previewUrl,
       },
     });
   };
@@ -123,6 +124,7 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
         description: summaryOf(data),
         canonicalUrl: `${context.publicUrl}${data.canonicalPath}`,
         noindex: true,
+        largestImage: data.previewUrl,
       },
     });
   });
@@ -138,7 +140,7 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       entry: "view",
       data,
       render: (pageData) => createElement(ViewLinkPage, { data: pageData }),
-      head: { title: data.title, noindex: true },
+      head: { title: data.title, noindex: true, largestImage: data.previewUrl },
     });
   });
 

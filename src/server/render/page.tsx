@@ -99,6 +99,9 @@ export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): 
     `<meta charset="utf-8">`,
     `<meta name="viewport" content="width=device-width, initial-scale=1">`,
     `<title>${escapeHtml(title)}</title>`,
+    head.largestImage
+      ? `<link rel="preload" as="image" href="${escapeHtml(head.largestImage)}" fetchpriority="high">`
+      : "",
     description ? `<meta name="description" content="${escapeHtml(description)}">` : "",
     head.noindex ? `<meta name="robots" content="noindex">` : "",
     head.canonicalUrl ? `<link rel="canonical" href="${escapeHtml(head.canonicalUrl)}">` : "",
