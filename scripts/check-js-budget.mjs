@@ -4,7 +4,8 @@
 // server's HTML links as <link rel="modulepreload"> — the same walk as loadClientAssets
 // (src/server/render/assets.ts): the entry's static imports, transitively. Chunks imported
 // dynamically (the player's viewer, modals, …) load on interaction and are not counted.
-// Each file is counted gzipped (zlib's default level, as @fastify/compress serves gzip).
+// Each file is counted gzipped (zlib's default level, as @fastify/compress serves gzip); beside it,
+// what a browser is sent: the build's brotli of the file (scripts/build.mjs), when there is one.
 // Prints every page's figure; exits 1 when one exceeds its budget.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -56,7 +57,12 @@ function main() {
   const sizeOf = (file) => {
     if (!gzipped.has(file)) {
       const bytes = readFileSync(join(CLIENT_DIR, file));
-      gzipped.set(file, { raw: bytes.length, gzip: gzipSync(bytes).length });
+      const brotli = join(CLIENT_DIR, `${file}.br`);
+      gzipped.set(file, {
+        raw: bytes.length,
+        gzip: gzipSync(bytes).length,
+        sent: existsSync(brotli) ? readFileSync(brotli).length : gzipSync(bytes).length,
+      });
     }
     return gzipped.get(file);
   };
@@ -67,11 +73,12 @@ function main() {
     const sizes = files.map((file) => ({ file, ...sizeOf(file) }));
     const gzip = sizes.reduce((sum, s) => sum + s.gzip, 0);
     const raw = sizes.reduce((sum, s) => sum + s.raw, 0);
+    const sent = sizes.reduce((sum, s) => sum + s.sent, 0);
     const fits = gzip <= budgetKiB * KIB;
     if (!fits) over += 1;
     console.log(
       `${fits ? "✓" : "✗"} ${page.padEnd(13)} ${(gzip / KIB).toFixed(1).padStart(6)} KiB gzip of ${String(budgetKiB).padStart(3)} KiB` +
-        `  (${files.length} files, ${(raw / KIB).toFixed(1)} KiB raw)${fits ? "" : "  OVER BUDGET"}` +
+        `  (${files.length} files, ${(raw / KIB).toFixed(1)} KiB raw, ${(sent / KIB).toFixed(1)} KiB sent as brotli)${fits ? "" : "  OVER BUDGET"}` +
         (page === "view page" && gzip > VIEW_PAGE_GOAL_KIB * KIB ? `  (issue 30 goal: ${VIEW_PAGE_GOAL_KIB} KiB)` : ""),
     );
     if (verbose || !fits) {

@@ -218,6 +218,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     if (reply.statusCode === 204) return;
     if (request.url.startsWith(STATIC_PREFIX)) {
       for (const header of DOCUMENT_ONLY_HEADERS) reply.removeHeader(header);
+      // The same address answers in brotli, gzip or as it is (preCompressed): shared caches must know.
+      reply.header("vary", "accept-encoding");
       return;
     }
     if (!reply.hasHeader("content-security-policy")) {
@@ -264,6 +266,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       // File names carry content hashes: cache them for a year.
       immutable: true,
       maxAge: "365d",
+      // Issue 30: the build wrote each file's best brotli and gzip beside it (scripts/build.mjs).
+      preCompressed: true,
       index: false,
       wildcard: false,
     });

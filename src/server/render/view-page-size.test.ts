@@ -1,6 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { brotliCompressSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,6 +43,8 @@ function fakeClientBuild(root: string): string {
     const file = `static/messages-${locale}-Ab3dEf9h.json`;
     manifest[messagesAssetKey(locale)] = { file, src: messagesAssetKey(locale) };
     writeFileSync(join(clientDir, file), JSON.stringify(messagesFor(locale)));
+    // As the build writes it (scripts/build.mjs): the best brotli beside the file.
+    writeFileSync(join(clientDir, `${file}.br`), brotliCompressSync(JSON.stringify(messagesFor(locale))));
   }
   writeFileSync(join(clientDir, ".vite", "manifest.json"), JSON.stringify(manifest));
   for (const entry of Object.values(manifest) as { file: string }[])
@@ -142,6 +145,16 @@ describe.each(testDatabaseTargets().filter((target) => target.name === "pglite")
         ])
           expect(file.headers, header).not.toHaveProperty(header);
       }
+      // Issue 30: the build's best brotli, sent as it is to a browser that takes brotli.
+      const catalogue = bootOf(page.body).messagesUrl ?? "";
+      const compressed = await app.inject({
+        method: "GET",
+        url: catalogue,
+        headers: { "accept-encoding": "gzip, br" },
+      });
+      expect(compressed.headers["content-encoding"]).toBe("br");
+      expect(compressed.headers.vary).toMatch(/accept-encoding/i);
+      expect(compressed.rawPayload.equals(readFileSync(join(root, "client", `${catalogue}.br`)))).toBe(true);
       // An unknown file under /static/ is a plain 404, not a page.
       expect((await get("/static/none-Ab3dEf9h.js")).statusCode).toBe(404);
     });
