@@ -5,14 +5,27 @@ import { type Card, type CardStats, markedRuns } from "../lib/card";
  * Spec §3 Card, shown as a grid of links with thumbnails and line-limited text. Issue 12: the title
  * sits below the thumbnail, two lines at most (the whole of it in the link's tooltip and accessible
  * name), and a presentation's card says its views, likes and date in the visitor's language.
+ * `eager`: how many of the first cards' thumbnails load with the page (the first list on a page: a row).
  */
-export function CardList({ cards, label }: { cards: Card[]; label: string }) {
+/** Issue 30: the cards in a row of the grid at its widest (1440 px), whose thumbnails load with the page. */
+export const FIRST_ROW_CARDS = 4;
+
+export function CardList({ cards, label, eager = 0 }: { cards: Card[]; label: string; eager?: number }) {
   return (
     <ul className="card-grid" aria-label={label}>
-      {cards.map((card) => (
+      {cards.map((card, index) => (
         <li key={card.path}>
           <a className="card" href={card.path} title={card.title}>
-            <img className="card__thumbnail" src={card.thumbnail} alt="" width={640} height={360} loading="lazy" />
+            <img
+              className="card__thumbnail"
+              src={card.thumbnail}
+              alt=""
+              width={640}
+              height={360}
+              // Issue 30: the first row of the page's first list is on screen at once (often its
+              // largest paint): asked for with the page, not when layout finds it near the screen.
+              loading={index < eager ? undefined : "lazy"}
+            />
             <span className="card__body">
               <strong className="card__title" style={{ WebkitLineClamp: card.titleLines }}>
                 {card.marked ? <Marked text={card.marked.title} /> : card.title}

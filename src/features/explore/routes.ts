@@ -16,7 +16,11 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
       entry: "explore",
       data,
       render: (pageData) => createElement(ExplorePage, { data: pageData }),
-      head: { title: { id: "explore.title" }, canonicalUrl: `${context.publicUrl}/explore/` },
+      head: {
+        title: { id: "explore.title" },
+        description: { id: "explore.description" },
+        canonicalUrl: `${context.publicUrl}/explore/`,
+      },
     });
   });
 

@@ -4,7 +4,7 @@ import { LOCALES } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { accountPath, type SignInReason } from "../../../lib/sign-in-reason";
 import { Avatar } from "../../../ui/Avatar";
-import { CardList } from "../../../ui/CardList";
+import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import { FormNotice, PostForm, TextField } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";
 
@@ -327,7 +327,11 @@ function Profile({ data }: { data: Extract<AccountPageData, { page: "profile" }>
         <FormattedMessage id="profile.presentations" />
       </h2>
       {data.presentations.length > 0 ? (
-        <CardList cards={data.presentations} label={intl.formatMessage({ id: "profile.presentations" })} />
+        <CardList
+          eager={FIRST_ROW_CARDS}
+          cards={data.presentations}
+          label={intl.formatMessage({ id: "profile.presentations" })}
+        />
       ) : (
         <p>
           <FormattedMessage id="profile.empty" values={{ name: data.owner.name }} />

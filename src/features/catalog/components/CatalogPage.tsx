@@ -2,7 +2,7 @@ import { useEffect } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
-import { CardList } from "../../../ui/CardList";
+import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
 import { trackEvent } from "../../events/client";
@@ -59,7 +59,7 @@ function CardPage({ titleId, leadId, cards }: { titleId: MessageId; leadId: Mess
           <FormattedMessage id={leadId} />
         </p>
       </section>
-      <CardList cards={cards} label={intl.formatMessage({ id: titleId })} />
+      <CardList eager={FIRST_ROW_CARDS} cards={cards} label={intl.formatMessage({ id: titleId })} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
-import { CardList } from "../../../ui/CardList";
+import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { SEARCH_TYPES, type SearchType, searchUrl } from "../search";
@@ -20,7 +20,11 @@ export function ExplorePage({ data }: { data: ExplorePageData }) {
             <h2 id="explore-popular" className="home-section-title">
               <FormattedMessage id="explore.popular" />
             </h2>
-            <CardList cards={data.popular} label={intl.formatMessage({ id: "explore.popular" })} />
+            <CardList
+              eager={FIRST_ROW_CARDS}
+              cards={data.popular}
+              label={intl.formatMessage({ id: "explore.popular" })}
+            />
           </section>
           <section aria-labelledby="explore-recent">
             <h2 id="explore-recent" className="home-section-title">
@@ -123,7 +127,7 @@ function SearchResults({ data }: { data: ExplorePageData }) {
         )}
       </p>
       {exact.length > 0 ? (
-        <CardList cards={exact} label={intl.formatMessage({ id: "explore.results" })} />
+        <CardList eager={FIRST_ROW_CARDS} cards={exact} label={intl.formatMessage({ id: "explore.results" })} />
       ) : (
         <p>
           <FormattedMessage id="explore.noResults" values={{ link: (text) => <a href="/explore/">{text}</a> }} />

@@ -1,5 +1,5 @@
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
-import { CardList } from "../../../ui/CardList";
+import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import type { HomePageData } from "../service";
 import "./home.css";
@@ -41,7 +41,7 @@ export function HomePage({ data }: { data: HomePageData }) {
           <FormattedMessage id="home.recent" />
         </h2>
         {data.recent.length > 0 ? (
-          <CardList cards={data.recent} label={intl.formatMessage({ id: "home.recent" })} />
+          <CardList eager={FIRST_ROW_CARDS} cards={data.recent} label={intl.formatMessage({ id: "home.recent" })} />
         ) : (
           <p>
             <FormattedMessage id="home.empty" />

@@ -9,7 +9,11 @@ import { VIEWER_EVENTS } from "../../events/usage-event";
 
 /** Spec §3 CTA log: cta_text is the text the visitor clicked, as shown (in the page's language). */
 function shownText(element: HTMLElement): string {
-  return (element.textContent ?? "").replace(/\s+/g, " ").trim();
+  let text = "";
+  // What the visitor sees: words only a screen reader hears (visually-hidden) are not logged.
+  for (const node of element.childNodes)
+    if (!(node instanceof HTMLElement && node.classList.contains("visually-hidden"))) text += node.textContent ?? "";
+  return text.replace(/\s+/g, " ").trim();
 }
 
 /** Spec §6: the banner's wording follows these two flags. */
@@ -50,6 +54,11 @@ export function VideoBanner({ features, oid }: { features: FeatureFlags; oid: st
         }
       >
         <FormattedMessage id="banner.learnMore" />
+        {/* Issue 30 (Lighthouse link-text): the link says what it leads to, the visible words first. */}
+        <span className="visually-hidden">
+          {" "}
+          <FormattedMessage id="banner.learnMoreTarget" />
+        </span>
       </a>
       <button
         type="button"
