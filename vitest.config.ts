@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
@@ -11,6 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Issue 29: a test file per core. Vitest's default leaves a core to its main process, which on
+    // this 2-core machine ran the files one at a time; the main process mostly waits for reports.
+    maxWorkers: Number(process.env.VITEST_WORKERS ?? availableParallelism()),
     // Builds the document worker once per run (route tests parse imports in worker threads), and
     // prepares the databases test databases copy (issue 29: no migrations or seeding per test database).
     globalSetup: ["src/server/workers/test-build.ts", "src/server/test-templates.ts"],
