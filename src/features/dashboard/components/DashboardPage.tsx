@@ -1,3 +1,4 @@
+import type { LocalImage, MarkdownWarning } from "../../../document/markdown";
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { FormNotice, PostForm, TextField } from "../../../ui/Form";
@@ -6,7 +7,6 @@ import { SiteLayout } from "../../../ui/SiteLayout";
 import { ImagesSection } from "../../assets/components/ImagesSection";
 import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 import { ImportWarnings } from "../../presentation/components/ImportWarnings";
-import type { LocalImage, MarkdownWarning } from "../../presentation/document/markdown";
 import { CREATE_PATH, DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
