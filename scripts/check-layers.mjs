@@ -1,8 +1,10 @@
 // Checks that imports point one way (ARCHITECTURE.md): server → features → ui/db/i18n/document → lib.
 // React components and browser entries never reach a repository, a service, a route or the
-// database. No circles: neither between files under src/ nor between features (issue 11).
-// `import type` is free: types vanish at build time. The sources are read by a parser (oxc,
-// through Vite), never by patterns: comments and strings that look like imports aren't imports.
+// database. No circles: neither between files under src/ nor between features (issue 11); a
+// file circle counts `import type` too (issue 31, item 4: two files that can't be read apart).
+// The layer rules and the feature circles ignore `import type`: types vanish at build time. The
+// sources are read by a parser (oxc, through Vite), never by patterns: comments and strings that
+// look like imports aren't imports.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseSync } from "vite";
@@ -53,35 +55,33 @@ function* sourceFiles(dir) {
 const isTest = (path) => /\.test\.tsx?$/.test(path);
 
 /**
- * The modules a file imports at run time (static, re-exports, literal dynamic imports), not types.
- * `import { type A } from "…"` counts: under verbatimModuleSyntax it stays an import of the module.
+ * The modules a file imports: `runtime` (static, re-exports, literal dynamic imports) and `types`
+ * (`import type`, `export type … from`). `import { type A } from "…"` is a run-time import: under
+ * verbatimModuleSyntax it stays an import of the module.
  */
-function runtimeImports(file, text) {
+function importsOf(file, text) {
   const { program, errors } = parseSync(file, text, { lang: file.endsWith(".tsx") ? "tsx" : "ts" });
   if (errors.length > 0) throw new Error(`${file}: ${errors[0].message}`);
-  const specifiers = [];
+  const runtime = [];
+  const types = [];
   for (const node of program.body) {
-    if (node.type === "ImportDeclaration" && node.importKind !== "type") specifiers.push(node.source.value);
-    else if (
-      (node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") &&
-      node.source &&
-      node.exportKind !== "type"
-    )
-      specifiers.push(node.source.value);
+    if (node.type === "ImportDeclaration") (node.importKind === "type" ? types : runtime).push(node.source.value);
+    else if ((node.type === "ExportNamedDeclaration" || node.type === "ExportAllDeclaration") && node.source)
+      (node.exportKind === "type" ? types : runtime).push(node.source.value);
   }
   // import("…") can sit anywhere in the tree: walk it without recursion.
   const pending = [program];
   while (pending.length > 0) {
     const node = pending.pop();
     if (node.type === "ImportExpression" && node.source.type === "Literal" && typeof node.source.value === "string")
-      specifiers.push(node.source.value);
+      runtime.push(node.source.value);
     for (const value of Object.values(node)) {
       if (Array.isArray(value)) {
         for (const item of value) if (item && typeof item.type === "string") pending.push(item);
       } else if (value && typeof value.type === "string") pending.push(value);
     }
   }
-  return specifiers;
+  return { runtime, types };
 }
 
 /** The source file a relative import names, or null (styles, data, raw text). */
@@ -107,7 +107,16 @@ for (const file of sourceFiles(ROOT)) {
   else fileGraph.set(from, []);
   let specifiers;
   try {
-    specifiers = runtimeImports(from, readFileSync(file, "utf8"));
+    const { runtime, types } = importsOf(from, readFileSync(file, "utf8"));
+    specifiers = runtime;
+    // Issue 31, item 4: a circle of types is a circle too (two modules that can't be read apart).
+    if (!test) {
+      for (const specifier of types) {
+        if (!specifier.startsWith(".")) continue;
+        const resolved = resolveFile(resolve(dirname(file), specifier));
+        if (resolved) fileGraph.get(from).push(relative(ROOT, resolved));
+      }
+    }
   } catch (error) {
     problems.push(`${from}: can't be parsed — ${error.message}`);
     continue;
