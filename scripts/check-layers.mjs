@@ -22,6 +22,9 @@ const RULES = [
   [/^i18n\//, /^(?!(i18n|lib)\/)/, "i18n/ may import lib/ only"],
   [/^ui\//, /^(?!(ui|lib|i18n)\/)/, "ui/ is shared presentation: it may import ui/, lib/, i18n/ only"],
   [/^db\//, /^(?!(db|lib)\/|node:)/, "db/ may import lib/ only"],
+  // Issue 31, item 3: test support lives in testing/ folders; tests and other test support use it,
+  // the product never does.
+  [/^(?!(.*\/)?testing\/)/, /(^|\/)testing(\/|$)/, "a testing/ module is test support: product code never imports it"],
   // Issue 31, item 1: the presentation document (schema, readers, writers, layout) is below every
   // feature; features, the server and the browser entries import it, it imports lib/ only.
   [/^document\//, /^(?!(document|lib)\/)/, "document/ is below the features: it may import lib/ only", { tests: true }],

@@ -140,7 +140,7 @@ const pglites = new WeakMap<Database, PGlite>();
 
 /**
  * The whole data directory of a PGlite database opened on this thread, as a tarball that
- * openDatabase's `loadDataDir` starts from (test databases: see testing.ts).
+ * openDatabase's `loadDataDir` starts from (test databases: see testing/index.ts).
  */
 export async function dumpDataDir(db: Database): Promise<Blob> {
   const pglite = pglites.get(db);

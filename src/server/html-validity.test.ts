@@ -9,9 +9,9 @@ import { insertReport } from "../features/moderation/repository";
 import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../features/presentation/repository";
 import type { Locale } from "../i18n/locales";
 import { stableOid } from "../lib/ids";
-import { HTML_VALIDATE_CONFIG } from "./html-validate-config";
 import { DEMO_PASSWORD, DEMO_VIEW_LINKS } from "./seed/seed";
 import { createTestApp, TestAgent } from "./testing";
+import { HTML_VALIDATE_CONFIG } from "./testing/html-validate-config";
 
 /**
  * Issue 12: every page kind Podium serves is valid HTML, as the server sends it (html-validate's

@@ -9,8 +9,8 @@ import { isPageDeck, type PresentationDocument } from "../../document/schema";
 import { deriveTranscript } from "../../document/transcript";
 import { buildApp } from "../../server/app";
 import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
+import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
-import { TEST_WORKER_DIR } from "../../server/workers/test-build";
 import { tsqueryOf } from "../explore/search";
 import {
   findPresentationByOid,
