@@ -135,25 +135,36 @@ export function TextAreaField({
   );
 }
 
-/** A labelled drop-down; `children` are its options. */
+/**
+ * A labelled drop-down: its options are `children`, or `choices` ([value, message id] pairs, in
+ * the order offered).
+ */
 export function SelectField({
   name,
   id,
   label,
   defaultValue,
+  choices,
   children,
 }: {
   name: string;
   id: string;
   label: ReactNode;
   defaultValue?: string;
-  children: ReactNode;
+  choices?: readonly (readonly [string, MessageId])[];
+  children?: ReactNode;
 }) {
+  const intl = useIntl();
   return (
     <Field id={id} label={label}>
       {(control) => (
         <select id={control.id} name={name} defaultValue={defaultValue}>
           {children}
+          {choices?.map(([value, message]) => (
+            <option key={value} value={value}>
+              {intl.formatMessage({ id: message })}
+            </option>
+          ))}
         </select>
       )}
     </Field>

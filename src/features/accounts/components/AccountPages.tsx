@@ -143,46 +143,67 @@ function SwitchLink({ id, href }: { id: MessageId; href: string }) {
 }
 
 /**
- * Log in and sign up: a panel whose heading and lead say why the visitor came (a signed-out Like
- * or not), the form with where to go after, and the link to the other form.
+ * Log in and sign up, side by side: where each posts, and its messages, the usual one first and
+ * then the one for a visitor sent by a signed-out Like.
+ */
+const AUTH_FORMS = {
+  login: {
+    action: "/login/",
+    title: ["accounts.login.title", "accounts.login.likeTitle"],
+    lead: ["accounts.login.lead", "accounts.login.likeLead"],
+    submit: "accounts.login.submit",
+    switchTo: ["accounts.login.noAccount", "/signup/"],
+  },
+  signup: {
+    action: "/signup/",
+    title: ["accounts.signup.title", "likes.signUpToLike"],
+    lead: ["accounts.signup.lead", "accounts.signup.likeLead"],
+    submit: "accounts.signup.submit",
+    switchTo: ["accounts.signup.haveAccount", "/login/"],
+  },
+} as const satisfies Record<
+  string,
+  {
+    action: string;
+    title: readonly [MessageId, MessageId];
+    lead: readonly [MessageId, MessageId];
+    submit: MessageId;
+    switchTo: readonly [MessageId, string];
+  }
+>;
+
+/**
+ * A log-in or sign-up page: a panel whose heading and lead say why the visitor came, the form
+ * with where to go after, and the link to the other form.
  */
 function AuthForm({
-  id,
-  action,
-  reason,
-  next,
-  problem,
-  title,
-  lead,
-  submit,
-  switchTo,
+  kind,
+  data,
   children,
 }: {
-  id: string;
-  action: string;
-  reason: SignInReason | null;
-  next: string;
-  problem: FormProblem | null;
-  /** [the usual message, the one for a signed-out Like]. */
-  title: [MessageId, MessageId];
-  lead: [MessageId, MessageId];
-  submit: MessageId;
-  switchTo: { id: MessageId; href: string };
+  kind: keyof typeof AUTH_FORMS;
+  data: { next: string; reason: SignInReason | null; problem: FormProblem | null };
   children: ReactNode;
 }) {
-  const like = reason === "like" ? 1 : 0;
+  const form = AUTH_FORMS[kind];
+  const like = data.reason === "like" ? 1 : 0;
+  const [switchMessage, switchPath] = form.switchTo;
   return (
-    <FormPanel id={id} title={<FormattedMessage id={title[like]} />} lead={<FormattedMessage id={lead[like]} />}>
-      <PostForm action={action}>
-        <FormProblemNotice problem={problem} />
-        <input type="hidden" name="next" value={next} />
-        {reason ? <input type="hidden" name="reason" value={reason} /> : null}
+    <FormPanel
+      id={`${kind}-title`}
+      title={<FormattedMessage id={form.title[like]} />}
+      lead={<FormattedMessage id={form.lead[like]} />}
+    >
+      <PostForm action={form.action}>
+        <FormProblemNotice problem={data.problem} />
+        <input type="hidden" name="next" value={data.next} />
+        {data.reason ? <input type="hidden" name="reason" value={data.reason} /> : null}
         {children}
         <SubmitButton>
-          <FormattedMessage id={submit} />
+          <FormattedMessage id={form.submit} />
         </SubmitButton>
       </PostForm>
-      <SwitchLink id={switchTo.id} href={switchTo.href} />
+      <SwitchLink id={switchMessage} href={accountPath(switchPath, data.next, data.reason)} />
     </FormPanel>
   );
 }
@@ -190,17 +211,7 @@ function AuthForm({
 function LoginForm({ data }: { data: Extract<AccountPageData, { page: "login" }> }) {
   const intl = useIntl();
   return (
-    <AuthForm
-      id="login-title"
-      action="/login/"
-      reason={data.reason}
-      next={data.next}
-      problem={data.problem}
-      title={["accounts.login.title", "accounts.login.likeTitle"]}
-      lead={["accounts.login.lead", "accounts.login.likeLead"]}
-      submit="accounts.login.submit"
-      switchTo={{ id: "accounts.login.noAccount", href: accountPath("/signup/", data.next, data.reason) }}
-    >
+    <AuthForm kind="login" data={data}>
       <TextField
         name="email"
         type="email"
@@ -225,17 +236,7 @@ function SignupForm({ data }: { data: Extract<AccountPageData, { page: "signup" 
   const fieldError = useFieldError(data.problem);
   const field = (id: MessageId) => intl.formatMessage({ id });
   return (
-    <AuthForm
-      id="signup-title"
-      action="/signup/"
-      reason={data.reason}
-      next={data.next}
-      problem={data.problem}
-      title={["accounts.signup.title", "likes.signUpToLike"]}
-      lead={["accounts.signup.lead", "accounts.signup.likeLead"]}
-      submit="accounts.signup.submit"
-      switchTo={{ id: "accounts.signup.haveAccount", href: accountPath("/login/", data.next, data.reason) }}
-    >
+    <AuthForm kind="signup" data={data}>
       <NameFields values={data.values} fieldError={fieldError} />
       <TextField
         name="email"

@@ -71,12 +71,22 @@ function NoticeBanner({ notice }: { notice: Notice | null }) {
   return notice ? <FormMessageNotice kind={notice.kind} message={notice} /> : null;
 }
 
+/** Who reads a deck's speaker notes (issue 28), as the owner chooses. */
+const NOTES_CHOICES = [
+  ["private", "dashboard.notes.private"],
+  ["public", "dashboard.notes.public"],
+] as const;
+/** The right a collaborator gets (spec §6): comment, or edit. */
+const RIGHT_CHOICES = [
+  ["comment", "dashboard.people.canComment"],
+  ["edit", "dashboard.people.canEdit"],
+] as const;
+
 /**
  * Issue 28: the deck's speaker notes, on the import result and the manage page: how many slides
  * have them, who reads them, and the owner's choice. Shown once the deck has notes (or had them published).
  */
 function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageData["presentation"]["notes"] }) {
-  const intl = useIntl();
   if (notes.slides === 0 && !notes.published) return null;
   return (
     <section className="panel" aria-labelledby="notes-title" data-testid="notes-choice">
@@ -95,10 +105,8 @@ function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageDa
           id="notes-choice"
           label={<FormattedMessage id="dashboard.notes.choice" />}
           defaultValue={notes.published ? "public" : "private"}
-        >
-          <option value="private">{intl.formatMessage({ id: "dashboard.notes.private" })}</option>
-          <option value="public">{intl.formatMessage({ id: "dashboard.notes.public" })}</option>
-        </SelectField>
+          choices={NOTES_CHOICES}
+        />
         <SubmitButton>
           <FormattedMessage id="dashboard.notes.save" />
         </SubmitButton>
@@ -414,10 +422,8 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
             id="people-right"
             label={<FormattedMessage id="dashboard.people.right" />}
             defaultValue="comment"
-          >
-            <option value="comment">{intl.formatMessage({ id: "dashboard.people.canComment" })}</option>
-            <option value="edit">{intl.formatMessage({ id: "dashboard.people.canEdit" })}</option>
-          </SelectField>
+            choices={RIGHT_CHOICES}
+          />
           <SubmitButton>
             <FormattedMessage id="dashboard.people.add" />
           </SubmitButton>
