@@ -143,32 +143,29 @@ function SwitchLink({ id, href }: { id: MessageId; href: string }) {
 }
 
 /**
- * Log in and sign up, side by side: where each posts, and its messages, the usual one first and
- * then the one for a visitor sent by a signed-out Like.
+ * Log in and sign up, side by side (each posts to `/<kind>/` and links to the other): their
+ * messages, the usual one first and then the one for a visitor sent by a signed-out Like.
  */
 const AUTH_FORMS = {
   login: {
-    action: "/login/",
     title: ["accounts.login.title", "accounts.login.likeTitle"],
     lead: ["accounts.login.lead", "accounts.login.likeLead"],
     submit: "accounts.login.submit",
-    switchTo: ["accounts.login.noAccount", "/signup/"],
+    switchTo: "accounts.login.noAccount",
   },
   signup: {
-    action: "/signup/",
     title: ["accounts.signup.title", "likes.signUpToLike"],
     lead: ["accounts.signup.lead", "accounts.signup.likeLead"],
     submit: "accounts.signup.submit",
-    switchTo: ["accounts.signup.haveAccount", "/login/"],
+    switchTo: "accounts.signup.haveAccount",
   },
 } as const satisfies Record<
-  string,
+  "login" | "signup",
   {
-    action: string;
     title: readonly [MessageId, MessageId];
     lead: readonly [MessageId, MessageId];
     submit: MessageId;
-    switchTo: readonly [MessageId, string];
+    switchTo: MessageId;
   }
 >;
 
@@ -187,14 +184,14 @@ function AuthForm({
 }) {
   const form = AUTH_FORMS[kind];
   const like = data.reason === "like" ? 1 : 0;
-  const [switchMessage, switchPath] = form.switchTo;
+  const other = kind === "login" ? "/signup/" : "/login/";
   return (
     <FormPanel
       id={`${kind}-title`}
       title={<FormattedMessage id={form.title[like]} />}
       lead={<FormattedMessage id={form.lead[like]} />}
     >
-      <PostForm action={form.action}>
+      <PostForm action={`/${kind}/`}>
         <FormProblemNotice problem={data.problem} />
         <input type="hidden" name="next" value={data.next} />
         {data.reason ? <input type="hidden" name="reason" value={data.reason} /> : null}
@@ -203,7 +200,7 @@ function AuthForm({
           <FormattedMessage id={form.submit} />
         </SubmitButton>
       </PostForm>
-      <SwitchLink id={switchMessage} href={accountPath(switchPath, data.next, data.reason)} />
+      <SwitchLink id={form.switchTo} href={accountPath(other, data.next, data.reason)} />
     </FormPanel>
   );
 }
