@@ -17,6 +17,6 @@ export default defineConfig({
     maxWorkers: Number(process.env.VITEST_WORKERS ?? availableParallelism()),
     // Builds the document worker once per run (route tests parse imports in worker threads), and
     // prepares the databases test databases copy (issue 29: no migrations or seeding per test database).
-    globalSetup: ["src/server/workers/test-build.ts", "src/server/test-templates.ts"],
+    globalSetup: ["src/server/testing/build-workers.ts", "src/server/testing/templates.ts"],
   },
 });

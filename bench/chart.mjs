@@ -30,44 +30,15 @@ const GOAL_MS = 50;
 const DAYS = 30;
 
 async function signUp(port) {
-  const jar = new support.CookieJar();
-  const form = await support.request(port, { path: "/signup/" });
-  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
-  jar.store(form);
-  const body = new URLSearchParams({
-    firstName: "Bench",
+  const { jar } = await support.signUpThroughForm(port, {
     lastName: "Owner",
-    publicDisplayName: "",
     email: `chart-${randomBytes(3).toString("hex")}@bench.test`,
-    password: "correct horse battery staple",
-    _csrf: jar.get("XSRF-TOKEN") ?? "",
-  }).toString();
-  const response = await support.request(port, {
-    method: "POST",
-    path: "/signup/",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-    body,
   });
-  if (response.status !== 303) throw new Error(`POST /signup/ answered ${response.status}`);
-  jar.store(response);
   return jar;
 }
 
-/** A multipart body as a browser sends it (as in bench/likes.mjs). */
-function multipart(fields, file) {
-  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${file.content}\r\n`,
-    `--${boundary}--\r\n`,
-  );
-  return { body: parts.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 async function importPresentation(port, jar, title) {
-  const { body, contentType } = multipart(
+  const { body, contentType } = support.multipart(
     { _csrf: jar.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title },
     { name: "bench.md", content: `# ${title}\n---\n# Two` },
   );

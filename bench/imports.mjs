@@ -21,14 +21,14 @@
 //
 // Usage: npm run bench:imports [-- --duration 8 --warmup 2 --connections 4 --build --pdf-only --no-pdf --port N]
 // Builds when dist/ is missing (or with --build); all traffic goes to 127.0.0.1.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import http from "node:http";
 import { availableParallelism, loadavg } from "node:os";
 import autocannon from "autocannon";
 import { pdfFairness } from "./pdf-fairness.mjs";
-import { freePort, HOST, ROOT } from "./support.mjs";
+import * as support from "./support.mjs";
+import { freePort, HOST, LIFTED_RATE_LIMITS, ROOT, signUpThroughForm, startPodium } from "./support.mjs";
 
 process.chdir(ROOT);
 
@@ -66,90 +66,36 @@ const PAYLOADS = [
 // --- processes ------------------------------------------------------------------------------
 
 let server = null;
+let serverRunning = false;
 const failures = [];
 
-/** Starts the built server, waits until it says it is serving, and notes it if it dies later. */
-async function startPodium(port) {
-  const lifted = "100000000";
-  const env = { ...process.env, PORT: String(port), HOST, PODIUM_DATA_DIR: "memory://", PODIUM_SEED: "on" };
-  Object.assign(env, { PODIUM_LOG: "off", PODIUM_PUBLIC_URL: `http://${HOST}:${port}`, PODIUM_RATE_LIMIT: lifted });
-  Object.assign(env, { PODIUM_SIGNUP_RATE_LIMIT: lifted, PODIUM_LOGIN_RATE_LIMIT: lifted });
-  Object.assign(env, { PODIUM_LOGIN_ACCOUNT_LIMIT: lifted, PODIUM_LIKE_RATE_LIMIT: lifted });
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["dist/server/main.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk) => {
-    if (output.length < 100_000) output += chunk;
+/** Starts the built server (demo seed on, limits lifted) and notes it if it dies before we stop it. */
+async function startServer(port) {
+  server = await startPodium(port, { dataDir: "memory://" }, { PODIUM_SEED: "on", ...LIFTED_RATE_LIMITS });
+  serverRunning = true;
+  let stopping = false;
+  const stop = server.stop;
+  server.stop = () => {
+    stopping = true;
+    return stop();
   };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
-  server = { child, exited, stopping: false };
-  await new Promise((resolve, reject) => {
-    child.stdout.on("data", () => output.includes("podium: serving") && resolve());
-    exited.then((how) => reject(new Error(`the server exited (${how}) before it was ready:\n${output}`)));
+  server.exited.then(({ code, signal }) => {
+    serverRunning = false;
+    if (!stopping) failures.push(`the server died (${signal ?? code}):\n${server.stderr().slice(-2_000)}`);
   });
-  exited.then((how) => server.stopping || failures.push(`the server died (${how}):\n${output.slice(-2_000)}`));
 }
 
-/** SIGTERM, then SIGKILL if it hasn't exited within 10 s. */
 async function stopPodium() {
-  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  server.stopping = true;
-  server.child.kill("SIGTERM");
-  const timer = setTimeout(() => server.child.kill("SIGKILL"), 10_000);
-  await server.exited;
-  clearTimeout(timer);
+  await server?.stop();
 }
 
 // --- HTTP -----------------------------------------------------------------------------------
 
-function request(port, { method = "GET", path, headers = {}, body }) {
-  return new Promise((resolve, reject) => {
-    const length = body === undefined ? {} : { "content-length": Buffer.byteLength(body) };
-    const options = { host: HOST, port, method, path, agent: false, headers: { ...headers, ...length } };
-    const req = http.request({ ...options, timeout: REQUEST_TIMEOUT_MS }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${REQUEST_TIMEOUT_MS} ms`)));
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-function storeCookies(response, jar) {
-  for (const line of response.headers["set-cookie"] ?? []) {
-    const [name, ...value] = (line.split(";")[0] ?? "").split("=");
-    jar.set(name.trim(), value.join("=").trim());
-  }
-  return jar;
-}
+const request = (port, options) => support.request(port, { ...options, timeoutMs: REQUEST_TIMEOUT_MS });
 
 /** Signs one person up through the real form, as a browser would: session and XSRF-TOKEN cookies. */
-async function signUp(port) {
-  const form = await request(port, { path: "/signup/" });
-  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
-  const jar = storeCookies(form, new Map());
-  const body = new URLSearchParams({
-    firstName: "Bench",
-    lastName: "Importer",
-    publicDisplayName: "",
-    email: `bench-imports-${randomBytes(4).toString("hex")}@bench.test`,
-    password: "correct horse battery staple",
-    _csrf: jar.get("XSRF-TOKEN") ?? "",
-  }).toString();
-  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-  const headers = { "content-type": "application/x-www-form-urlencoded", cookie };
-  const response = await request(port, { method: "POST", path: "/signup/", headers, body });
-  const [session, xsrf] = ["podium_session", "XSRF-TOKEN"].map((name) => storeCookies(response, jar).get(name));
-  if (response.status !== 303 || !session || !xsrf) {
-    throw new Error(`POST /signup/ answered ${response.status} without a session and an XSRF-TOKEN cookie`);
-  }
-  return { cookie: `podium_session=${session}; XSRF-TOKEN=${xsrf}`, xsrf };
-}
+const signUp = (port) =>
+  signUpThroughForm(port, { lastName: "Importer", emailPrefix: "bench-imports", timeoutMs: REQUEST_TIMEOUT_MS });
 
 /** The first view page in the sitemap (the demo seed makes public presentations). */
 async function pickViewPage(port) {
@@ -230,9 +176,9 @@ async function main() {
   }, limitMs).unref();
 
   const port = option("port", 0) || (await freePort());
-  await startPodium(port);
+  await startServer(port);
   if (pdfOnly) {
-    const pdf = await pdfFairness({ port, request, signUp, serverPid: server.child.pid, failures });
+    const pdf = await pdfFairness({ port, request, signUp, serverPid: server.pid, failures });
     await stopPodium();
     console.log(JSON.stringify({ bench: "imports", pdf, correct: failures.length === 0 }));
     return;
@@ -255,8 +201,8 @@ async function main() {
     loadDone = true;
   });
   const results = await imports;
-  if (server.child.exitCode !== null || server.child.signalCode !== null) failures.push("the server was not running");
-  const pdf = withPdf ? await pdfFairness({ port, request, signUp, serverPid: server.child.pid, failures }) : null;
+  if (!serverRunning) failures.push("the server was not running");
+  const pdf = withPdf ? await pdfFairness({ port, request, signUp, serverPid: server.pid, failures }) : null;
   await stopPodium();
 
   const perPayload = PAYLOADS.map(({ name }, i) => {

@@ -70,33 +70,8 @@ const cpuMeter = (serverPid) =>
 // --- HTTP setup (not measured) ------------------------------------------------------------
 
 /** Signs up through the real form, as a browser would; keeps the session and XSRF cookies. */
-async function signUp(port, index, runId) {
-  const jar = new support.CookieJar();
-  const form = await support.request(port, { path: "/signup/" });
-  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
-  jar.store(form);
-  const body = new URLSearchParams({
-    firstName: "Bench",
-    lastName: `Person ${index}`,
-    publicDisplayName: "",
-    email: `bench-${runId}-${index}@bench.test`,
-    password: "correct horse battery staple",
-    _csrf: jar.get("XSRF-TOKEN") ?? "",
-  }).toString();
-  const response = await support.request(port, {
-    method: "POST",
-    path: "/signup/",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-    body,
-  });
-  if (response.status !== 303) {
-    throw new Error(`POST /signup/ (person ${index}) answered ${response.status}`);
-  }
-  jar.store(response);
-  const session = jar.get("podium_session");
-  const xsrf = jar.get("XSRF-TOKEN");
-  if (!session || !xsrf) throw new Error(`POST /signup/ (person ${index}) set no session or XSRF-TOKEN cookie`);
-  return { cookie: `podium_session=${session}; XSRF-TOKEN=${xsrf}`, xsrf, jar };
+function signUp(port, index, runId) {
+  return support.signUpThroughForm(port, { lastName: `Person ${index}`, email: `bench-${runId}-${index}@bench.test` });
 }
 
 async function signUpMany(port, count) {
@@ -113,21 +88,8 @@ async function signUpMany(port, count) {
   return users;
 }
 
-/** A multipart body as a browser sends it (as in src/features/dashboard/dashboard.test.ts). */
-function multipart(fields, file) {
-  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${file.content}\r\n`,
-    `--${boundary}--\r\n`,
-  );
-  return { body: parts.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 async function importPresentation(port, owner) {
-  const { body, contentType } = multipart(
+  const { body, contentType } = support.multipart(
     { _csrf: owner.xsrf, privacy: "public", schemaVersion: "2", title: "Bench" },
     { name: "bench.md", content: "# Bench\n---\n# Two" },
   );

@@ -29,9 +29,9 @@ const entry = join(dir, "entry.ts");
 writeFileSync(
   entry,
   [
-    `export { importMarkdown } from ${JSON.stringify(join(ROOT, "src/features/presentation/document/markdown.ts"))};`,
-    `export { documentToMarkdown } from ${JSON.stringify(join(ROOT, "src/features/presentation/document/markdown-export.ts"))};`,
-    `export { highlightCode } from ${JSON.stringify(join(ROOT, "src/features/presentation/document/highlight.ts"))};`,
+    `export { importMarkdown } from ${JSON.stringify(join(ROOT, "src/document/markdown.ts"))};`,
+    `export { documentToMarkdown } from ${JSON.stringify(join(ROOT, "src/document/markdown-export.ts"))};`,
+    `export { highlightCode } from ${JSON.stringify(join(ROOT, "src/document/highlight.ts"))};`,
   ].join("\n"),
 );
 await build({

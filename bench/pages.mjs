@@ -57,21 +57,6 @@ const DEMO_PASSWORD = "podium-demo";
 /** Brotli quality of the baseline: compressed once, so the best one. */
 const BASELINE_BROTLI_QUALITY = 11;
 
-/** What a desktop Chrome sends when it asks for a page. */
-const BROWSER_HEADERS = {
-  accept:
-    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
-  "accept-encoding": "gzip, deflate, br",
-  "accept-language": "en-US,en;q=0.9",
-  "user-agent":
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
-  "sec-fetch-dest": "document",
-  "sec-fetch-mode": "navigate",
-  "sec-fetch-site": "none",
-  "sec-fetch-user": "?1",
-  "upgrade-insecure-requests": "1",
-};
-
 // --- processes ------------------------------------------------------------------------------
 
 /** The baseline: one HTML page, brotli-compressed once at start, sent from memory. */
@@ -150,7 +135,7 @@ async function biggestViewPage(port) {
   for (const path of paths) {
     const page = await support.request(port, {
       path,
-      headers: { ...BROWSER_HEADERS, "accept-encoding": "identity" },
+      headers: { ...support.BROWSER_HEADERS, "accept-encoding": "identity" },
     });
     if (page.status !== 200) continue;
     if (!best || page.body.length > best.html.length) best = { path, html: page.body };
@@ -164,7 +149,10 @@ async function logIn(port) {
   // The person has answered the cookie banner, as anyone who signed in has.
   const jar = new support.CookieJar();
   jar.cookies.set("podium_cookie_consent", "necessary");
-  const form = await support.request(port, { path: "/login/", headers: { ...BROWSER_HEADERS, cookie: jar.header() } });
+  const form = await support.request(port, {
+    path: "/login/",
+    headers: { ...support.BROWSER_HEADERS, cookie: jar.header() },
+  });
   if (form.status !== 200) throw new Error(`GET /login/ answered ${form.status}`);
   jar.store(form);
   const csrf = jar.get("XSRF-TOKEN");
@@ -314,7 +302,7 @@ async function main() {
     name,
     path,
     connections: CONNECTIONS,
-    headers: BROWSER_HEADERS,
+    headers: support.BROWSER_HEADERS,
     html: true,
     anonymous: true,
   });
@@ -339,7 +327,7 @@ async function main() {
     collect(
       await measure(
         helloPort,
-        { name: "Fastify hello-world", path: "/", connections: CONNECTIONS, headers: BROWSER_HEADERS },
+        { name: "Fastify hello-world", path: "/", connections: CONNECTIONS, headers: support.BROWSER_HEADERS },
         hello.pid,
       ),
     );
@@ -373,7 +361,7 @@ async function main() {
         name: "Podium view page (signed in)",
         path: page.path,
         connections: SIGNED_IN_CONNECTIONS,
-        headers: { ...BROWSER_HEADERS, cookie: sessionCookie },
+        headers: { ...support.BROWSER_HEADERS, cookie: sessionCookie },
         html: true,
         signedIn: true,
       },

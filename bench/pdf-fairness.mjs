@@ -12,10 +12,10 @@
 //
 // Figures are reported, never enforced; correctness problems (a 5xx, a hostile PDF that
 // converts, Grace's PDF failing) are pushed to `failures`.
-import { randomBytes } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { bombPdf, imagePdf, linesPdf } from "./hostile-pdfs.mjs";
+import { pdfUpload } from "./support.mjs";
 
 const GOAL_MS = 10_000;
 /** src/server/workers/pdf-pool.ts PDF_CHILD_MEMORY_MB: the converter's ceiling (its children together), read from the source. */
@@ -86,20 +86,7 @@ async function onePagePdf() {
 
 /** One PDF import through the API: { status, problem, ms, pages, waitingSeen }; never throws. */
 async function importPdf(port, request, person, pdf, name) {
-  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
-  const part = (field, extra = "") => `--${boundary}\r\nContent-Disposition: form-data; name="${field}"${extra}\r\n`;
-  const body = Buffer.concat([
-    Buffer.from(`${part("privacy")}\r\nprivate\r\n${part("schemaVersion")}\r\n2\r\n`),
-    Buffer.from(`${part("file", `; filename="${name}.pdf"`)}Content-Type: application/pdf\r\n\r\n`),
-    pdf,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const headers = {
-    "content-type": `multipart/form-data; boundary=${boundary}`,
-    cookie: person.cookie,
-    "x-xsrf-token": person.xsrf,
-    accept: "application/json",
-  };
+  const { body, headers } = pdfUpload(person, pdf, `${name}.pdf`);
   const started = performance.now();
   const result = (status, answer, extra = {}) => ({
     name,

@@ -13,13 +13,12 @@
 //
 // Usage: npm run bench:pdf [-- --runs 3 --pages 30 --build]
 // Builds when dist/ is missing (or with --build); all traffic goes to 127.0.0.1.
-import { execFileSync, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import http from "node:http";
 import { availableParallelism } from "node:os";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
-import { freePort, HOST, option, ROOT } from "./support.mjs";
+import * as support from "./support.mjs";
+import { freePort, LIFTED_RATE_LIMITS, option, pdfUpload, ROOT, signUpThroughForm, startPodium } from "./support.mjs";
 
 process.chdir(ROOT);
 
@@ -51,98 +50,12 @@ async function textPdf(pages) {
 
 let server = null;
 
-async function startPodium(port) {
-  const lifted = "100000000";
-  const env = { ...process.env, PORT: String(port), HOST, PODIUM_DATA_DIR: "memory://", PODIUM_SEED: "off" };
-  Object.assign(env, { PODIUM_LOG: "off", PODIUM_PUBLIC_URL: `http://${HOST}:${port}`, PODIUM_RATE_LIMIT: lifted });
-  Object.assign(env, { PODIUM_SIGNUP_RATE_LIMIT: lifted, PODIUM_LOGIN_RATE_LIMIT: lifted });
-  delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ["dist/server/main.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  const keep = (chunk) => {
-    if (output.length < 100_000) output += chunk;
-  };
-  child.stdout.on("data", keep);
-  child.stderr.on("data", keep);
-  const exited = new Promise((resolve) => child.on("exit", (code, signal) => resolve(signal ?? code)));
-  server = { child, exited, stopping: false, output: () => output };
-  await new Promise((resolve, reject) => {
-    child.stdout.on("data", () => output.includes("podium: serving") && resolve());
-    exited.then((how) => reject(new Error(`the server exited (${how}) before it was ready:\n${output}`)));
-  });
-}
-
-async function stopPodium() {
-  if (!server || server.child.exitCode !== null || server.child.signalCode !== null) return;
-  server.stopping = true;
-  server.child.kill("SIGTERM");
-  const timer = setTimeout(() => server.child.kill("SIGKILL"), 10_000);
-  await server.exited;
-  clearTimeout(timer);
-}
-
-// --- HTTP -----------------------------------------------------------------------------------
-
-function request(port, { method = "GET", path, headers = {}, body }) {
-  return new Promise((resolve, reject) => {
-    const length = body === undefined ? {} : { "content-length": Buffer.byteLength(body) };
-    const options = { host: HOST, port, method, path, agent: false, headers: { ...headers, ...length } };
-    const req = http.request({ ...options, timeout: 120_000 }, (res) => {
-      const chunks = [];
-      res.on("data", (chunk) => chunks.push(chunk));
-      res.on("error", reject);
-      res.on("end", () => resolve({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 120 s")));
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-function storeCookies(response, jar) {
-  for (const line of response.headers["set-cookie"] ?? []) {
-    const [name, ...value] = (line.split(";")[0] ?? "").split("=");
-    jar.set(name.trim(), value.join("=").trim());
-  }
-  return jar;
-}
-
-async function signUp(port) {
-  const form = await request(port, { path: "/signup/" });
-  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
-  const jar = storeCookies(form, new Map());
-  const body = new URLSearchParams({
-    firstName: "Bench",
-    lastName: "Pdf",
-    publicDisplayName: "",
-    email: `bench-pdf-${randomBytes(4).toString("hex")}@bench.test`,
-    password: "correct horse battery staple",
-    _csrf: jar.get("XSRF-TOKEN") ?? "",
-  }).toString();
-  const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join("; ");
-  const headers = { "content-type": "application/x-www-form-urlencoded", cookie };
-  const response = await request(port, { method: "POST", path: "/signup/", headers, body });
-  const [session, xsrf] = ["podium_session", "XSRF-TOKEN"].map((name) => storeCookies(response, jar).get(name));
-  if (response.status !== 303 || !session || !xsrf) throw new Error(`POST /signup/ answered ${response.status}`);
-  return { cookie: `podium_session=${session}; XSRF-TOKEN=${xsrf}`, xsrf };
-}
+const request = (port, options) => support.request(port, { ...options, timeoutMs: 120_000 });
+const signUp = (port) => signUpThroughForm(port, { lastName: "Pdf", emailPrefix: "bench-pdf", timeoutMs: 120_000 });
 
 /** One import: upload, then ask until done. Returns seconds and the page count. */
 async function importOnce(port, person, pdf, run) {
-  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
-  const part = (name, extra = "") => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"${extra}\r\n`;
-  const body = Buffer.concat([
-    Buffer.from(`${part("privacy")}\r\nprivate\r\n${part("schemaVersion")}\r\n2\r\n`),
-    Buffer.from(`${part("file", `; filename="bench-${run}.pdf"`)}Content-Type: application/pdf\r\n\r\n`),
-    pdf,
-    Buffer.from(`\r\n--${boundary}--\r\n`),
-  ]);
-  const headers = {
-    "content-type": `multipart/form-data; boundary=${boundary}`,
-    cookie: person.cookie,
-    "x-xsrf-token": person.xsrf,
-    accept: "application/json",
-  };
+  const { body, headers } = pdfUpload(person, pdf, `bench-${run}.pdf`);
   const started = performance.now();
   const upload = await request(port, { method: "POST", path: "/api/imports/pdf", headers, body });
   const uploadedAt = performance.now();
@@ -167,7 +80,7 @@ async function main() {
   }
   const pdf = await textPdf(PAGES);
   const port = await freePort();
-  await startPodium(port);
+  server = await startPodium(port, { dataDir: "memory://" }, { PODIUM_SEED: "off", ...LIFTED_RATE_LIMITS });
   try {
     const person = await signUp(port);
     console.log(
@@ -191,13 +104,13 @@ async function main() {
       `PDF import: median ${median.toFixed(2)} s per ${PAGES}-page import, ${(PAGES / median).toFixed(1)} pages/s (goal ≤ ${GOAL_SECONDS} s: ${median <= GOAL_SECONDS ? "met" : "NOT met"})`,
     );
   } finally {
-    await stopPodium();
+    await server.stop();
   }
 }
 
 main().catch(async (error) => {
   console.error(error);
-  if (server) console.error(server.output().slice(-2_000));
-  await stopPodium();
+  if (server) console.error(server.stderr().slice(-2_000));
+  await server?.stop();
   process.exit(1);
 });

@@ -50,21 +50,6 @@ const RUN_ID = "bench";
 /** Words too common to say anything (they still count: "the" is in the set the issue measured). */
 const SKIPPED = new Set(["with", "that", "this", "from", "your", "they", "them", "than", "then", "what", "when"]);
 
-/** What a desktop Chrome sends when it asks for a page (as bench/pages.mjs). */
-const BROWSER_HEADERS = {
-  accept:
-    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
-  "accept-encoding": "gzip, deflate, br",
-  "accept-language": "en-US,en;q=0.9",
-  "user-agent":
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
-  "sec-fetch-dest": "document",
-  "sec-fetch-mode": "navigate",
-  "sec-fetch-site": "none",
-  "sec-fetch-user": "?1",
-  "upgrade-insecure-requests": "1",
-};
-
 /**
  * 200 different real words of the demo decks (the vocabulary seed:bulk builds from), spread over
  * how common they are: every k-th of them from the most to the least frequent, plus "the".
@@ -111,7 +96,7 @@ async function load(port, paths, accept) {
     connections: CONNECTIONS,
     // A loaded machine answers slowly: a slow answer is a figure, not an error.
     timeout: 60,
-    headers: accept ? { ...BROWSER_HEADERS, accept } : BROWSER_HEADERS,
+    headers: accept ? { ...support.BROWSER_HEADERS, accept } : support.BROWSER_HEADERS,
     requests: [
       {
         setupRequest: (request) => {

@@ -114,6 +114,13 @@ export async function startInline(name, source, port, env = {}) {
   return server;
 }
 
+/** Every per-person rate limit lifted, for benches that sign many people up and in (env for startPodium). */
+export const LIFTED_RATE_LIMITS = Object.fromEntries(
+  ["PODIUM_SIGNUP_RATE_LIMIT", "PODIUM_LOGIN_RATE_LIMIT", "PODIUM_LOGIN_ACCOUNT_LIMIT", "PODIUM_LIKE_RATE_LIMIT"].map(
+    (name) => [name, "100000000"],
+  ),
+);
+
 /**
  * Starts the build (dist/server/main.js) on `port` with request logging off and the rate limit
  * lifted, on `database` ({ url } for PostgreSQL, { dataDir } for PGlite), and waits until it
@@ -249,8 +256,11 @@ export function cpuMeter(sources) {
 
 // --- HTTP -------------------------------------------------------------------------------------
 
-/** One request to HOST:port, on a connection of its own; the body as sent (a Buffer, compressed when it was). */
-export function request(port, { method = "GET", path, headers = {}, body }) {
+/**
+ * One request to HOST:port, on a connection of its own; the body as sent (a Buffer, compressed
+ * when it was). `timeoutMs`: fail when no answer comes for that long (none by default).
+ */
+export function request(port, { method = "GET", path, headers = {}, body, timeoutMs }) {
   return new Promise((done, reject) => {
     const payload = body === undefined ? undefined : Buffer.from(body);
     const req = http.request(
@@ -261,6 +271,7 @@ export function request(port, { method = "GET", path, headers = {}, body }) {
         path,
         agent: false,
         headers: payload ? { ...headers, "content-length": payload.length } : headers,
+        timeout: timeoutMs,
       },
       (res) => {
         const chunks = [];
@@ -269,9 +280,87 @@ export function request(port, { method = "GET", path, headers = {}, body }) {
         res.on("error", reject);
       },
     );
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     req.on("error", reject);
     req.end(payload);
   });
+}
+
+/** What a desktop Chrome sends when it asks for a page. */
+export const BROWSER_HEADERS = {
+  accept:
+    "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8,application/signed-exchange;v=b3;q=0.7",
+  "accept-encoding": "gzip, deflate, br",
+  "accept-language": "en-US,en;q=0.9",
+  "user-agent":
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36",
+  "sec-fetch-dest": "document",
+  "sec-fetch-mode": "navigate",
+  "sec-fetch-site": "none",
+  "sec-fetch-user": "?1",
+  "upgrade-insecure-requests": "1",
+};
+
+/** A multipart body as a browser sends it: text fields and one file called `file`. */
+export function multipart(fields, file) {
+  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${file.content}\r\n`,
+    `--${boundary}--\r\n`,
+  );
+  return { body: parts.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Signs a new person up through the real form, as a browser would (the form's XSRF-TOKEN cookie
+ * as `_csrf`). Returns their `cookie` header, `xsrf` token and cookie `jar`. `lastName` and
+ * `email` (a random one by default) tell the benches' people apart.
+ */
+export async function signUpThroughForm(port, { lastName = "Bench", email, emailPrefix = "bench", timeoutMs } = {}) {
+  const jar = new CookieJar();
+  const form = await request(port, { path: "/signup/", timeoutMs });
+  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
+  jar.store(form);
+  const body = new URLSearchParams({
+    firstName: "Bench",
+    lastName,
+    publicDisplayName: "",
+    email: email ?? `${emailPrefix}-${randomBytes(4).toString("hex")}@bench.test`,
+    password: "correct horse battery staple",
+    _csrf: jar.get("XSRF-TOKEN") ?? "",
+  }).toString();
+  const headers = { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() };
+  const response = await request(port, { method: "POST", path: "/signup/", headers, body, timeoutMs });
+  jar.store(response);
+  const [session, xsrf] = [jar.get("podium_session"), jar.get("XSRF-TOKEN")];
+  if (response.status !== 303 || !session || !xsrf) {
+    throw new Error(
+      `POST /signup/ (${lastName}) answered ${response.status} without a session and an XSRF-TOKEN cookie`,
+    );
+  }
+  return { cookie: `podium_session=${session}; XSRF-TOKEN=${xsrf}`, xsrf, jar };
+}
+
+/** A PDF upload to the import API (POST /api/imports/pdf) as the dashboard's script sends it: body and headers. */
+export function pdfUpload(person, pdf, fileName) {
+  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
+  const part = (field, extra = "") => `--${boundary}\r\nContent-Disposition: form-data; name="${field}"${extra}\r\n`;
+  const body = Buffer.concat([
+    Buffer.from(`${part("privacy")}\r\nprivate\r\n${part("schemaVersion")}\r\n2\r\n`),
+    Buffer.from(`${part("file", `; filename="${fileName}"`)}Content-Type: application/pdf\r\n\r\n`),
+    pdf,
+    Buffer.from(`\r\n--${boundary}--\r\n`),
+  ]);
+  const headers = {
+    "content-type": `multipart/form-data; boundary=${boundary}`,
+    cookie: person.cookie,
+    "x-xsrf-token": person.xsrf,
+    accept: "application/json",
+  };
+  return { body, headers };
 }
 
 /** Cookies as a browser keeps them: stored from Set-Cookie, sent back as one Cookie header. */

@@ -9,10 +9,7 @@ import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from 
  * Chromium with every construct drawn as what it is, and comes back in the editor as written.
  * Each slide is saved as e2e/screenshots/talk-{nn}.png to be looked at.
  */
-const FIXTURE = readFileSync(
-  new URL("../src/features/presentation/document/fixtures/every-construct.md", import.meta.url),
-  "utf8",
-);
+const FIXTURE = readFileSync(new URL("../src/document/fixtures/every-construct.md", import.meta.url), "utf8");
 const PLACEHOLDER = "/assets/0000000000000000000000000000000000000000000000000000000000000000.webp";
 
 /** A chart-like picture for the image slide, uploaded as a Podium image. */

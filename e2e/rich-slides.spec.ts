@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { RICH_SLIDE_TITLES, richDeck } from "../src/features/presentation/components/slide/rich-fixture";
+import { RICH_SLIDE_TITLES, richDeck } from "../src/document/testing/rich-fixture";
 import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { TEST_WORKER_DIR } from "../server/workers/test-build";
+import { TEST_WORKER_DIR } from "../server/testing/build-workers";
 import { DatabaseUnavailableError, openDatabase } from "./client";
 import { PGLITE_WORKER_FILE } from "./pglite-thread";
 import { testDatabaseTargets } from "./testing";

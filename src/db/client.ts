@@ -3,41 +3,13 @@ import { dirname } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import pg from "pg";
+import type { Database } from "./database";
 import { openPgliteThread } from "./pglite-thread";
 import { MAX_PREPARED_STATEMENTS, preparedQueries, statementName } from "./prepared";
 import { DATABASE_PING_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DatabaseUnavailableError } from "./unavailable";
 
+export type { Database, Queryable } from "./database";
 export { DATABASE_PING_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DatabaseUnavailableError };
-
-/** Anything that runs SQL: the database itself or an open transaction. */
-export interface Queryable {
-  query<Row>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-}
-
-/**
- * Podium's one database interface over both drivers. Repositories take a Queryable;
- * only src/db and the repositories know SQL exists.
- */
-export interface Database extends Queryable {
-  readonly kind: "pglite" | "postgres";
-  /** Runs fn in one transaction: all of its writes land, or none do. */
-  transaction<Result>(fn: (tx: Queryable) => Promise<Result>): Promise<Result>;
-  /** True when the database answers a trivial query. */
-  ping(): Promise<boolean>;
-  /**
-   * Hears NOTIFY on a channel (issue 11's change feed): `onMessage` gets each payload, in commit
-   * order. `onState` says "up" when listening starts or starts again and "down" when the
-   * connection is lost (notifications sent meanwhile are missed: treat "up" after "down" as "anything
-   * may have changed"). On PostgreSQL a connection of its own listens, and comes back by itself.
-   * Resolves once listening; the returned function stops.
-   */
-  listen(
-    channel: string,
-    onMessage: (payload: string) => void,
-    onState?: (state: "up" | "down") => void,
-  ): Promise<() => Promise<void>>;
-  close(): Promise<void>;
-}
 
 /**
  * Where the data lives: a PostgreSQL URL, or a PGlite directory ("memory://" for none).
@@ -168,7 +140,7 @@ const pglites = new WeakMap<Database, PGlite>();
 
 /**
  * The whole data directory of a PGlite database opened on this thread, as a tarball that
- * openDatabase's `loadDataDir` starts from (test databases: see testing.ts).
+ * openDatabase's `loadDataDir` starts from (test databases: see testing/index.ts).
  */
 export async function dumpDataDir(db: Database): Promise<Blob> {
   const pglite = pglites.get(db);

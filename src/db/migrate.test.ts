@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { importMarkdown } from "../features/presentation/document/markdown";
-import { type PresentationDocument, parseDocument } from "../features/presentation/document/schema";
+import { importMarkdown } from "../document/markdown";
+import { type PresentationDocument, parseDocument } from "../document/schema";
 import type { Database } from "./client";
 import { listMigrations, migrate, splitStatements } from "./migrate";
 import { testDatabaseTargets } from "./testing";

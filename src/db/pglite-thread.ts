@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import type { Database, Queryable } from "./client";
+import type { Database, Queryable } from "./database";
 import { DATABASE_PING_TIMEOUT_MS, DatabaseUnavailableError } from "./unavailable";
 
 /**

@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
 import { describe, expect, it } from "vitest";
-import { TEST_WORKER_DIR } from "../server/workers/test-build";
+import { TEST_WORKER_DIR } from "../server/testing/build-workers";
 import { type Database, openDatabase } from "./client";
 import { PGLITE_WORKER_FILE } from "./pglite-thread";
 import { preparedQueries, statementName } from "./prepared";

@@ -1,7 +1,7 @@
+import type { MarkdownDeck } from "../document/markdown";
+import type { PresentationDocument } from "../document/schema";
 import type { ImportedFile, ImportFile } from "./dashboard/import-file";
 import type { EditorPreview } from "./editor/preview";
-import type { MarkdownDeck } from "./presentation/document/markdown";
-import type { PresentationDocument } from "./presentation/document/schema";
 
 /**
  * CPU-heavy document work, done off the request loop (issue 9): the server runs it in worker
@@ -10,9 +10,9 @@ import type { PresentationDocument } from "./presentation/document/schema";
  * …), or DocumentTooComplexError past the time limit.
  */
 export interface DocumentWork {
-  /** features/presentation/document/markdown.ts readMarkdownDeck, code highlighted */
+  /** document/markdown.ts readMarkdownDeck, code highlighted */
   importMarkdown(source: string, schemaVersion: "0" | "2"): Promise<MarkdownDeck>;
-  /** features/presentation/document/markdown-export.ts documentToMarkdown */
+  /** document/markdown-export.ts documentToMarkdown */
   exportMarkdown(document: PresentationDocument): Promise<string>;
   /** features/dashboard/import-file.ts documentFromFile */
   documentFromFile(file: ImportFile, schemaVersion: "0" | "2"): Promise<ImportedFile>;

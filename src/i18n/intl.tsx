@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useContext } from "react";
-import type { Locale, MessageId } from "./locales";
+import type { IntlShape, MessageDescriptor, MessageValues } from "./locales";
 
 /**
  * Issue 30 item 1: the part of react-intl's API that Podium uses, without its runtime (about
@@ -9,27 +9,9 @@ import type { Locale, MessageId } from "./locales";
  * react-intl's did (compiled-messages.test.ts compares them).
  */
 
-export type PrimitiveType = string | number | bigint | boolean | null | undefined | Date;
-/** A rich-text tag's function (`<link>…</link>`): its parts in, what to render out. */
-export type RichTextFunction = (parts: ReactNode[]) => ReactNode;
-export type MessageValues = Record<string, PrimitiveType | ReactNode | RichTextFunction>;
-
-export interface MessageDescriptor {
-  id: MessageId;
-  description?: string;
-  defaultMessage?: string;
-}
-
-export interface IntlShape {
-  locale: Locale;
-  /** A message's text; with React nodes or tag functions among the values, what to render. */
-  formatMessage(descriptor: MessageDescriptor, values?: Record<string, PrimitiveType>): string;
-  formatMessage(descriptor: MessageDescriptor, values?: MessageValues): ReactNode;
-  $t: IntlShape["formatMessage"];
-  formatNumber(value: number | bigint, options?: Intl.NumberFormatOptions): string;
-  formatDate(value: Date | number | string, options?: Intl.DateTimeFormatOptions): string;
-  formatTime(value: Date | number | string, options?: Intl.DateTimeFormatOptions): string;
-}
+// The intl object's types live beside createPodiumIntl (locales.ts), which makes it: so this file
+// and locales.ts don't import each other (issue 31, item 4). Re-exported for the components.
+export type { IntlShape, MessageDescriptor, MessageValues, PrimitiveType, RichTextFunction } from "./locales";
 
 const IntlContext = createContext<IntlShape | null>(null);
 

@@ -1,6 +1,5 @@
 import { Children, createElement, Fragment, isValidElement, type ReactNode } from "react";
 import { createFormatters, type Formatters, formatElements, type MessageElement, parseMessage } from "./icu.ts";
-import type { IntlShape, MessageDescriptor } from "./intl.tsx";
 import type { formatWithoutPluralRules } from "./plural-fallback.ts";
 
 /** Spec §9: the UI languages; the default is en. */
@@ -26,6 +25,29 @@ export const LANGUAGE_COOKIE = "language";
 
 export type MessageId = keyof typeof import("./messages/en.json");
 export type Messages = Record<MessageId, string>;
+
+/** The intl object (intl.tsx carries it to the components; react-intl's API, issue 30 item 1). */
+export type PrimitiveType = string | number | bigint | boolean | null | undefined | Date;
+/** A rich-text tag's function (`<link>…</link>`): its parts in, what to render out. */
+export type RichTextFunction = (parts: ReactNode[]) => ReactNode;
+export type MessageValues = Record<string, PrimitiveType | ReactNode | RichTextFunction>;
+
+export interface MessageDescriptor {
+  id: MessageId;
+  description?: string;
+  defaultMessage?: string;
+}
+
+export interface IntlShape {
+  locale: Locale;
+  /** A message's text; with React nodes or tag functions among the values, what to render. */
+  formatMessage(descriptor: MessageDescriptor, values?: Record<string, PrimitiveType>): string;
+  formatMessage(descriptor: MessageDescriptor, values?: MessageValues): ReactNode;
+  $t: IntlShape["formatMessage"];
+  formatNumber(value: number | bigint, options?: Intl.NumberFormatOptions): string;
+  formatDate(value: Date | number | string, options?: Intl.DateTimeFormatOptions): string;
+  formatTime(value: Date | number | string, options?: Intl.DateTimeFormatOptions): string;
+}
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { listMigrations, migrate } from "../db/migrate";
 import { testDatabaseTargets } from "../db/testing";
+import { importMarkdown } from "../document/markdown";
+import { parseDocument } from "../document/schema";
 import { insertUser } from "../features/accounts/repository";
 import { sanitizeDescription } from "../features/presentation/description";
-import { importMarkdown } from "../features/presentation/document/markdown";
-import { parseDocument } from "../features/presentation/document/schema";
 import type { PresentationBootData } from "../features/presentation/page-data";
 import {
   findPresentationByOid,

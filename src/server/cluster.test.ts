@@ -161,7 +161,7 @@ async function adminQuery<Row extends pg.QueryResultRow>(url: string, sql: strin
   }
 }
 
-/** A fresh PostgreSQL database on TEST_DATABASE_URL, dropped after the test (as db/testing.ts does). */
+/** A fresh PostgreSQL database on TEST_DATABASE_URL, dropped after the test (as db/testing/ does). */
 async function freshDatabase(admin: string): Promise<string> {
   const name = `podium_test_${randomBytes(6).toString("hex")}`;
   await adminQuery(admin, `create database ${name}`);

@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Database } from "../db/client";
 import { testDatabaseTargets } from "../db/testing";
 import { slugify } from "../lib/ids";
+import { DEMO_PASSWORD } from "./seed/seed";
+import { createTestApp, TEST_CONFIG, TestAgent } from "./testing";
 import {
   type AgentName,
   type AgentState,
@@ -14,9 +16,7 @@ import {
   requestArbitrary,
   routeLabels,
   SIGNED_IN,
-} from "./fuzz-inputs";
-import { DEMO_PASSWORD } from "./seed/seed";
-import { createTestApp, TEST_CONFIG, TestAgent } from "./testing";
+} from "./testing/fuzz-inputs";
 
 /**
  * Issue 9, "Fuzzing, as a test": at least 10,000 generated requests (fixed seed) to every public

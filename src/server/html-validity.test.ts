@@ -3,15 +3,15 @@ import { HtmlValidate, type Message } from "html-validate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../db/client";
 import { testDatabaseTargets } from "../db/testing";
+import { documentFromPages } from "../document/pdf-pages";
 import { findUserByEmail } from "../features/accounts/repository";
 import { insertReport } from "../features/moderation/repository";
-import { documentFromPages } from "../features/pdf-import/document";
 import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../features/presentation/repository";
 import type { Locale } from "../i18n/locales";
 import { stableOid } from "../lib/ids";
-import { HTML_VALIDATE_CONFIG } from "./html-validate-config";
 import { DEMO_PASSWORD, DEMO_VIEW_LINKS } from "./seed/seed";
 import { createTestApp, TestAgent } from "./testing";
+import { HTML_VALIDATE_CONFIG } from "./testing/html-validate-config";
 
 /**
  * Issue 12: every page kind Podium serves is valid HTML, as the server sends it (html-validate's

@@ -1,8 +1,8 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../i18n/intl";
 import { LOCALE_NAMES, LOCALES } from "../i18n/locales";
-import { PostForm } from "./Form";
 import { chooseLanguage } from "./LanguagePicker";
+import { PostForm } from "./PostForm";
 
 /** The focusable entries of an open menu, in order (links and buttons that are shown). */
 function menuItems(list: HTMLElement | null): HTMLElement[] {

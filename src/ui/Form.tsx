@@ -1,29 +1,64 @@
 import type { ReactNode } from "react";
-import { CsrfField } from "./session";
+import { FormattedMessage, useIntl } from "../i18n/intl";
+import type { MessageId } from "../i18n/locales";
 
-/** A form that posts to our server with the CSRF token (works without JavaScript). */
-export function PostForm({
-  action,
+/**
+ * The form kit (issue 31, item 2): every server-posted form is written with these, so a field's
+ * label, hint and error are wired for assistive technology in one place, and a form's messages and
+ * buttons look the same everywhere. Plain HTML forms: they work before (and without) JavaScript.
+ */
+
+import { PostForm } from "./PostForm";
+
+export { PostForm };
+
+/** What a form's control needs to be tied to its field's hint and error. */
+export interface FieldControl {
+  id: string;
+  "aria-invalid"?: true;
+  "aria-describedby"?: string;
+}
+
+/**
+ * A labelled field: label, hint (`<id>-hint`) and error (`<id>-error`) around one control, which
+ * `children` draws with the ids and states it is given.
+ */
+export function Field({
+  id,
+  label,
+  hint,
+  error,
   children,
-  className,
-  encType,
 }: {
-  action: string;
-  children: ReactNode;
-  className?: string;
-  encType?: "multipart/form-data";
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+  children: (control: FieldControl) => ReactNode;
 }) {
+  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
-    <form method="post" action={action} className={className ?? "form"} encType={encType}>
-      <CsrfField />
-      {children}
-    </form>
+    <div className={`field${error ? " field--error" : ""}`}>
+      <label htmlFor={id}>{label}</label>
+      {hint ? (
+        <p id={`${id}-hint`} className="field__hint">
+          {hint}
+        </p>
+      ) : null}
+      {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
+      {error ? (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      ) : null}
+    </div>
   );
 }
 
-/** A labelled input with its hint and error tied to it for assistive technology. */
+/** A labelled input with its hint and error tied to it (its id is `field-<name>` unless given). */
 export function TextField({
   name,
+  id = `field-${name}`,
   label,
   type = "text",
   defaultValue,
@@ -35,44 +70,151 @@ export function TextField({
   minLength,
 }: {
   name: string;
-  label: string;
+  id?: string;
+  label: ReactNode;
   type?: "text" | "email" | "password";
   defaultValue?: string;
-  error?: string | null;
-  hint?: string;
+  error?: ReactNode;
+  hint?: ReactNode;
   required?: boolean;
   autoComplete?: string;
   maxLength?: number;
   minLength?: number;
 }) {
-  const id = `field-${name}`;
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
   return (
-    <div className={`field${error ? " field--error" : ""}`}>
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={`${id}-hint`} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      <input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={defaultValue}
-        required={required}
-        autoComplete={autoComplete}
-        maxLength={maxLength}
-        minLength={minLength}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-      />
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          {error}
-        </p>
-      ) : null}
-    </div>
+    <Field id={id} label={label} hint={hint} error={error}>
+      {(control) => (
+        <input
+          id={control.id}
+          name={name}
+          type={type}
+          defaultValue={defaultValue}
+          required={required}
+          autoComplete={autoComplete}
+          maxLength={maxLength}
+          minLength={minLength}
+          aria-invalid={control["aria-invalid"]}
+          aria-describedby={control["aria-describedby"]}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A labelled text area, hint and error tied to it. */
+export function TextAreaField({
+  name,
+  id,
+  label,
+  hint,
+  error,
+  defaultValue,
+  maxLength,
+}: {
+  name: string;
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  error?: ReactNode;
+  defaultValue?: string;
+  maxLength?: number;
+}) {
+  return (
+    <Field id={id} label={label} hint={hint} error={error}>
+      {(control) => (
+        <textarea
+          id={control.id}
+          name={name}
+          defaultValue={defaultValue}
+          aria-invalid={control["aria-invalid"]}
+          aria-describedby={control["aria-describedby"]}
+          maxLength={maxLength}
+        />
+      )}
+    </Field>
+  );
+}
+
+/**
+ * A labelled drop-down: its options are `children`, or `choices` ([value, message id] pairs, in
+ * the order offered).
+ */
+export function SelectField({
+  name,
+  id,
+  label,
+  defaultValue,
+  choices,
+  children,
+}: {
+  name: string;
+  id: string;
+  label: ReactNode;
+  defaultValue?: string;
+  choices?: readonly (readonly [string, MessageId])[];
+  children?: ReactNode;
+}) {
+  const intl = useIntl();
+  return (
+    <Field id={id} label={label}>
+      {(control) => (
+        <select id={control.id} name={name} defaultValue={defaultValue}>
+          {children}
+          {choices?.map(([value, message]) => (
+            <option key={value} value={value}>
+              {intl.formatMessage({ id: message })}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
+/**
+ * A form's submit button: primary unless told otherwise. `pending`: the form is on its way (the
+ * button is disabled meanwhile, so it isn't sent twice).
+ */
+export function SubmitButton({
+  children,
+  variant = "primary",
+  label,
+  pending,
+}: {
+  children: ReactNode;
+  variant?: "primary" | "plain" | "danger" | "danger-quiet";
+  /** An accessible name more precise than the visible text (which of many "Remove" buttons). */
+  label?: string;
+  pending?: boolean;
+}) {
+  return (
+    <button
+      type="submit"
+      className={variant === "plain" ? "button" : `button button--${variant}`}
+      aria-label={label}
+      disabled={pending}
+    >
+      {children}
+    </button>
+  );
+}
+
+/** A form that is one button (revoke, remove, hide…): posts to `action` with the CSRF token. */
+export function ButtonForm({
+  action,
+  className = "inline-form",
+  ...button
+}: {
+  action: string;
+  className?: string;
+  children: ReactNode;
+  variant?: "primary" | "plain" | "danger" | "danger-quiet";
+  label?: string;
+}) {
+  return (
+    <PostForm action={action} className={className}>
+      <SubmitButton {...button} />
+    </PostForm>
   );
 }
 
@@ -82,5 +224,85 @@ export function FormNotice({ kind, children }: { kind: "error" | "success"; chil
     <div className={`notice notice--${kind}`} role={kind === "error" ? "alert" : "status"}>
       {children}
     </div>
+  );
+}
+
+/** A translated message with its values, as the server hands a form page its problem or result. */
+export interface FormMessage {
+  messageId: string;
+  values?: Record<string, number | string>;
+}
+
+/** A form's problem: the field it concerns, and what to say. */
+export interface FormProblem extends FormMessage {
+  field: string;
+}
+
+/** The error summary at the top of a form (or its success message); nothing when there's none. */
+export function FormMessageNotice({ kind, message }: { kind: "error" | "success"; message: FormMessage | null }) {
+  if (!message) return null;
+  return (
+    <FormNotice kind={kind}>
+      <FormattedMessage id={message.messageId as MessageId} values={message.values} />
+    </FormNotice>
+  );
+}
+
+/** The error text a field shows: the problem's message when the problem is that field's, else null. */
+export function useFieldError(problem: FormProblem | null): (field: string) => string | null {
+  const intl = useIntl();
+  return (field: string) =>
+    problem && problem.field === field
+      ? intl.formatMessage({ id: problem.messageId as MessageId }, problem.values)
+      : null;
+}
+
+/**
+ * A page that is one short form (log in, sign up, log out, confirm): its heading, the lead that
+ * says what happens, the form, and anything after it.
+ */
+export function FormPanel({
+  id,
+  title,
+  lead,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  lead: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="panel auth-panel" aria-labelledby={id}>
+      <h1 id={id}>{title}</h1>
+      <p className="auth-panel__lead">{lead}</p>
+      {children}
+    </section>
+  );
+}
+
+/** A titled section of a longer page (settings, a presentation's management), with its forms. */
+export function FormSection({
+  id,
+  title,
+  lead,
+  className,
+  sectionId,
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  lead?: ReactNode;
+  className?: string;
+  /** The section's own id, when a link leads to it. */
+  sectionId?: string;
+  children: ReactNode;
+}) {
+  return (
+    <section className={className ?? "panel"} id={sectionId} aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {lead ? <p className="dashboard__lead">{lead}</p> : null}
+      {children}
+    </section>
   );
 }

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { insertUser } from "../accounts/repository";
 import { storeEventBatch } from "../events/store-batch";
 import { acceptedEvent } from "../events/testing";
-import { importMarkdown } from "../presentation/document/markdown";
 import { findPresentationByOid, insertPresentationIfAbsent } from "../presentation/repository";
 import { ACTIVITY_WINDOW_DAYS, findDailyActivity } from "./repository";
 

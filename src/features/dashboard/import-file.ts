@@ -1,11 +1,11 @@
-import { findUnstorableText, unstorableCharacterIn } from "../../lib/storable-text";
 import {
   MarkdownImportError,
   type MarkdownOptions,
   type MarkdownWarning,
   readMarkdownDeck,
-} from "../presentation/document/markdown";
-import { InvalidDocumentError, type PresentationDocument, parseDocument } from "../presentation/document/schema";
+} from "../../document/markdown";
+import { InvalidDocumentError, type PresentationDocument, parseDocument } from "../../document/schema";
+import { findUnstorableText, unstorableCharacterIn } from "../../lib/storable-text";
 import { DashboardError } from "./errors";
 
 /**

@@ -1,13 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { Database, Queryable } from "../../db/client";
+import type { LocalImage, MarkdownWarning } from "../../document/markdown";
+import { countSlidesWithNotes, withoutNotes } from "../../document/notes";
+import type { PresentationDocument, Theme } from "../../document/schema";
 import { isOid, newOid } from "../../lib/ids";
 import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
-import type { LocalImage, MarkdownWarning } from "../presentation/document/markdown";
-import { countSlidesWithNotes, withoutNotes } from "../presentation/document/notes";
-import type { PresentationDocument, Theme } from "../presentation/document/schema";
 import { editorUrl } from "../presentation/editor-links";
 import { localImagesOf } from "../presentation/local-images";
 import {

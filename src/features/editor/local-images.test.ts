@@ -3,10 +3,10 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { replaceImageSource } from "../../document/markdown";
+import type { PresentationDocument, Topic } from "../../document/schema";
 import { createTestApp, multipartForm, signedInAgent, type TestAgent } from "../../server/testing";
 import type { DashboardPageData } from "../dashboard/components/DashboardPage";
-import { replaceImageSource } from "../presentation/document/markdown";
-import type { PresentationDocument, Topic } from "../presentation/document/schema";
 import { findSourceMarkdown } from "../presentation/repository";
 import type { EditorPageData } from "./page-data";
 

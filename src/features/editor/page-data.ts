@@ -1,7 +1,7 @@
+import type { LocalImage, MarkdownWarning } from "../../document/markdown";
+import type { Theme } from "../../document/schema";
 import type { MessageId } from "../../i18n/locales";
 import type { PlayerProps } from "../presentation/components/player/Player";
-import type { LocalImage, MarkdownWarning } from "../presentation/document/markdown";
-import type { Theme } from "../presentation/document/schema";
 import type { Privacy, SchemaVersion } from "../presentation/repository";
 import type { EditorPreview } from "./preview";
 

@@ -1,12 +1,6 @@
+import { importMarkdown, MarkdownImportError } from "../../document/markdown";
+import { type Image, type PresentationDocument, type Text, type Topic, walkTopics } from "../../document/schema";
 import type { MessageId } from "../../i18n/locales";
-import { importMarkdown, MarkdownImportError } from "../presentation/document/markdown";
-import {
-  type Image,
-  type PresentationDocument,
-  type Text,
-  type Topic,
-  walkTopics,
-} from "../presentation/document/schema";
 
 /** What the editor's preview shows: the slides the Markdown makes, or why it makes none. */
 export interface PreviewSlide {

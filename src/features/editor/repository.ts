@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/client";
+import { documentImageUrls } from "../../document/camera";
+import type { PresentationDocument } from "../../document/schema";
 import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
-import { documentImageUrls } from "../presentation/document/camera";
-import type { PresentationDocument } from "../presentation/document/schema";
 import type { Privacy } from "../presentation/repository";
 
 /** The editor's SQL: saving a presentation's content, and its comments (migration 0007). */

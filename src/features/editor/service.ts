@@ -1,19 +1,19 @@
 import type { Database, Queryable } from "../../db/client";
-import { isOid } from "../../lib/ids";
-import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
-import { ASSET_PATH, findAsset } from "../assets/repository";
-import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/service";
-import { DocumentTooComplexError, type DocumentWork } from "../document-work";
-import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import {
   type LocalImage,
   MARKDOWN_MAX_LENGTH,
   MarkdownImportError,
   type MarkdownWarning,
   replaceImageSource,
-} from "../presentation/document/markdown";
-import { pageShapeOf } from "../presentation/document/page-shape";
-import { isPageDeck, type PresentationDocument } from "../presentation/document/schema";
+} from "../../document/markdown";
+import { pageShapeOf } from "../../document/page-shape";
+import { isPageDeck, type PresentationDocument } from "../../document/schema";
+import { isOid } from "../../lib/ids";
+import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import { ASSET_PATH, findAsset } from "../assets/repository";
+import { DashboardError, PRIVACIES, parseTags, TAG_LIMITS } from "../dashboard/service";
+import { DocumentTooComplexError, type DocumentWork } from "../document-work";
+import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import { editorUrl } from "../presentation/editor-links";
 import type { PresentationAccess } from "../presentation/policy";
 import {

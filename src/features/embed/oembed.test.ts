@@ -2,10 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { createTestApp, TEST_CONFIG } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
-import { importMarkdown } from "../presentation/document/markdown";
 import { insertPresentationIfAbsent, type Privacy } from "../presentation/repository";
 import { fitSize, oidFromUrl } from "./oembed";
 

@@ -2,9 +2,9 @@ import type { FastifyInstance } from "fastify";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { createTestApp } from "../../server/testing";
-import { importMarkdown } from "../presentation/document/markdown";
 import { insertPresentationIfAbsent } from "../presentation/repository";
 
 /**

@@ -2,11 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { createTestApp, TestAgent } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
 import { startSession } from "../accounts/service";
-import { importMarkdown } from "../presentation/document/markdown";
 import {
   findAccessFacts,
   insertPresentationIfAbsent,

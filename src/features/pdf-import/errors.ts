@@ -7,8 +7,8 @@
 export const PDF_MAX_BYTES = 50 * 1024 * 1024;
 /** Most pages a PDF may have; more are refused before any page is drawn. */
 export const PDF_MAX_PAGES = 300;
-/** Page images are drawn this wide (the slide's width in canvas units too). */
-export const PDF_PAGE_WIDTH = 1600;
+/** Page images are drawn this wide: defined beside the page shapes (document/page-shape.ts). */
+export { PDF_PAGE_WIDTH } from "../../document/page-shape";
 /** Pixels one page image may have at most: a very tall page is drawn narrower instead. */
 export const PDF_MAX_PAGE_PIXELS = 1600 * 4000;
 

@@ -4,14 +4,14 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
+import { isPageDeck, type PresentationDocument } from "../../document/schema";
+import { deriveTranscript } from "../../document/transcript";
 import { buildApp } from "../../server/app";
 import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
+import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
-import { TEST_WORKER_DIR } from "../../server/workers/test-build";
 import { tsqueryOf } from "../explore/search";
-import { importMarkdown } from "../presentation/document/markdown";
-import { isPageDeck, type PresentationDocument } from "../presentation/document/schema";
-import { deriveTranscript } from "../presentation/document/transcript";
 import {
   findPresentationByOid,
   insertPresentationIfAbsent,

@@ -2,12 +2,12 @@ import { PDFDocument, type PDFFont, StandardFonts } from "pdf-lib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { documentFromPages } from "../../document/pdf-pages";
+import { deriveTranscript, transcriptPlainText } from "../../document/transcript";
+import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
-import { TEST_WORKER_DIR } from "../../server/workers/test-build";
 import { assetUrl } from "../assets/service";
-import { deriveTranscript, transcriptPlainText } from "../presentation/document/transcript";
 import { insertPresentationIfAbsent } from "../presentation/repository";
-import { documentFromPages } from "./document";
 import type { PdfPage } from "./errors";
 import { RUNNING_SAMPLE_PAGES, samplePages } from "./reader";
 

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Database } from "../../db/client";
+import { documentFromPages } from "../../document/pdf-pages";
+import type { Theme } from "../../document/schema";
+import { InvalidDocumentError } from "../../document/schema";
 import { newOid } from "../../lib/ids";
 import { recordAsset, storageUsedBy } from "../assets/repository";
 import { assetUrl, STORAGE_QUOTA_BYTES } from "../assets/service";
 import { type AssetStore, databaseAssetStore } from "../assets/store";
-import type { Theme } from "../presentation/document/schema";
-import { InvalidDocumentError } from "../presentation/document/schema";
 import { insertPresentationIfAbsent, type Privacy, replacePresentationDocument } from "../presentation/repository";
-import { documentFromPages } from "./document";
 import { looksLikePdf, PDF_MAX_BYTES, type PdfConverter, PdfImportError, type PdfPage } from "./errors";
 import {
   countConverting,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { documentFromPages, pageHeight } from "../../document/pdf-pages";
+import { walkTopics } from "../../document/schema";
 import { assetUrl } from "../assets/service";
-import { walkTopics } from "../presentation/document/schema";
-import { documentFromPages, pageHeight } from "./document";
 import { looksLikePdf, PDF_MAX_PAGE_PIXELS, PDF_MAX_PAGES } from "./errors";
 import {
   cleanText,

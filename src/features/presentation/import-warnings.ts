@@ -1,4 +1,4 @@
-import { MAX_WARNINGS, type MarkdownWarning, type MarkdownWarningCode } from "./document/markdown";
+import { MAX_WARNINGS, type MarkdownWarning, type MarkdownWarningCode } from "../../document/markdown";
 
 /**
  * Import warnings travel from the import (or the editor's save) to the page it redirects to in

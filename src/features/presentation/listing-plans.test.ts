@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Queryable } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { readMarkdownDeck } from "./document/markdown";
+import { readMarkdownDeck } from "../../document/markdown";
 import {
   lastListedId,
   listListedPresentations,

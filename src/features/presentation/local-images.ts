@@ -1,6 +1,6 @@
 import type { Queryable } from "../../db/client";
+import type { LocalImage } from "../../document/markdown";
 import type { DocumentWork } from "../document-work";
-import type { LocalImage } from "./document/markdown";
 import { findSourceMarkdown, type PresentationRow } from "./repository";
 
 /**

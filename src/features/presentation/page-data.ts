@@ -1,7 +1,7 @@
+import type { Transcript } from "../../document/transcript";
 import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import type { HeaderAppData } from "../explore/header-data";
-import type { Transcript } from "./document/transcript";
 import type { Privacy, SchemaVersion } from "./repository";
 
 /** Spec §3 Owner, as the page sees it. The email never leaves the server (it only picks the avatar colour). */

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { cameraTransform, topicClipPath, topicRects } from "../../document/camera";
+import { importMarkdown } from "../../document/markdown";
 import { withChunkTimeout } from "./components/player/load-viewer";
 import { commandForKey } from "./components/player/present-viewer";
-import { cameraTransform, topicClipPath, topicRects } from "./document/camera";
-import { importMarkdown } from "./document/markdown";
 import { commentUrl, editorUrl, privateHeaderAction, privateHeaderVisible } from "./editor-links";
 import {
   CAMERA_PADDING,

@@ -1,8 +1,8 @@
 import type { Queryable } from "../../db/client";
+import { documentImageUrls } from "../../document/camera";
+import { audienceDocument } from "../../document/notes";
+import type { PresentationDocument } from "../../document/schema";
 import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
-import { documentImageUrls } from "./document/camera";
-import { audienceDocument } from "./document/notes";
-import type { PresentationDocument } from "./document/schema";
 
 /** The only place that knows how presentations are stored. */
 

@@ -3,17 +3,17 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import type { PresentationDocument, Text, Topic } from "../../document/schema";
+import { deriveTranscript, transcriptPlainText } from "../../document/transcript";
 import { createTestApp, TestAgent } from "../../server/testing";
 import type { EditorPageData } from "../editor/page-data";
-import type { PresentationDocument, Text, Topic } from "./document/schema";
-import { deriveTranscript, transcriptPlainText } from "./document/transcript";
 
 /**
  * Issue 10, "Done when": a Markdown talk with every construct imports (through the dashboard
  * and the document worker, as a person's upload does), keeps each construct in the stored
  * document, gives back what was imported in the editor, and says what it showed differently.
  */
-const FIXTURE = readFileSync(new URL("./document/fixtures/every-construct.md", import.meta.url), "utf8");
+const FIXTURE = readFileSync(new URL("../../document/fixtures/every-construct.md", import.meta.url), "utf8");
 
 function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
   const boundary = "----podium-rich-import";

@@ -1,9 +1,10 @@
 import type { Queryable } from "../../db/client";
+import { audienceDocument } from "../../document/notes";
+import { posterTopicOf } from "../../document/page-shape";
 import type { Card } from "../../lib/card";
 import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import type { Viewer } from "../viewer";
-import { audienceDocument } from "./document/notes";
 import type { OwnerData } from "./page-data";
 import { accessOf, type PresentationAccess } from "./policy";
 import {
@@ -15,7 +16,7 @@ import {
   type PresentationSummary,
   type RowOptions,
 } from "./repository";
-import { posterTopicOf, renderThumbnailSvg } from "./thumbnail";
+import { renderThumbnailSvg } from "./thumbnail";
 import { thumbnailImages } from "./thumbnail-images";
 
 export function canonicalPathOf(p: { oid: string; title: string }): string {

@@ -3,8 +3,8 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { richDeck } from "../../document/testing/rich-fixture";
 import { createTestApp, TestAgent } from "../../server/testing";
-import { richDeck } from "./components/slide/rich-fixture";
 
 /** Imports a JSON document through the dashboard's form, as a browser sends it. */
 async function importJson(agent: TestAgent, document: unknown, privacy = "private"): Promise<string> {

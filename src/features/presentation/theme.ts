@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Queryable } from "../../db/client";
+import { THEMES, type Theme } from "../../document/schema";
 import { isOid } from "../../lib/ids";
 import type { FeatureContext } from "../http";
 import type { Viewer } from "../viewer";
-import { THEMES, type Theme } from "./document/schema";
 import { findPresentationByOid } from "./repository";
 import { accessTo } from "./service";
 

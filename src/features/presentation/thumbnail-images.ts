@@ -1,9 +1,9 @@
 import sharp from "sharp";
 import type { Queryable } from "../../db/client";
+import type { Topic } from "../../document/schema";
 import { decodeCost, imageDecodes } from "../assets/decode-gate";
 import { ASSET_PATH } from "../assets/repository";
 import { databaseAssetStore } from "../assets/store";
-import type { Topic } from "./document/schema";
 
 /**
  * The poster slide's images for its SVG thumbnail, as data: URIs. An SVG shown as an <img>

@@ -1,10 +1,11 @@
 import { writeFileSync } from "node:fs";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { richDeck } from "./components/slide/rich-fixture";
-import { parseDocument, type Topic } from "./document/schema";
-import { SLIDE_PALETTES } from "./document/slide-layout";
-import { posterTopicOf, renderThumbnailSvg, wrapLines } from "./thumbnail";
+import { posterTopicOf } from "../../document/page-shape";
+import { parseDocument, type Topic } from "../../document/schema";
+import { SLIDE_PALETTES } from "../../document/slide-layout";
+import { richDeck } from "../../document/testing/rich-fixture";
+import { renderThumbnailSvg, wrapLines } from "./thumbnail";
 
 const deck = (theme: "light" | "dark" | "contrast") => parseDocument(richDeck(theme, "/assets/x.webp"));
 const slide = (n: number, theme: "light" | "dark" | "contrast" = "light") => deck(theme).topics[n - 1] as Topic;

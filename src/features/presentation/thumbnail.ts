@@ -1,5 +1,4 @@
-import { escapeHtml } from "../../lib/html";
-import type { Paragraph, PresentationDocument, Run, Text, Theme, Topic } from "./document/schema";
+import type { Paragraph, Run, Text, Theme, Topic } from "../../document/schema";
 import {
   CODE_SCALE,
   estimateFit,
@@ -10,7 +9,8 @@ import {
   TEXT_GAP,
   textBox,
   tokenColour,
-} from "./document/slide-layout";
+} from "../../document/slide-layout";
+import { escapeHtml } from "../../lib/html";
 
 /**
  * Thumbnails and the poster before Present are drawn by Podium itself (product brief: no
@@ -27,23 +27,6 @@ export const THUMBNAIL_SIZE = { width: 640, height: 360 } as const;
  * so it needs nothing but the document.
  */
 export const FALLBACK_THUMBNAIL = "thumbnail-plain.svg";
-
-/** The first topic on the path that holds text or images: what a thumbnail or poster shows. */
-export function posterTopicOf(document: PresentationDocument): Topic | null {
-  const byId = new Map<string, Topic>();
-  const index = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      index(topic.topics);
-    }
-  };
-  index(document.topics);
-  for (const step of document.path) {
-    const topic = byId.get(step);
-    if (topic && (topic.texts.length > 0 || topic.images.length > 0)) return topic;
-  }
-  return null;
-}
 
 /** Wraps text into at most `maxLines` lines of about `perLine` characters. */
 export function wrapLines(text: string, perLine: number, maxLines: number): string[] {

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { createTestApp, TestAgent } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
-import { importMarkdown } from "../presentation/document/markdown";
 import type { PresentationPageData } from "../presentation/page-data";
 import { insertPresentationIfAbsent } from "../presentation/repository";
 

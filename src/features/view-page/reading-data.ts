@@ -1,4 +1,4 @@
-import type { PresentationDocument, Theme } from "../presentation/document/schema";
+import type { PresentationDocument, Theme } from "../../document/schema";
 import type { OwnerData } from "../presentation/page-data";
 
 /**

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
+import { transcriptPlainText } from "../../document/transcript";
 import { isOid } from "../../lib/ids";
 import { ErrorPage, type ErrorPageData } from "../../ui/ErrorPage";
 import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag, VIDEOS_TAG } from "../content-changes";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
-import { transcriptPlainText } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
 import { PresentationPage } from "./components/PresentationPage";
 import { ReadingPage } from "./components/ReadingPage";

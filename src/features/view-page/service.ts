@@ -1,4 +1,6 @@
 import type { Queryable } from "../../db/client";
+import { pageShapeOf } from "../../document/page-shape";
+import { deriveTranscript } from "../../document/transcript";
 import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
@@ -6,8 +8,6 @@ import { randomSubset } from "../../lib/random-subset";
 import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
-import { pageShapeOf } from "../presentation/document/page-shape";
-import { deriveTranscript } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
 import { accessOf, type PresentationAccess } from "../presentation/policy";
 import {

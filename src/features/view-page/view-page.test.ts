@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database, Queryable } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { ChangeFeed } from "../../server/page-cache/change-feed";
 import { createTestApp } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
 import { LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
 import { PUBLIC_PAGE_CACHE_CONTROL } from "../http";
-import { importMarkdown } from "../presentation/document/markdown";
 import type { PresentationPageData } from "../presentation/page-data";
 import { insertPresentationIfAbsent, type NewPresentation } from "../presentation/repository";
 import { insertVideoCardIfAbsent } from "../sidebar/repository";

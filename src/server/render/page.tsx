@@ -1,10 +1,10 @@
 import { renderToStaticMarkup, renderToString } from "react-dom/server";
 import { BOOT_DATA_ID, ROOT_ID } from "../../client/entries";
 import type { BootData } from "../../client/hydrate";
+import type { Transcript } from "../../document/transcript";
 import type { HeadText, PageSpec } from "../../features/http";
 import { drawTranscript } from "../../features/presentation/components/TranscriptText";
 import { TranscriptMarkup } from "../../features/presentation/components/transcript-markup";
-import type { Transcript } from "../../features/presentation/document/transcript";
 import { messagesFor } from "../../i18n/catalogues";
 import type { IntlShape } from "../../i18n/intl";
 import { RawIntlProvider } from "../../i18n/intl";

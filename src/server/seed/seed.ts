@@ -1,10 +1,10 @@
 import type { Database, Queryable } from "../../db/client";
 import { takeTransactionLock } from "../../db/locks";
+import { highlightCode } from "../../document/highlight";
+import { importMarkdown } from "../../document/markdown";
 import { hashPassword } from "../../features/accounts/password";
 import { findUserByEmail, insertUser, type UserRow } from "../../features/accounts/repository";
 import { sanitizeDescription } from "../../features/presentation/description";
-import { highlightCode } from "../../features/presentation/document/highlight";
-import { importMarkdown } from "../../features/presentation/document/markdown";
 import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../../features/presentation/repository";
 import { insertVideoCardIfAbsent } from "../../features/sidebar/repository";
 import { stableOid } from "../../lib/ids";

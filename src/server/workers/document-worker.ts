@@ -1,12 +1,12 @@
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
+import { highlightCode } from "../../document/highlight";
+import { readMarkdownDeck } from "../../document/markdown";
+import { documentToMarkdown } from "../../document/markdown-export";
+import type { PresentationDocument } from "../../document/schema";
 import { documentFromFile, type ImportFile } from "../../features/dashboard/import-file";
 import { previewOf } from "../../features/editor/preview";
-import { highlightCode } from "../../features/presentation/document/highlight";
-import { readMarkdownDeck } from "../../features/presentation/document/markdown";
-import { documentToMarkdown } from "../../features/presentation/document/markdown-export";
-import type { PresentationDocument } from "../../features/presentation/document/schema";
 import { serveTasks } from "./pool";
 
 /**

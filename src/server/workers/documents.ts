@@ -1,7 +1,7 @@
+import { MarkdownImportError } from "../../document/markdown";
+import { InvalidDocumentError } from "../../document/schema";
 import { DashboardError } from "../../features/dashboard/errors";
 import { DocumentTooComplexError, type DocumentWork } from "../../features/document-work";
-import { MarkdownImportError } from "../../features/presentation/document/markdown";
-import { InvalidDocumentError } from "../../features/presentation/document/schema";
 import { type TransferredError, WorkerPool, WorkTimeoutError } from "./pool";
 
 /** Issue 9: the worst import is finished or refused within 2 s; this leaves room for the rest of the request. */

@@ -3,13 +3,13 @@ import { readdirSync, readFileSync } from "node:fs";
 import { PDFDocument, PDFName, StandardFonts } from "pdf-lib";
 import { afterEach, describe, expect, it } from "vitest";
 import { type PdfConversionEvents, type PdfConverter, PdfImportError } from "../../features/pdf-import/errors";
+import { TEST_WORKER_DIR } from "../testing/build-workers";
 import { createPdfWorkers, type PdfWorkerOptions } from "./pdf-pool";
-import { TEST_WORKER_DIR } from "./test-build";
 
 /**
  * Issue 27 item 2: the PDF converter takes turns across people, limits a page's time and a
  * PDF's pace, and runs in a child process killed past its memory ceiling. These run the built
- * converter (workers/test-build.ts) in a real child process.
+ * converter (testing/build-workers.ts) in a real child process.
  */
 
 async function blankPdf(): Promise<Uint8Array> {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { LOCALES } from "../../../i18n/locales";
@@ -5,15 +6,23 @@ import type { Card } from "../../../lib/card";
 import { accountPath, type SignInReason } from "../../../lib/sign-in-reason";
 import { Avatar } from "../../../ui/Avatar";
 import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
-import { FormNotice, PostForm, TextField } from "../../../ui/Form";
+import {
+  ButtonForm,
+  FormMessageNotice,
+  FormNotice,
+  FormPanel,
+  type FormProblem,
+  FormSection,
+  PostForm,
+  SelectField,
+  SubmitButton,
+  TextField,
+  useFieldError,
+} from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";
 
-/** What a form page shows again after a failed submit. */
-export interface FormProblem {
-  field: string;
-  messageId: string;
-  values?: Record<string, number | string>;
-}
+/** What a form page shows again after a failed submit (the form kit's, ui/Form.tsx). */
+export type { FormProblem };
 
 export type AccountPageData =
   | { page: "login"; next: string; reason: SignInReason | null; email: string; problem: FormProblem | null }
@@ -62,160 +71,201 @@ function renderAccountPage(data: AccountPageData) {
   }
 }
 
-function useProblemText(problem: FormProblem | null) {
-  const intl = useIntl();
-  return (field: string) =>
-    problem && problem.field === field
-      ? intl.formatMessage({ id: problem.messageId as MessageId }, problem.values)
-      : null;
+function FormProblemNotice({ problem }: { problem: FormProblem | null }) {
+  return <FormMessageNotice kind="error" message={problem} />;
 }
 
-function FormProblemNotice({ problem }: { problem: FormProblem | null }) {
-  if (!problem) return null;
+/** The name fields of sign-up and settings (spec §2: first name, last name, public display name). */
+function NameFields({
+  values,
+  fieldError,
+}: {
+  values: { firstName?: string; lastName?: string; publicDisplayName?: string };
+  fieldError: (field: string) => string | null;
+}) {
+  const intl = useIntl();
+  const field = (id: MessageId) => intl.formatMessage({ id });
   return (
-    <FormNotice kind="error">
-      <FormattedMessage id={problem.messageId as MessageId} values={problem.values} />
-    </FormNotice>
+    <>
+      <TextField
+        name="firstName"
+        label={field("accounts.field.firstName")}
+        defaultValue={values.firstName}
+        error={fieldError("firstName")}
+        autoComplete="given-name"
+        required
+        maxLength={100}
+      />
+      <TextField
+        name="lastName"
+        label={field("accounts.field.lastName")}
+        defaultValue={values.lastName}
+        error={fieldError("lastName")}
+        autoComplete="family-name"
+        maxLength={100}
+      />
+      <TextField
+        name="publicDisplayName"
+        label={field("accounts.field.publicDisplayName")}
+        hint={field("accounts.field.publicDisplayNameHint")}
+        defaultValue={values.publicDisplayName}
+        error={fieldError("publicDisplayName")}
+        maxLength={100}
+      />
+    </>
+  );
+}
+
+/** A new password: at least ten characters (the server says so again if not). */
+function NewPasswordField({ name, label, error }: { name: string; label: string; error: string | null }) {
+  const intl = useIntl();
+  return (
+    <TextField
+      name={name}
+      type="password"
+      label={label}
+      hint={intl.formatMessage({ id: "accounts.field.passwordHint" })}
+      error={error}
+      autoComplete="new-password"
+      required
+      minLength={10}
+    />
+  );
+}
+
+/** The line under a sign-in or sign-up form that leads to the other one. */
+function SwitchLink({ id, href }: { id: MessageId; href: string }) {
+  return (
+    <p className="auth-panel__switch">
+      <FormattedMessage id={id} values={{ link: (text) => <a href={href}>{text}</a> }} />
+    </p>
+  );
+}
+
+/**
+ * Log in and sign up, side by side (each posts to `/<kind>/` and links to the other): their
+ * messages, the usual one first and then the one for a visitor sent by a signed-out Like.
+ */
+const AUTH_FORMS = {
+  login: {
+    title: ["accounts.login.title", "accounts.login.likeTitle"],
+    lead: ["accounts.login.lead", "accounts.login.likeLead"],
+    submit: "accounts.login.submit",
+    switchTo: "accounts.login.noAccount",
+  },
+  signup: {
+    title: ["accounts.signup.title", "likes.signUpToLike"],
+    lead: ["accounts.signup.lead", "accounts.signup.likeLead"],
+    submit: "accounts.signup.submit",
+    switchTo: "accounts.signup.haveAccount",
+  },
+} as const satisfies Record<
+  "login" | "signup",
+  {
+    title: readonly [MessageId, MessageId];
+    lead: readonly [MessageId, MessageId];
+    submit: MessageId;
+    switchTo: MessageId;
+  }
+>;
+
+/**
+ * A log-in or sign-up page: a panel whose heading and lead say why the visitor came, the form
+ * with where to go after, and the link to the other form.
+ */
+function AuthForm({
+  kind,
+  data,
+  children,
+}: {
+  kind: keyof typeof AUTH_FORMS;
+  data: { next: string; reason: SignInReason | null; problem: FormProblem | null };
+  children: ReactNode;
+}) {
+  const form = AUTH_FORMS[kind];
+  const like = data.reason === "like" ? 1 : 0;
+  const other = kind === "login" ? "/signup/" : "/login/";
+  return (
+    <FormPanel
+      id={`${kind}-title`}
+      title={<FormattedMessage id={form.title[like]} />}
+      lead={<FormattedMessage id={form.lead[like]} />}
+    >
+      <PostForm action={`/${kind}/`}>
+        <FormProblemNotice problem={data.problem} />
+        <input type="hidden" name="next" value={data.next} />
+        {data.reason ? <input type="hidden" name="reason" value={data.reason} /> : null}
+        {children}
+        <SubmitButton>
+          <FormattedMessage id={form.submit} />
+        </SubmitButton>
+      </PostForm>
+      <SwitchLink id={form.switchTo} href={accountPath(other, data.next, data.reason)} />
+    </FormPanel>
   );
 }
 
 function LoginForm({ data }: { data: Extract<AccountPageData, { page: "login" }> }) {
   const intl = useIntl();
-  const signupHref = accountPath("/signup/", data.next, data.reason);
   return (
-    <section className="panel auth-panel" aria-labelledby="login-title">
-      <h1 id="login-title">
-        <FormattedMessage id={data.reason === "like" ? "accounts.login.likeTitle" : "accounts.login.title"} />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id={data.reason === "like" ? "accounts.login.likeLead" : "accounts.login.lead"} />
-      </p>
-      <PostForm action="/login/">
-        <FormProblemNotice problem={data.problem} />
-        <input type="hidden" name="next" value={data.next} />
-        {data.reason ? <input type="hidden" name="reason" value={data.reason} /> : null}
-        <TextField
-          name="email"
-          type="email"
-          label={intl.formatMessage({ id: "accounts.field.email" })}
-          defaultValue={data.email}
-          autoComplete="email"
-          required
-        />
-        <TextField
-          name="password"
-          type="password"
-          label={intl.formatMessage({ id: "accounts.field.password" })}
-          autoComplete="current-password"
-          required
-        />
-        <button type="submit" className="button button--primary">
-          <FormattedMessage id="accounts.login.submit" />
-        </button>
-      </PostForm>
-      <p className="auth-panel__switch">
-        <FormattedMessage id="accounts.login.noAccount" values={{ link: (text) => <a href={signupHref}>{text}</a> }} />
-      </p>
-    </section>
+    <AuthForm kind="login" data={data}>
+      <TextField
+        name="email"
+        type="email"
+        label={intl.formatMessage({ id: "accounts.field.email" })}
+        defaultValue={data.email}
+        autoComplete="email"
+        required
+      />
+      <TextField
+        name="password"
+        type="password"
+        label={intl.formatMessage({ id: "accounts.field.password" })}
+        autoComplete="current-password"
+        required
+      />
+    </AuthForm>
   );
 }
 
 function SignupForm({ data }: { data: Extract<AccountPageData, { page: "signup" }> }) {
   const intl = useIntl();
-  const problemText = useProblemText(data.problem);
-  const loginHref = accountPath("/login/", data.next, data.reason);
+  const fieldError = useFieldError(data.problem);
   const field = (id: MessageId) => intl.formatMessage({ id });
   return (
-    <section className="panel auth-panel" aria-labelledby="signup-title">
-      <h1 id="signup-title">
-        <FormattedMessage id={data.reason === "like" ? "likes.signUpToLike" : "accounts.signup.title"} />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id={data.reason === "like" ? "accounts.signup.likeLead" : "accounts.signup.lead"} />
-      </p>
-      <PostForm action="/signup/">
-        <FormProblemNotice problem={data.problem} />
-        <input type="hidden" name="next" value={data.next} />
-        {data.reason ? <input type="hidden" name="reason" value={data.reason} /> : null}
-        <TextField
-          name="firstName"
-          label={field("accounts.field.firstName")}
-          defaultValue={data.values.firstName}
-          error={problemText("firstName")}
-          autoComplete="given-name"
-          required
-          maxLength={100}
-        />
-        <TextField
-          name="lastName"
-          label={field("accounts.field.lastName")}
-          defaultValue={data.values.lastName}
-          error={problemText("lastName")}
-          autoComplete="family-name"
-          maxLength={100}
-        />
-        <TextField
-          name="publicDisplayName"
-          label={field("accounts.field.publicDisplayName")}
-          hint={field("accounts.field.publicDisplayNameHint")}
-          defaultValue={data.values.publicDisplayName}
-          error={problemText("publicDisplayName")}
-          maxLength={100}
-        />
-        <TextField
-          name="email"
-          type="email"
-          label={field("accounts.field.email")}
-          defaultValue={data.values.email}
-          error={problemText("email")}
-          autoComplete="email"
-          required
-        />
-        <TextField
-          name="password"
-          type="password"
-          label={field("accounts.field.password")}
-          hint={field("accounts.field.passwordHint")}
-          error={problemText("password")}
-          autoComplete="new-password"
-          required
-          minLength={10}
-        />
-        <button type="submit" className="button button--primary">
-          <FormattedMessage id="accounts.signup.submit" />
-        </button>
-      </PostForm>
-      <p className="auth-panel__switch">
-        <FormattedMessage
-          id="accounts.signup.haveAccount"
-          values={{ link: (text) => <a href={loginHref}>{text}</a> }}
-        />
-      </p>
-    </section>
+    <AuthForm kind="signup" data={data}>
+      <NameFields values={data.values} fieldError={fieldError} />
+      <TextField
+        name="email"
+        type="email"
+        label={field("accounts.field.email")}
+        defaultValue={data.values.email}
+        error={fieldError("email")}
+        autoComplete="email"
+        required
+      />
+      <NewPasswordField name="password" label={field("accounts.field.password")} error={fieldError("password")} />
+    </AuthForm>
   );
 }
 
 function LogoutForm({ name }: { name: string }) {
   return (
-    <section className="panel auth-panel" aria-labelledby="logout-title">
-      <h1 id="logout-title">
-        <FormattedMessage id="accounts.logout.title" />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id="accounts.logout.lead" values={{ name }} />
-      </p>
-      <PostForm action="/logout">
-        <button type="submit" className="button button--primary">
-          <FormattedMessage id="accounts.logout.submit" />
-        </button>
-      </PostForm>
-    </section>
+    <FormPanel
+      id="logout-title"
+      title={<FormattedMessage id="accounts.logout.title" />}
+      lead={<FormattedMessage id="accounts.logout.lead" values={{ name }} />}
+    >
+      <ButtonForm action="/logout" className="form" variant="primary">
+        <FormattedMessage id="accounts.logout.submit" />
+      </ButtonForm>
+    </FormPanel>
   );
 }
 
 function SettingsForms({ data }: { data: Extract<AccountPageData, { page: "settings" }> }) {
   const intl = useIntl();
-  const problemText = useProblemText(data.problem);
+  const fieldError = useFieldError(data.problem);
   const field = (id: MessageId) => intl.formatMessage({ id });
   const passwordProblem = data.problem && ["currentPassword", "password"].includes(data.problem.field);
   return (
@@ -228,84 +278,49 @@ function SettingsForms({ data }: { data: Extract<AccountPageData, { page: "setti
           <FormattedMessage id={data.saved === "profile" ? "settings.saved.profile" : "settings.saved.password"} />
         </FormNotice>
       ) : null}
-      <section className="panel" aria-labelledby="settings-profile">
-        <h2 id="settings-profile">
-          <FormattedMessage id="settings.profile" />
-        </h2>
+      <FormSection id="settings-profile" title={<FormattedMessage id="settings.profile" />}>
         <PostForm action="/settings/">
           {data.problem && !passwordProblem ? <FormProblemNotice problem={data.problem} /> : null}
-          <TextField
-            name="firstName"
-            label={field("accounts.field.firstName")}
-            defaultValue={data.profile.firstName}
-            error={problemText("firstName")}
-            autoComplete="given-name"
-            required
-            maxLength={100}
-          />
-          <TextField
-            name="lastName"
-            label={field("accounts.field.lastName")}
-            defaultValue={data.profile.lastName}
-            error={problemText("lastName")}
-            autoComplete="family-name"
-            maxLength={100}
-          />
-          <TextField
-            name="publicDisplayName"
-            label={field("accounts.field.publicDisplayName")}
-            hint={field("accounts.field.publicDisplayNameHint")}
-            defaultValue={data.profile.publicDisplayName}
-            error={problemText("publicDisplayName")}
-            maxLength={100}
-          />
-          <div className="field">
-            <label htmlFor="field-language">
-              <FormattedMessage id="accounts.field.language" />
-            </label>
-            <select id="field-language" name="language" defaultValue={data.profile.language}>
-              <option value="">{field("accounts.field.languageDefault")}</option>
-              {LOCALES.map((locale) => (
-                <option key={locale} value={locale} lang={locale}>
-                  {field(`language.${locale}` as MessageId)}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="button button--primary">
+          <NameFields values={data.profile} fieldError={fieldError} />
+          <SelectField
+            name="language"
+            id="field-language"
+            label={<FormattedMessage id="accounts.field.language" />}
+            defaultValue={data.profile.language}
+          >
+            <option value="">{field("accounts.field.languageDefault")}</option>
+            {LOCALES.map((locale) => (
+              <option key={locale} value={locale} lang={locale}>
+                {field(`language.${locale}` as MessageId)}
+              </option>
+            ))}
+          </SelectField>
+          <SubmitButton>
             <FormattedMessage id="settings.saveProfile" />
-          </button>
+          </SubmitButton>
         </PostForm>
-      </section>
-      <section className="panel" aria-labelledby="settings-password">
-        <h2 id="settings-password">
-          <FormattedMessage id="settings.password" />
-        </h2>
+      </FormSection>
+      <FormSection id="settings-password" title={<FormattedMessage id="settings.password" />}>
         <PostForm action="/settings/password">
           {passwordProblem ? <FormProblemNotice problem={data.problem} /> : null}
           <TextField
             name="currentPassword"
             type="password"
             label={field("accounts.field.currentPassword")}
-            error={problemText("currentPassword")}
+            error={fieldError("currentPassword")}
             autoComplete="current-password"
             required
           />
-          <TextField
+          <NewPasswordField
             name="newPassword"
-            type="password"
             label={field("accounts.field.newPassword")}
-            hint={field("accounts.field.passwordHint")}
-            error={problemText("password")}
-            autoComplete="new-password"
-            required
-            minLength={10}
+            error={fieldError("password")}
           />
-          <button type="submit" className="button button--primary">
+          <SubmitButton>
             <FormattedMessage id="settings.changePassword" />
-          </button>
+          </SubmitButton>
         </PostForm>
-      </section>
+      </FormSection>
     </div>
   );
 }
@@ -352,13 +367,11 @@ const SEGMENT_CHOICES = [
 /** Issue 13, R2.8: the first step of Get started. The answer picks the trending searches (R3.6). */
 function SegmentForm({ problem }: { problem: FormProblem | null }) {
   return (
-    <section className="panel auth-panel" aria-labelledby="segment-title">
-      <h1 id="segment-title">
-        <FormattedMessage id="accounts.segment.title" />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id="accounts.segment.lead" />
-      </p>
+    <FormPanel
+      id="segment-title"
+      title={<FormattedMessage id="accounts.segment.title" />}
+      lead={<FormattedMessage id="accounts.segment.lead" />}
+    >
       <PostForm action="/signup/segment/">
         <FormProblemNotice problem={problem} />
         <fieldset className="segment-choices" aria-describedby={problem ? "segment-error" : undefined}>
@@ -379,13 +392,11 @@ function SegmentForm({ problem }: { problem: FormProblem | null }) {
             </p>
           ) : null}
         </fieldset>
-        <button type="submit" className="button button--primary">
+        <SubmitButton>
           <FormattedMessage id="accounts.segment.submit" />
-        </button>
+        </SubmitButton>
       </PostForm>
-      <p className="auth-panel__switch">
-        <FormattedMessage id="accounts.signup.haveAccount" values={{ link: (text) => <a href="/login/">{text}</a> }} />
-      </p>
-    </section>
+      <SwitchLink id="accounts.signup.haveAccount" href="/login/" />
+    </FormPanel>
   );
 }

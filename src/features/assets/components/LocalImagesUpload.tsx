@@ -1,8 +1,8 @@
 import { type FormEvent, useRef, useState } from "react";
+import type { LocalImage } from "../../../document/markdown";
 import { FormattedMessage } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { useSession } from "../../../ui/session";
-import type { LocalImage } from "../../presentation/document/markdown";
 import { ImageUploadFailure, placeImage, uploadImage, writtenName } from "./image-upload";
 import "./image-upload.css";
 

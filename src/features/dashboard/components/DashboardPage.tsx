@@ -1,12 +1,22 @@
+import type { LocalImage, MarkdownWarning } from "../../../document/markdown";
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { FormNotice, PostForm, TextField } from "../../../ui/Form";
+import {
+  ButtonForm,
+  FormMessageNotice,
+  FormPanel,
+  FormSection,
+  PostForm,
+  SelectField,
+  SubmitButton,
+  TextAreaField,
+  TextField,
+} from "../../../ui/Form";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { ImagesSection } from "../../assets/components/ImagesSection";
 import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 import { ImportWarnings } from "../../presentation/components/ImportWarnings";
-import type { LocalImage, MarkdownWarning } from "../../presentation/document/markdown";
 import { CREATE_PATH, DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
@@ -58,20 +68,25 @@ export function DashboardPage({ data }: { data: DashboardPageData }) {
 }
 
 function NoticeBanner({ notice }: { notice: Notice | null }) {
-  if (!notice) return null;
-  return (
-    <FormNotice kind={notice.kind}>
-      <FormattedMessage id={notice.messageId as MessageId} values={notice.values} />
-    </FormNotice>
-  );
+  return notice ? <FormMessageNotice kind={notice.kind} message={notice} /> : null;
 }
+
+/** Who reads a deck's speaker notes (issue 28), as the owner chooses. */
+const NOTES_CHOICES = [
+  ["private", "dashboard.notes.private"],
+  ["public", "dashboard.notes.public"],
+] as const;
+/** The right a collaborator gets (spec §6): comment, or edit. */
+const RIGHT_CHOICES = [
+  ["comment", "dashboard.people.canComment"],
+  ["edit", "dashboard.people.canEdit"],
+] as const;
 
 /**
  * Issue 28: the deck's speaker notes, on the import result and the manage page: how many slides
  * have them, who reads them, and the owner's choice. Shown once the deck has notes (or had them published).
  */
 function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageData["presentation"]["notes"] }) {
-  const intl = useIntl();
   if (notes.slides === 0 && !notes.published) return null;
   return (
     <section className="panel" aria-labelledby="notes-title" data-testid="notes-choice">
@@ -85,18 +100,16 @@ function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageDa
         />
       </p>
       <PostForm action={action}>
-        <div className="field">
-          <label htmlFor="notes-choice">
-            <FormattedMessage id="dashboard.notes.choice" />
-          </label>
-          <select id="notes-choice" name="notes" defaultValue={notes.published ? "public" : "private"}>
-            <option value="private">{intl.formatMessage({ id: "dashboard.notes.private" })}</option>
-            <option value="public">{intl.formatMessage({ id: "dashboard.notes.public" })}</option>
-          </select>
-        </div>
-        <button type="submit" className="button button--primary">
+        <SelectField
+          name="notes"
+          id="notes-choice"
+          label={<FormattedMessage id="dashboard.notes.choice" />}
+          defaultValue={notes.published ? "public" : "private"}
+          choices={NOTES_CHOICES}
+        />
+        <SubmitButton>
           <FormattedMessage id="dashboard.notes.save" />
-        </button>
+        </SubmitButton>
       </PostForm>
     </section>
   );
@@ -220,13 +233,11 @@ function CreatePresentation({ data }: { data: Extract<DashboardPageData, { view:
         </p>
       </div>
       <StartPanel importAction={IMPORT_PATH} />
-      <section className="panel" aria-labelledby="empty-deck-title">
-        <h2 id="empty-deck-title">
-          <FormattedMessage id="start.empty.title" />
-        </h2>
-        <p className="dashboard__lead">
-          <FormattedMessage id="accounts.create.lead" />
-        </p>
+      <FormSection
+        id="empty-deck-title"
+        title={<FormattedMessage id="start.empty.title" />}
+        lead={<FormattedMessage id="accounts.create.lead" />}
+      >
         <PostForm action={CREATE_PATH} className="form start-empty">
           <TextField
             name="title"
@@ -236,11 +247,11 @@ function CreatePresentation({ data }: { data: Extract<DashboardPageData, { view:
             required
             maxLength={200}
           />
-          <button type="submit" className="button">
+          <SubmitButton variant="plain">
             <FormattedMessage id="accounts.create.submit" />
-          </button>
+          </SubmitButton>
         </PostForm>
-      </section>
+      </FormSection>
     </div>
   );
 }
@@ -278,70 +289,53 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
 
       <ActivityChart activity={data.activity} />
 
-      <section className="panel" aria-labelledby="details-title">
-        <h2 id="details-title">
-          <FormattedMessage id="dashboard.details" />
-        </h2>
+      <FormSection id="details-title" title={<FormattedMessage id="dashboard.details" />}>
         <PostForm action={`${path}/details`}>
-          <div className="field">
-            <label htmlFor="details-title-field">
-              <FormattedMessage id="dashboard.field.title" />
-            </label>
-            <input id="details-title-field" name="title" type="text" defaultValue={p.title} required maxLength={200} />
-          </div>
-          <div className="field">
-            <label htmlFor="details-description">
-              <FormattedMessage id="dashboard.field.description" />
-            </label>
-            <p id="details-description-hint" className="field__hint">
-              <FormattedMessage id="dashboard.field.descriptionHint" />
-            </p>
-            <textarea
-              id="details-description"
-              name="description"
-              defaultValue={p.descriptionHtml}
-              aria-describedby="details-description-hint"
-              maxLength={20000}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="details-tags">
-              <FormattedMessage id="dashboard.field.tags" />
-            </label>
-            <p id="details-tags-hint" className="field__hint">
-              <FormattedMessage id="dashboard.field.tagsHint" />
-            </p>
-            <input
-              id="details-tags"
-              name="tags"
-              type="text"
-              defaultValue={p.tags.join(", ")}
-              aria-describedby="details-tags-hint"
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="details-privacy">
-              <FormattedMessage id="dashboard.privacy" />
-            </label>
-            <select id="details-privacy" name="privacy" defaultValue={p.privacy}>
-              <PrivacyOptions />
-            </select>
-          </div>
-          <button type="submit" className="button button--primary">
+          <TextField
+            name="title"
+            id="details-title-field"
+            label={<FormattedMessage id="dashboard.field.title" />}
+            defaultValue={p.title}
+            required
+            maxLength={200}
+          />
+          <TextAreaField
+            name="description"
+            id="details-description"
+            label={<FormattedMessage id="dashboard.field.description" />}
+            hint={<FormattedMessage id="dashboard.field.descriptionHint" />}
+            defaultValue={p.descriptionHtml}
+            maxLength={20000}
+          />
+          <TextField
+            name="tags"
+            id="details-tags"
+            label={<FormattedMessage id="dashboard.field.tags" />}
+            hint={<FormattedMessage id="dashboard.field.tagsHint" />}
+            defaultValue={p.tags.join(", ")}
+          />
+          <SelectField
+            name="privacy"
+            id="details-privacy"
+            label={<FormattedMessage id="dashboard.privacy" />}
+            defaultValue={p.privacy}
+          >
+            <PrivacyOptions />
+          </SelectField>
+          <SubmitButton>
             <FormattedMessage id="dashboard.save" />
-          </button>
+          </SubmitButton>
         </PostForm>
-      </section>
+      </FormSection>
 
       <ThemePicker action={`${path}/theme`} current={p.theme} />
 
-      <section className="panel" id={MANAGE_SECTIONS.sharing} aria-labelledby="links-title">
-        <h2 id="links-title">
-          <FormattedMessage id="dashboard.links" />
-        </h2>
-        <p className="dashboard__lead">
-          <FormattedMessage id="dashboard.links.lead" />
-        </p>
+      <FormSection
+        id="links-title"
+        sectionId={MANAGE_SECTIONS.sharing}
+        title={<FormattedMessage id="dashboard.links" />}
+        lead={<FormattedMessage id="dashboard.links.lead" />}
+      >
         {live.length > 0 ? (
           <ul className="view-links">
             {live.map((link, index) => (
@@ -353,15 +347,13 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                 privateDeck={p.privacy === "private"}
                 forPresenting={link.forPresenting}
                 revoke={
-                  <PostForm action={`${path}/view-links/${link.linkId}/revoke`} className="inline-form">
-                    <button
-                      type="submit"
-                      className="button button--danger-quiet"
-                      aria-label={intl.formatMessage({ id: "dashboard.links.revokeLabel" }, { url: link.url })}
-                    >
-                      <FormattedMessage id="dashboard.links.revoke" />
-                    </button>
-                  </PostForm>
+                  <ButtonForm
+                    action={`${path}/view-links/${link.linkId}/revoke`}
+                    variant="danger-quiet"
+                    label={intl.formatMessage({ id: "dashboard.links.revokeLabel" }, { url: link.url })}
+                  >
+                    <FormattedMessage id="dashboard.links.revoke" />
+                  </ButtonForm>
                 }
               />
             ))}
@@ -382,19 +374,17 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
             <input type="checkbox" name="forPresenting" value="on" />{" "}
             <FormattedMessage id="dashboard.links.forPresenting" />
           </label>
-          <button type="submit" className="button button--primary">
+          <SubmitButton>
             <FormattedMessage id="dashboard.links.create" />
-          </button>
+          </SubmitButton>
         </PostForm>
-      </section>
+      </FormSection>
 
-      <section className="panel" aria-labelledby="people-title">
-        <h2 id="people-title">
-          <FormattedMessage id="dashboard.people" />
-        </h2>
-        <p className="dashboard__lead">
-          <FormattedMessage id="dashboard.people.lead" />
-        </p>
+      <FormSection
+        id="people-title"
+        title={<FormattedMessage id="dashboard.people" />}
+        lead={<FormattedMessage id="dashboard.people.lead" />}
+      >
         {data.collaborators.length > 0 ? (
           <ul className="link-list">
             {data.collaborators.map((person) => (
@@ -407,40 +397,38 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                     id={person.right === "edit" ? "dashboard.people.canEdit" : "dashboard.people.canComment"}
                   />
                 </span>
-                <PostForm action={`${path}/collaborators/${person.userOid}/remove`} className="inline-form">
-                  <button
-                    type="submit"
-                    className="button button--danger-quiet"
-                    aria-label={intl.formatMessage({ id: "dashboard.people.removeLabel" }, { name: person.name })}
-                  >
-                    <FormattedMessage id="dashboard.people.remove" />
-                  </button>
-                </PostForm>
+                <ButtonForm
+                  action={`${path}/collaborators/${person.userOid}/remove`}
+                  variant="danger-quiet"
+                  label={intl.formatMessage({ id: "dashboard.people.removeLabel" }, { name: person.name })}
+                >
+                  <FormattedMessage id="dashboard.people.remove" />
+                </ButtonForm>
               </li>
             ))}
           </ul>
         ) : null}
         <PostForm action={`${path}/collaborators`} className="form people-form">
-          <div className="field">
-            <label htmlFor="people-email">
-              <FormattedMessage id="accounts.field.email" />
-            </label>
-            <input id="people-email" name="email" type="email" required autoComplete="off" />
-          </div>
-          <div className="field">
-            <label htmlFor="people-right">
-              <FormattedMessage id="dashboard.people.right" />
-            </label>
-            <select id="people-right" name="right" defaultValue="comment">
-              <option value="comment">{intl.formatMessage({ id: "dashboard.people.canComment" })}</option>
-              <option value="edit">{intl.formatMessage({ id: "dashboard.people.canEdit" })}</option>
-            </select>
-          </div>
-          <button type="submit" className="button button--primary">
+          <TextField
+            name="email"
+            id="people-email"
+            type="email"
+            label={<FormattedMessage id="accounts.field.email" />}
+            required
+            autoComplete="off"
+          />
+          <SelectField
+            name="right"
+            id="people-right"
+            label={<FormattedMessage id="dashboard.people.right" />}
+            defaultValue="comment"
+            choices={RIGHT_CHOICES}
+          />
+          <SubmitButton>
             <FormattedMessage id="dashboard.people.add" />
-          </button>
+          </SubmitButton>
         </PostForm>
-      </section>
+      </FormSection>
 
       <section className="panel panel--danger" aria-labelledby="danger-title">
         <h2 id="danger-title">
@@ -459,21 +447,19 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
 
 function DeleteConfirmation({ oid, title }: { oid: string; title: string }) {
   return (
-    <section className="panel auth-panel" aria-labelledby="confirm-title">
-      <h1 id="confirm-title">
-        <FormattedMessage id="dashboard.delete.confirmTitle" values={{ title }} />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id="dashboard.delete.confirmLead" />
-      </p>
+    <FormPanel
+      id="confirm-title"
+      title={<FormattedMessage id="dashboard.delete.confirmTitle" values={{ title }} />}
+      lead={<FormattedMessage id="dashboard.delete.confirmLead" />}
+    >
       <PostForm action={`${BASE}presentations/${oid}/delete`} className="confirm-actions">
-        <button type="submit" className="button button--danger">
+        <SubmitButton variant="danger">
           <FormattedMessage id="dashboard.delete.confirm" />
-        </button>
+        </SubmitButton>
         <a className="button" href={`${BASE}presentations/${oid}/`}>
           <FormattedMessage id="dashboard.delete.cancel" />
         </a>
       </PostForm>
-    </section>
+    </FormPanel>
   );
 }

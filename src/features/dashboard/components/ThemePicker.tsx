@@ -1,8 +1,8 @@
+import type { Theme } from "../../../document/schema";
+import { SLIDE_PALETTES } from "../../../document/slide-layout";
 import { FormattedMessage } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { PostForm } from "../../../ui/Form";
-import type { Theme } from "../../presentation/document/schema";
-import { SLIDE_PALETTES } from "../../presentation/document/slide-layout";
+import { PostForm, SubmitButton } from "../../../ui/Form";
 import "./theme-picker.css";
 
 const THEMES: { theme: Theme; label: MessageId }[] = [
@@ -39,9 +39,9 @@ export function ThemePicker({ action, current }: { action: string; current: Them
             </label>
           ))}
         </fieldset>
-        <button type="submit" className="button button--primary">
+        <SubmitButton>
           <FormattedMessage id="dashboard.theme.save" />
-        </button>
+        </SubmitButton>
       </PostForm>
     </section>
   );

@@ -1,6 +1,6 @@
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import { Avatar } from "../../../ui/Avatar";
-import { PostForm } from "../../../ui/Form";
+import { ButtonForm, PostForm, SubmitButton } from "../../../ui/Form";
 import { Player } from "../../presentation/components/player/Player";
 import { COMMENT_MAX_LENGTH, type CommentingData, type CommentView } from "../page-data";
 
@@ -30,15 +30,14 @@ function CommentItem({ comment, editorPath }: { comment: CommentView; editorPath
         </p>
         <p className="comment__body">{comment.body}</p>
         {comment.canDelete ? (
-          <PostForm action={`${editorPath}comments/${comment.id}/delete`} className="comment__delete">
-            <button
-              type="submit"
-              className="button button--danger-quiet"
-              aria-label={intl.formatMessage({ id: "editor.comments.deleteLabel" }, { name: comment.authorName })}
-            >
-              <FormattedMessage id="editor.comments.delete" />
-            </button>
-          </PostForm>
+          <ButtonForm
+            action={`${editorPath}comments/${comment.id}/delete`}
+            className="comment__delete"
+            variant="danger-quiet"
+            label={intl.formatMessage({ id: "editor.comments.deleteLabel" }, { name: comment.authorName })}
+          >
+            <FormattedMessage id="editor.comments.delete" />
+          </ButtonForm>
         ) : null}
       </div>
     </li>
@@ -87,9 +86,9 @@ export function CommentingMode({ data, editorPath }: { data: CommentingData; edi
               </p>
             ) : null}
           </div>
-          <button type="submit" className="button button--primary">
+          <SubmitButton>
             <FormattedMessage id="editor.comments.submit" />
-          </button>
+          </SubmitButton>
         </PostForm>
         {data.comments.length === 0 ? (
           <p className="commenting__empty">

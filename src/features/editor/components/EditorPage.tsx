@@ -1,7 +1,7 @@
 import { type ClipboardEvent, type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { FormNotice } from "../../../ui/Form";
+import { Field as FormField, FormNotice } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "../../assets/components/ImageUploadStatus";
@@ -135,23 +135,10 @@ function Field({
   error?: EditorMessage;
   children: (describedBy: string | undefined, invalid: true | undefined) => ReactNode;
 }) {
-  const id = `editor-${name}`;
-  const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
-    <div className={`field${error ? " field--error" : ""}`}>
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={`${id}-hint`} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
-      {children(describedBy || undefined, error ? true : undefined)}
-      {error ? (
-        <p id={`${id}-error`} className="field__error">
-          <Message message={error} />
-        </p>
-      ) : null}
-    </div>
+    <FormField id={`editor-${name}`} label={label} hint={hint} error={error ? <Message message={error} /> : undefined}>
+      {(control) => children(control["aria-describedby"], control["aria-invalid"])}
+    </FormField>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import type { Theme, Topic } from "../../../document/schema";
 import { FormattedMessage } from "../../../i18n/intl";
 import { slideThemeClass, TopicView } from "../../presentation/components/slide/SlideView";
-import type { Theme, Topic } from "../../presentation/document/schema";
 import { type EditorPreview, type PreviewSlide, previewOf } from "../preview";
 
 /** Product brief: the preview follows typing, a moment after it stops. */

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../../db/client";
 import { testDatabaseTargets } from "../../../db/testing";
+import { TEST_CONFIG } from "../../../server/testing";
 import {
   appKeepingDatabase,
   CuttableProxy,
@@ -11,8 +12,7 @@ import {
   natsAvailable,
   postEvent,
   storedEvents,
-} from "../../../server/event-pipeline-testing";
-import { TEST_CONFIG } from "../../../server/testing";
+} from "../../../server/testing/event-pipeline";
 
 /**
  * Issue 14 "Done when": PostgreSQL stops for 10 s under load (a TCP proxy between Podium and

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../../db/testing";
+import { TEST_CONFIG } from "../../../server/testing";
 import {
   appKeepingDatabase,
   deleteStream,
@@ -9,8 +10,7 @@ import {
   natsAvailable,
   postEvent,
   storedEvents,
-} from "../../../server/event-pipeline-testing";
-import { TEST_CONFIG } from "../../../server/testing";
+} from "../../../server/testing/event-pipeline";
 import type { AcceptedEvent } from "../accepted-event";
 import { EventStreamUnavailableError, startJetStreamPipeline } from "./jetstream";
 import { EVENT_RETRY_AFTER_SECONDS } from "./types";

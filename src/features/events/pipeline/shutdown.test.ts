@@ -6,7 +6,7 @@ import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { deleteStream, NATS_TEST_URL, natsAvailable, usageEvent } from "../../../server/event-pipeline-testing";
+import { deleteStream, NATS_TEST_URL, natsAvailable, usageEvent } from "../../../server/testing/event-pipeline";
 import { WORKER_ENTRIES } from "../../../server/workers/entries";
 
 /**

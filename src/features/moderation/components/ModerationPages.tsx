@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { FormNotice, PostForm } from "../../../ui/Form";
+import { ButtonForm, FormNotice, PostForm, SubmitButton } from "../../../ui/Form";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { TagInput } from "../../../ui/TagInput";
 import { REPORT_REASONS } from "../reasons";
@@ -92,9 +92,9 @@ function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "repor
           </label>
           <textarea id="report-details" name="details" maxLength={2000} />
         </div>
-        <button type="submit" className="button button--primary">
+        <SubmitButton>
           <FormattedMessage id="report.submit" />
-        </button>
+        </SubmitButton>
       </PostForm>
     </section>
   );
@@ -126,16 +126,12 @@ function Queue({ data }: { data: Extract<ModerationPageData, { page: "queue" }> 
                 </p>
                 {report.details ? <p>{report.details}</p> : null}
               </div>
-              <PostForm action={`/admin/reports/${report.id}/hide`} className="inline-form">
-                <button type="submit" className="button button--danger">
-                  <FormattedMessage id="moderation.hide" />
-                </button>
-              </PostForm>
-              <PostForm action={`/admin/reports/${report.id}/dismiss`} className="inline-form">
-                <button type="submit" className="button">
-                  <FormattedMessage id="moderation.dismiss" />
-                </button>
-              </PostForm>
+              <ButtonForm action={`/admin/reports/${report.id}/hide`} variant="danger">
+                <FormattedMessage id="moderation.hide" />
+              </ButtonForm>
+              <ButtonForm action={`/admin/reports/${report.id}/dismiss`} variant="plain">
+                <FormattedMessage id="moderation.dismiss" />
+              </ButtonForm>
             </li>
           ))}
         </ul>

@@ -1,6 +1,7 @@
 import { type DragEvent, type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
+import { SubmitButton } from "../../../ui/Form";
 import { CsrfField, useSession } from "../../../ui/session";
 import { PDF_MAX_PAGES } from "../errors";
 import { type ImportPhase, isPdfFile, sendImport } from "./import-upload";
@@ -303,9 +304,9 @@ export function ImportDropZone({
         </details>
 
         <div className="import-form__actions">
-          <button type="submit" className="button button--primary" disabled={busy}>
+          <SubmitButton pending={busy}>
             <FormattedMessage id={replacing ? "pdfImport.replace.submit" : "dashboard.import.submit"} />
-          </button>
+          </SubmitButton>
         </div>
 
         {phase.kind !== "idle" && phase.kind !== "failed" ? (

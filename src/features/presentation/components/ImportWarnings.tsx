@@ -1,6 +1,6 @@
+import type { LocalImage, MarkdownWarning } from "../../../document/markdown";
 import { FormattedMessage } from "../../../i18n/intl";
 import { LocalImagesUpload } from "../../assets/components/LocalImagesUpload";
-import type { LocalImage, MarkdownWarning } from "../document/markdown";
 
 /**
  * What an import kept only as text (issue 10: never a silent loss): one line per warning,

@@ -1,7 +1,7 @@
 import { useCallback, useContext, useEffect, useRef, useState } from "react";
+import type { Transcript as TranscriptData } from "../../../document/transcript";
 import { FormattedMessage } from "../../../i18n/intl";
 import { ServerMarkup } from "../../../ui/ServerMarkup";
-import type { Transcript as TranscriptData } from "../document/transcript";
 import { TRANSCRIPT_ELEMENT_ID } from "../page-data";
 import { isDrawnHtml, TranscriptMarkup } from "./transcript-markup";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
+import type { Text } from "../../../document/schema";
+import type { Transcript, TranscriptTopic } from "../../../document/transcript";
 import { FormattedMessage } from "../../../i18n/intl";
-import type { Text } from "../document/schema";
-import type { Transcript, TranscriptTopic } from "../document/transcript";
 import { RichText, Runs } from "./slide/rich-text";
 
 /** Spec §9: transcript indentation is 24 px per topic depth. */

@@ -1,5 +1,5 @@
 import { createContext, type ReactNode } from "react";
-import type { Transcript } from "../document/transcript";
+import type { Transcript } from "../../../document/transcript";
 
 /**
  * Issue 11: who draws a transcript's text (TranscriptText.tsx `drawTranscript`). Only the server

@@ -1,12 +1,12 @@
 // @vitest-environment jsdom
 import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseDocument } from "../../../document/schema";
+import { richDeck } from "../../../document/testing/rich-fixture";
+import { deriveTranscript, transcriptPlainText } from "../../../document/transcript";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
-import { parseDocument } from "../document/schema";
-import { deriveTranscript, transcriptPlainText } from "../document/transcript";
-import { richDeck } from "./slide/rich-fixture";
 import { TranscriptText } from "./TranscriptText";
 
 afterEach(cleanup);

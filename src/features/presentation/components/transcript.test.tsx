@@ -3,11 +3,11 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { importMarkdown } from "../../../document/markdown";
+import { deriveTranscript, transcriptPlainText } from "../../../document/transcript";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
-import { importMarkdown } from "../document/markdown";
-import { deriveTranscript, transcriptPlainText } from "../document/transcript";
 import {
   PAGED_TRANSCRIPT_EVENT_MS,
   TRANSCRIPT_COLLAPSED_PX,

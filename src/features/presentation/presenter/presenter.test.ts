@@ -2,10 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../db/client";
 import { testDatabaseTargets } from "../../../db/testing";
+import { importMarkdown } from "../../../document/markdown";
 import { stableOid } from "../../../lib/ids";
 import { createTestApp, TestAgent } from "../../../server/testing";
 import { playerPropsOf } from "../components/player/player-props";
-import { importMarkdown } from "../document/markdown";
 import type { PresentationPageData } from "../page-data";
 import {
   insertPresentationIfAbsent,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { cameraTransform } from "../document/camera";
-import { importMarkdown } from "../document/markdown";
+import { cameraTransform } from "../../../document/camera";
+import { importMarkdown } from "../../../document/markdown";
 import { fitSlide, slideHeadline, topicsById } from "./slides";
 
 describe("issue 10: slides in the presenter view", () => {

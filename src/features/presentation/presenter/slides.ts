@@ -1,5 +1,5 @@
-import { type CanvasRect, cameraTransform } from "../document/camera";
-import type { PresentationDocument, Topic } from "../document/schema";
+import { type CanvasRect, cameraTransform } from "../../../document/camera";
+import type { PresentationDocument, Topic } from "../../../document/schema";
 
 /** Every topic of the document by id (a path step names one). */
 export function topicsById(document: PresentationDocument): Map<string, Topic> {

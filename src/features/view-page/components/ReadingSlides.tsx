@@ -1,8 +1,8 @@
+import { type CanvasRect, cameraTransform, firstStepNumbers, topicRects } from "../../../document/camera";
+import type { PresentationDocument, Theme, Topic } from "../../../document/schema";
 import { FormattedMessage } from "../../../i18n/intl";
 import { slideThemeClass, TopicView } from "../../presentation/components/slide/SlideView";
 import { SpeakerNotes, TranscriptTextView } from "../../presentation/components/TranscriptText";
-import { type CanvasRect, cameraTransform, firstStepNumbers, topicRects } from "../../presentation/document/camera";
-import type { PresentationDocument, Theme, Topic } from "../../presentation/document/schema";
 import { topicsById } from "../../presentation/presenter/slides";
 
 /**

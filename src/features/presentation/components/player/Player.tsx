@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import type { PresentationDocument } from "../../../../document/schema";
 import { FormattedDate, FormattedMessage, useIntl } from "../../../../i18n/intl";
 import { ownerDisplayName } from "../../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
 import { logClientProblem, trackEvent } from "../../../events/client";
 import { EVENT_FAMILIES, PLAYER_EVENTS } from "../../../events/usage-event";
-import type { PresentationDocument } from "../../document/schema";
 import type { OwnerData } from "../../page-data";
 import {
   afterPreviewError,

@@ -1,6 +1,6 @@
+import { documentImageUrls } from "../../../../document/camera";
+import type { PresentationDocument } from "../../../../document/schema";
 import { onPageOrigin } from "../../../../lib/http-client";
-import { documentImageUrls } from "../../document/camera";
-import type { PresentationDocument } from "../../document/schema";
 
 /** Loads an image into the browser cache; a broken image still counts as done (its alt text shows). */
 function preloadImage(src: string): Promise<void> {

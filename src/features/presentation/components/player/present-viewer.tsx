@@ -1,6 +1,4 @@
 import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "../../../../i18n/intl";
-import { KEY_CODES } from "../../../../lib/constants";
 import {
   cameraTransform,
   firstStepNumbers,
@@ -8,8 +6,10 @@ import {
   topicClipPath,
   topicRects,
   topicsById,
-} from "../../document/camera";
-import type { PresentationDocument } from "../../document/schema";
+} from "../../../../document/camera";
+import type { PresentationDocument } from "../../../../document/schema";
+import { FormattedMessage, useIntl } from "../../../../i18n/intl";
+import { KEY_CODES } from "../../../../lib/constants";
 import { CAMERA_PADDING, STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
 import { openPresenterView } from "../../presenter/open";
 import { presenterOffered } from "../../presenter/sync";

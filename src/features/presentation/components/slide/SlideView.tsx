@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState } from "react";
-import type { Theme, Topic } from "../../document/schema";
-import { CODE_SCALE, estimateFit, fontSizeOf, imageFillBox, MIN_FIT, textBox } from "../../document/slide-layout";
+import type { Theme, Topic } from "../../../../document/schema";
+import { CODE_SCALE, estimateFit, fontSizeOf, imageFillBox, MIN_FIT, textBox } from "../../../../document/slide-layout";
 import { RichText } from "./rich-text";
 import "./slide.css";
 

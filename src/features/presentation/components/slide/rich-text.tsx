@@ -1,6 +1,6 @@
 import type { MouseEvent, ReactNode } from "react";
-import { isSafeHref, labelShowsTarget, linkTargetLabel } from "../../document/safe-link";
-import type { Paragraph, Run, Text } from "../../document/schema";
+import { isSafeHref, labelShowsTarget, linkTargetLabel } from "../../../../document/safe-link";
+import type { Paragraph, Run, Text } from "../../../../document/schema";
 
 /**
  * Rich text of the document (version 2), shared by the slides, the transcript and the previews:

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { SLIDE_PALETTES } from "../../../../document/slide-layout";
 import { contrastRatio as contrast } from "../../../../lib/contrast";
-import { SLIDE_PALETTES } from "../../document/slide-layout";
 
 const CSS = readFileSync(new URL("./slide.css", import.meta.url), "utf8");
 

@@ -2,10 +2,10 @@
 import { cleanup, render } from "@testing-library/react";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { isSafeHref, labelShowsTarget, linkTargetLabel } from "../../document/safe-link";
-import { isSafeLink, parseDocument, type Topic } from "../../document/schema";
-import { estimateFit, MIN_FIT } from "../../document/slide-layout";
-import { RICH_SLIDE_TITLES, richDeck } from "./rich-fixture";
+import { isSafeHref, labelShowsTarget, linkTargetLabel } from "../../../../document/safe-link";
+import { isSafeLink, parseDocument, type Topic } from "../../../../document/schema";
+import { estimateFit, MIN_FIT } from "../../../../document/slide-layout";
+import { RICH_SLIDE_TITLES, richDeck } from "../../../../document/testing/rich-fixture";
 import { blocksOf } from "./rich-text";
 import { slideThemeClass, TopicView } from "./SlideView";
 

@@ -1,10 +1,10 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { type CanvasRect, topicRects } from "../../../../document/camera";
+import type { PresentationDocument } from "../../../../document/schema";
 import { FormattedMessage, FormattedTime, useIntl } from "../../../../i18n/intl";
 import { onPageOrigin } from "../../../../lib/http-client";
 import { commandForKey } from "../../components/player/present-viewer";
 import { slideThemeClass, TopicView } from "../../components/slide/SlideView";
-import { type CanvasRect, topicRects } from "../../document/camera";
-import type { PresentationDocument } from "../../document/schema";
 import { stepFromHash } from "../../player-rules";
 import type { PresenterPageData } from "../page-data";
 import { fitSlide, slideHeadline, topicsById } from "../slides";

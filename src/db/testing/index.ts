@@ -2,15 +2,15 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import pg from "pg";
 import { inject } from "vitest";
-import { type Database, openDatabase } from "./client";
-import { listMigrations, type Migration, migrate } from "./migrate";
-import type { TestTemplate, TestTemplates } from "./test-templates";
+import { type Database, openDatabase } from "../client";
+import { listMigrations, type Migration, migrate } from "../migrate";
+import type { TestTemplate, TestTemplates } from "./templates";
 
 /**
  * Test databases: repository tests run against every target here: always embedded PGlite
  * (in memory), and a real PostgreSQL when TEST_DATABASE_URL is set, in a fresh database
  * with a random name that is dropped afterwards. A database with every migration starts as a copy
- * of one migrated once per run (test-templates.ts, made by Vitest's global setup).
+ * of one migrated once per run (templates.ts, made by Vitest's global setup).
  */
 export interface TestDatabaseTarget {
   name: "pglite" | "postgres";
@@ -27,7 +27,7 @@ export interface TestDatabaseTarget {
 export interface CreateOptions {
   /**
    * Start from the copy with the demo content seeded, when the run prepared one (then `seeded`
-   * is true; else the caller seeds: server/testing.ts createSeededDatabase does both).
+   * is true; else the caller seeds: server/testing/ createSeededDatabase does both).
    */
   seeded?: boolean;
 }
@@ -44,7 +44,7 @@ export function testDatabaseTargets(): TestDatabaseTarget[] {
 }
 
 /**
- * The databases the global setup migrated once for this run (test-templates.ts), or null when
+ * The databases the global setup migrated once for this run (templates.ts), or null when
  * there are none (a file run without that setup) or `migrations` isn't the list they hold:
  * a test of a later migration starts from fewer and migrates from scratch.
  */
@@ -91,7 +91,7 @@ async function createPostgresDatabase(adminUrl: string, migrations?: Migration[]
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    // Copies of one template may be made at once: nobody is connected to it (test-templates.ts).
+    // Copies of one template may be made at once: nobody is connected to it (templates.ts).
     await admin.query(copied ? `create database ${name} template ${copied}` : `create database ${name}`);
   } finally {
     await admin.end();

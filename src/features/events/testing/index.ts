@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { AcceptedEvent } from "./accepted-event";
-import { createSenderKeyer } from "./sender-keys";
-import { VIEWER_EVENTS } from "./usage-event";
+import type { AcceptedEvent } from "../accepted-event";
+import { createSenderKeyer } from "../sender-keys";
+import { VIEWER_EVENTS } from "../usage-event";
 
 /** Tests' keyer: the keys the routes derive, from a fixed secret. */
 export const testSenderKeys = createSenderKeyer("test-secret-test-secret-test-secret-0001");

@@ -1,16 +1,16 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import type { Database } from "../db/client";
-import type { TestDatabaseTarget } from "../db/testing";
-import { insertUser } from "../features/accounts/repository";
-import { startSession } from "../features/accounts/service";
-import { stableOid } from "../lib/ids";
-import { buildApp } from "./app";
-import { type Config, DEFAULT_FEATURES } from "./config";
-import { SESSION_COOKIE } from "./plugins/session";
-import { seedDemoContent } from "./seed/seed";
-import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
-import { PDF_CHILD_MEMORY_MB } from "./workers/pdf-pool";
-import { TEST_WORKER_DIR } from "./workers/test-build";
+import type { Database } from "../../db/client";
+import type { TestDatabaseTarget } from "../../db/testing";
+import { insertUser } from "../../features/accounts/repository";
+import { startSession } from "../../features/accounts/service";
+import { stableOid } from "../../lib/ids";
+import { buildApp } from "../app";
+import { type Config, DEFAULT_FEATURES } from "../config";
+import { SESSION_COOKIE } from "../plugins/session";
+import { seedDemoContent } from "../seed/seed";
+import { DOCUMENT_WORK_TIMEOUT_MS } from "../workers/documents";
+import { PDF_CHILD_MEMORY_MB } from "../workers/pdf-pool";
+import { TEST_WORKER_DIR } from "./build-workers";
 
 /** Test support: an app on a fresh test database, and an agent that keeps cookies like a browser. */
 
@@ -22,7 +22,7 @@ export const TEST_CONFIG: Config = {
   env: "production",
   publicUrl: "https://podium.example",
   clientDir: null,
-  // Built by the Vitest global setup (workers/test-build.ts).
+  // Built by the Vitest global setup (testing/build-workers.ts).
   workerDir: TEST_WORKER_DIR,
   // Tests of the limit set their own (hardening.test.ts); elsewhere a busy machine mustn't turn an
   // import into a 422 (1.5 s in production, DOCUMENT_WORK_TIMEOUT_MS).
@@ -52,7 +52,7 @@ export const TEST_CONFIG: Config = {
 
 /**
  * A test database with the demo content (seed/seed.ts): a copy of the one the run seeded once
- * (test-templates.ts), else seeded here.
+ * (testing/templates.ts), else seeded here.
  */
 export async function createSeededDatabase(
   target: TestDatabaseTarget,

@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { documentFromPages, type PageForDocument } from "../../pdf-import/document";
-import { posterTopicOf } from "../thumbnail";
 import { importMarkdown } from "./markdown";
-import { aspectOf, cssAspect, DEFAULT_PAGE_ASPECT, deckPageAspect } from "./page-shape";
+import { aspectOf, cssAspect, DEFAULT_PAGE_ASPECT, deckPageAspect, posterTopicOf } from "./page-shape";
+import { documentFromPages, type PageForDocument } from "./pdf-pages";
 
 /** A PDF's pages of these sizes (in points), as the import makes them into a deck. */
 function pdfDeck(sizes: [number, number][], schemaVersion: "0" | "2" = "2") {

@@ -1,6 +1,6 @@
 // Databases prepared once per test run (issue 29 item 2), so that each test database starts as a
 // copy instead of running every migration (and, for tests of the demo content, the seed) itself.
-// The Vitest global setup (server/test-templates.ts) makes them; testing.ts copies them.
+// The Vitest global setup (server/testing/templates.ts) makes them; testing/index.ts copies them.
 //  - PGlite: an in-memory database, prepared, its data directory dumped to a temporary file;
 //    each test database loads it (a fresh PGlite spends seconds in initdb alone).
 //  - PostgreSQL (TEST_DATABASE_URL): a template database with a random name (several runs may
@@ -8,8 +8,8 @@
 //    `CREATE DATABASE … TEMPLATE` it. The teardown removes both.
 import { readFile, rm, writeFile } from "node:fs/promises";
 import pg from "pg";
-import { type Database, dumpDataDir, openDatabase } from "./client";
-import { type Migration, migrate } from "./migrate";
+import { type Database, dumpDataDir, openDatabase } from "../client";
+import { type Migration, migrate } from "../migrate";
 
 /** One prepared database: its PGlite tarball, and its PostgreSQL template when there is a server. */
 export interface TestTemplate {

@@ -1,18 +1,12 @@
-import {
-  DOCUMENT_VERSION,
-  type PresentationDocument,
-  parseDocument,
-  type Text,
-  type Topic,
-} from "../presentation/document/schema";
-import { PDF_PAGE_WIDTH } from "./errors";
+import { PDF_PAGE_WIDTH } from "./page-shape";
+import { DOCUMENT_VERSION, type PresentationDocument, parseDocument, type Text, type Topic } from "./schema";
 
 /**
  * A PDF's pages as a Podium document (issue 10, item 4): one "page" topic per page, in order on
  * the path. A page topic is 1600 canvas units wide and as tall as the page's proportions say;
  * its image (the page drawn) fills it, and its text (the page's lines in reading order) is the
  * text layer that the transcript, search and screen readers read. Pages sit on a grid inside an
- * overview topic, as Markdown slides do (presentation/document/markdown.ts layOut).
+ * overview topic, as Markdown slides do (document/markdown.ts layOut).
  */
 
 /** Space between pages and around them on the canvas (Markdown's SLIDE_LAYOUT gap and margin). */

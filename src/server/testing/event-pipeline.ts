@@ -1,10 +1,10 @@
 import { createServer, type Server, type Socket, connect as tcpConnect } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { connect } from "nats";
-import type { Database } from "../db/client";
-import { buildApp } from "./app";
-import type { Config } from "./config";
-import { TEST_CONFIG } from "./testing";
+import type { Database } from "../../db/client";
+import { buildApp } from "../app";
+import type { Config } from "../config";
+import { TEST_CONFIG } from "./index";
 
 /** Test support for the event pipeline (issue 14): events, apps, a cuttable proxy, NATS streams. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { richDeck } from "../components/slide/rich-fixture";
 import { firstStepNumbers, isCrowdedOverview, OVERVIEW_READABLE_SLIDES, topicsById } from "./camera";
 import { parseDocument, type Topic } from "./schema";
+import { richDeck } from "./testing/rich-fixture";
 
 /** A classic deck: an overview around `slides` slides, visited first. */
 function classicDeck(slides: number) {

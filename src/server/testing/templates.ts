@@ -1,18 +1,18 @@
 // Vitest global setup (issue 29 item 2): prepares, once per run, the databases test databases copy
-// (db/test-templates.ts): every migration applied, and that plus the demo content (for the tests
+// (db/testing/templates.ts): every migration applied, and that plus the demo content (for the tests
 // that run on it: seeding takes seconds, most of them scrypt). Removed again in the teardown.
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
-import { listMigrations } from "../db/migrate";
+import { listMigrations } from "../../db/migrate";
 import {
   preparePgliteTemplate,
   preparePostgresTemplate,
   removeTemplate,
   type TestTemplate,
-} from "../db/test-templates";
-import { seedDemoContent } from "./seed/seed";
+} from "../../db/testing/templates";
+import { seedDemoContent } from "../seed/seed";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const migrations = listMigrations();

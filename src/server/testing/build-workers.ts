@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { WORKER_ENTRIES } from "./entries";
+import { WORKER_ENTRIES } from "../workers/entries";
 
 /**
  * One folder per checkout: node_modules may be shared by several checkouts (git worktrees with a

@@ -1,4 +1,3 @@
-import { posterTopicOf } from "../thumbnail";
 import type { PresentationDocument, Topic } from "./schema";
 
 /**
@@ -7,6 +6,9 @@ import type { PresentationDocument, Topic } from "./schema";
  * Pure: the server puts the shape in the page data, so the page is drawn the right shape before
  * any script runs (no jump when the player hydrates or the document arrives).
  */
+
+/** A PDF's page images are drawn this wide (the slide's width in canvas units too; issue 10, item 4). */
+export const PDF_PAGE_WIDTH = 1600;
 
 /** The shape of a deck with nothing to go by (Markdown's slides, the thumbnail's title slide). */
 export const DEFAULT_PAGE_ASPECT = 16 / 9;
@@ -71,4 +73,21 @@ export function pageShapeOf(document: PresentationDocument): PageShape {
     pageAspect: cssAspect(deckPageAspect(document)),
     posterAspect: cssAspect(aspectOf(posterTopicOf(document))),
   };
+}
+
+/** The first topic on the path that holds text or images: what a thumbnail or poster shows. */
+export function posterTopicOf(document: PresentationDocument): Topic | null {
+  const byId = new Map<string, Topic>();
+  const index = (topics: Topic[]) => {
+    for (const topic of topics) {
+      byId.set(topic.id, topic);
+      index(topic.topics);
+    }
+  };
+  index(document.topics);
+  for (const step of document.path) {
+    const topic = byId.get(step);
+    if (topic && (topic.texts.length > 0 || topic.images.length > 0)) return topic;
+  }
+  return null;
 }

@@ -1,8 +1,9 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import type { InjectOptions } from "fastify";
-import { VIEWER_EVENTS } from "../features/events/usage-event";
-import { REPORT_REASONS } from "../features/moderation/reasons";
-import { LOCALES } from "../i18n/locales";
+import { VIEWER_EVENTS } from "../../features/events/usage-event";
+import { REPORT_REASONS } from "../../features/moderation/reasons";
+import { LOCALES } from "../../i18n/locales";
 
 /**
  * Generators for the fuzz suite (fuzz.test.ts, issue 9 "Fuzzing, as a test"): every public
@@ -10,12 +11,26 @@ import { LOCALES } from "../i18n/locales";
  * full of Unicode edge cases and oversized values. A generated request is a plain description
  * (RequestSpec): the cookies and CSRF token of the agent that sends it are filled in when it is
  * sent (`materialize`), and long runs of one character stay short (`Piece`) until then, so ten
- * thousand of them cost little memory and print short.
+ * thousand of them cost little memory and print short. The strings they draw from are data
+ * (fuzz-strings.json); this file is the generator: how routes, values and requests combine.
  */
 
 /** Largest body the app accepts (server/app.ts BODY_LIMIT_BYTES) and the usage-event limit. */
 const BODY_LIMIT = 256 * 1024;
 const EVENT_LIMIT = 8 * 1024;
+
+/**
+ * The strings the generators draw from, as data. Read with JSON.parse, not imported: Vite's JSON
+ * loader refuses the lone surrogates (\ud800) that the file holds on purpose.
+ */
+const STRINGS: {
+  edgeChars: string[];
+  specialStrings: string[];
+  brokenEscapes: string[];
+  validWords: string[];
+  validWordsLast: string[];
+  demoEmails: string[];
+} = JSON.parse(readFileSync(new URL("./fuzz-strings.json", import.meta.url), "utf8"));
 
 // ─── Text pieces ────────────────────────────────────────────────────────────────────────────
 
@@ -61,154 +76,21 @@ function wtf8(point: number): number[] {
 // ─── Values ─────────────────────────────────────────────────────────────────────────────────
 
 /** Characters that break things: NUL, lone surrogates, controls, BOM, non-characters, RTL, line separators. */
-const EDGE_CHARS = [
-  "\u0000",
-  "\ud800",
-  "\udc00",
-  "\udbff",
-  "\udfff",
-  "\u0001",
-  "\u0008",
-  "\t",
-  "\n",
-  "\r",
-  "\u001b",
-  "\u007f",
-  "\u0085",
-  "\u00a0",
-  "\u00ff",
-  "\u200b",
-  "\u200d",
-  "\u202e",
-  "\u2028",
-  "\u2029",
-  "\ufeff",
-  "\ufffd",
-  "\ufffe",
-  "\uffff",
-  "\u{1f600}",
-  "\u{10ffff}",
-  "\u0301",
-  "<",
-  ">",
-  "&",
-  '"',
-  "'",
-  "\\",
-  "/",
-  "%",
-  "+",
-  "=",
-  "?",
-  "#",
-  ";",
-  ",",
-  ".",
-  " ",
-];
+const EDGE_CHARS = STRINGS.edgeChars;
 
-const SPECIAL_STRINGS = [
-  "",
-  " ",
-  "\u0000",
-  "a\u0000b",
-  "\ud800",
-  "\udc00",
-  "x\ud800y",
-  "\udc00\ud800",
-  "\u{1f600}\ud83d",
-  "\ufeff",
-  "\uffff",
-  "\u2028\u2029",
-  "e\u0301\u0301\u0301",
-  "\u202eevil",
-  "\r\n\r\n",
-  "null",
-  "undefined",
-  "NaN",
-  "Infinity",
-  "-1",
-  "0",
-  "1.5",
-  "1e309",
-  "-0",
-  "99999999999999999999999",
-  "9007199254740993",
-  "true",
-  "[]",
-  "{}",
-  "__proto__",
-  "constructor",
-  "prototype",
-  "toString",
-  "hasOwnProperty",
-  "valueOf",
-  "<script>alert(1)</script>",
-  '"><img src=x onerror=alert(1)>',
-  "' or 1=1 --",
-  "'; drop table users; --",
-  "$1",
-  "\\",
-  "../../etc/passwd",
-  "/.//evil",
-  "//evil.example/",
-  "/\\evil.example",
-  "https://evil.example/",
-  "javascript:alert(1)",
-  "%",
-  "%00",
-  "%zz",
-  "%ED%A0%80",
-  "%C0%80",
-  "%25",
-  "{{7*7}}",
-  "$" + "{process.exit()}",
-  "日本語のタイトル",
-  "العربية",
-  "\u{10ffff}",
-  "*:*",
-  "a & b | !c <-> d",
-  "sourd:*",
-  "(",
-  "'",
-  ":*",
-];
+/** Whole values that break things: numbers at the edges, prototype names, markup, SQL, paths, escapes. */
+const SPECIAL_STRINGS = STRINGS.specialStrings;
 
-const DEMO_EMAILS = ["ada@podium.test", "grace@podium.test", "alan@podium.test", "katherine@podium.test"];
+const DEMO_EMAILS = STRINGS.demoEmails;
 
 /** Values a route takes (privacy, schema, rights, reasons, languages…): deep paths need them. */
 const VALID_WORDS = [
-  "public",
-  "private",
-  "unlisted",
-  "reusable",
-  "0",
-  "2",
-  "view",
-  "edit",
-  "comment",
-  "on",
-  "off",
-  "1",
-  "json",
-  "xml",
-  "view_link",
-  "profile",
-  "password",
-  "saved",
-  "created",
-  "deleted",
-  "INFO",
-  "WARN",
-  "ERROR",
+  ...STRINGS.validWords,
   ...REPORT_REASONS,
   ...LOCALES,
   ...DEMO_EMAILS,
   ...Object.values(VIEWER_EVENTS),
-  "Ada",
-  "Lovelace",
-  "baking, bread",
-  "# A title\n---\n# Second slide\n- one\n- two",
+  ...STRINGS.validWordsLast,
 ];
 
 const edgeChar = fc.constantFrom(...EDGE_CHARS);
@@ -242,25 +124,7 @@ export const rawText: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Percent-encodings that are wrong in themselves: cut short, overlong, beyond U+10FFFF, WTF-8. */
-const BROKEN_ESCAPES = [
-  "%",
-  "%0",
-  "%zz",
-  "%G0",
-  "%00",
-  "%ED%A0%80",
-  "%ED%B0%80",
-  "%C0%80",
-  "%C0%AF",
-  "%E2%82",
-  "%F4%90%80%80",
-  "%FF%FE",
-  "%u0000",
-  "%2e%2e",
-  "%2F",
-  "%5C",
-  "%0D%0A",
-];
+const BROKEN_ESCAPES = STRINGS.brokenEscapes;
 
 /** How a raw value becomes URL text: properly escaped, loosely escaped, or with broken escapes. */
 export const encodedText: fc.Arbitrary<string> = fc.oneof(
