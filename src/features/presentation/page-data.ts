@@ -2,6 +2,7 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import type { HeaderAppData } from "../explore/header-data";
 import type { Transcript } from "./document/transcript";
+import type { EmbedOptions } from "./embed-options";
 import type { Privacy, SchemaVersion } from "./repository";
 
 /** Spec §3 Owner, as the page sees it. The email never leaves the server (it only picks the avatar colour). */
@@ -49,6 +50,10 @@ export interface PresentationPageData {
   tags: string;
   schemaVersion: SchemaVersion;
   embedMode: boolean;
+  /** Podium (issue 34): the embed page's options (its URL parameters); absent elsewhere. */
+  embedOptions?: EmbedOptions;
+  /** Podium (issue 34): the sites the owner lets embed the deck (empty: any); the embed page's only. */
+  embedHosts?: string[];
   viewerRights: { edit: boolean; comment: boolean };
   /**
    * Spec §3. Null in the browser (issue 11): the transcript travels once, as the page's markup,

@@ -105,11 +105,11 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
   };
 
   // The embeddable player (spec §2 /p/embed/{id}/): frameable by any site; ?autoplay=1 plays at once.
+  // Issue 34: its options are URL parameters (embed-options.ts), a bad value is the default.
   app.get("/p/embed/:oid/", async (request: OidRequest, reply) => {
     const { oid } = request.params;
     if (!isOid(oid)) return embedUnavailable(request, reply);
-    const autoplay = request.query.autoplay === "1" || request.query.autoplay === "true";
-    const data = await getEmbedPage(db, { ...viewRequest(request), oid, autoplay });
+    const data = await getEmbedPage(db, { ...viewRequest(request), oid, query: request.query });
     if (!data) return embedUnavailable(request, reply);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [presentationTag(data.oid), userTag(data.owner.oid)]);

@@ -8,6 +8,7 @@ import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { pageShapeOf } from "../presentation/document/page-shape";
 import { deriveTranscript } from "../presentation/document/transcript";
+import { parseEmbedOptions } from "../presentation/embed-options";
 import type { PresentationPageData } from "../presentation/page-data";
 import { accessOf, type PresentationAccess } from "../presentation/policy";
 import {
@@ -263,21 +264,23 @@ export async function getPublicViewPage(
 /** The embed page's data: the same presentation, in embed mode. */
 export async function getEmbedPage(
   db: Queryable,
-  request: ViewRequest & { oid: string; autoplay: boolean },
+  request: ViewRequest & { oid: string; query: Readonly<Record<string, string | undefined>> },
 ): Promise<PresentationPageData | null> {
   const row = await findPresentationByOid(db, request.oid);
   if (!row) return null;
   const access = await accessTo(db, row, request.viewer);
   if (!access.view) return null;
-  return buildPageData(db, row, request, {
+  const embedOptions = parseEmbedOptions(request.query, row.document.path.length);
+  const data = await buildPageData(db, row, request, {
     access,
     surroundings: null,
     embedMode: true,
     viewLink: null,
     basePath: `/p/${row.oid}/`,
-    shouldAutoplay: request.autoplay,
+    shouldAutoplay: embedOptions.autoplay,
     canPresent: false,
   });
+  return { ...data, embedOptions };
 }
 
 /** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */

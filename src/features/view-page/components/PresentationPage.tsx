@@ -385,6 +385,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             origin={origin}
             responsiveOnly={readFeature(data.evaluatedFeatures, EMBED_RESPONSIVE_ONLY_FLAG)}
             learnMoreUrl="/product/"
+            pageAspect={data.pageAspect}
+            stepCount={data.stepCount}
             onCopy={() =>
               void trackEvent(VIEWER_EVENTS.embedCodeCopied, {
                 oid: data.oid,

@@ -47,5 +47,15 @@ export function playerPropsOf(
           ? `/view/${data.viewLink.link_id}/presenter/`
           : `/p/presenter/${data.oid}/`,
     canEdit: data.viewerRights.edit,
+    // Issue 34: the embed page's options, and its API for the page that frames it.
+    ...(data.embedOptions
+      ? {
+          startStep: data.embedOptions.start,
+          loop: data.embedOptions.loop,
+          controls: data.embedOptions.controls,
+          posterMeta: data.embedOptions.title && (options.posterMeta ?? true),
+          embedApi: { allowedHosts: data.embedHosts ?? [] },
+        }
+      : {}),
   };
 }

@@ -1,0 +1,88 @@
+import {
+  EMBED_API_VERSION,
+  type EmbedEvent,
+  type EmbedState,
+  originAllowed,
+  parseEmbedRequest,
+} from "../../embed-protocol";
+
+/** What the embed API asks of the player (Player.tsx fills it in on every render). */
+export interface EmbedApiTarget {
+  state: () => EmbedState;
+  /** Each step's title (the document is fetched for them when it isn't loaded yet). */
+  steps: () => Promise<string[]>;
+  next: () => void;
+  prev: () => void;
+  goTo: (step: number) => void;
+}
+
+/** The page that frames this one, or null when it isn't framed. */
+const hostWindow = (): Window | null => (window.parent !== window ? window.parent : null);
+
+const post = (message: Record<string, unknown>, targetOrigin = "*") =>
+  hostWindow()?.postMessage({ podium: EMBED_API_VERSION, ...message }, targetOrigin);
+
+/**
+ * Issue 34 item 3: answers the framing page's well-formed requests. Only the parent window is
+ * heard (not another frame, not a window this one opened), and when the owner lists the sites
+ * that may embed the deck, only from one of them. Anything else gets no answer at all.
+ */
+export function listenForEmbedApi(allowedHosts: readonly string[], target: () => EmbedApiTarget | null): () => void {
+  const onMessage = (event: MessageEvent) => {
+    const host = hostWindow();
+    if (!host || event.source !== host) return;
+    if (allowedHosts.length > 0 && !originAllowed(event.origin, allowedHosts)) return;
+    const request = parseEmbedRequest(event.data);
+    const player = target();
+    if (!request || !player) return;
+    const answer = (result: unknown) => post({ id: request.id, result }, event.origin === "null" ? "*" : event.origin);
+    switch (request.method) {
+      case "next":
+        player.next();
+        return answer(true);
+      case "prev":
+        player.prev();
+        return answer(true);
+      case "goTo": {
+        const { total } = player.state();
+        if ((request.step ?? 0) > total) {
+          return post({ id: request.id, error: "step out of range" }, event.origin === "null" ? "*" : event.origin);
+        }
+        player.goTo(request.step ?? 1);
+        return answer(true);
+      }
+      case "getState":
+        return answer(player.state());
+      case "getSteps":
+        return void player
+          .steps()
+          .then(answer, () =>
+            post({ id: request.id, error: "steps unavailable" }, event.origin === "null" ? "*" : event.origin),
+          );
+    }
+  };
+  window.addEventListener("message", onMessage);
+  announced = null;
+  const player = target();
+  if (player) {
+    const state = player.state();
+    post({ event: "ready" satisfies EmbedEvent, ...state });
+    announced = state;
+  }
+  return () => window.removeEventListener("message", onMessage);
+}
+
+let announced: EmbedState | null = null;
+
+/** Sends stepchange when the step on screen changes while playing, and ended when the end is reached. */
+export function announceEmbedState(player: EmbedApiTarget | null): void {
+  if (!player || !hostWindow()) return;
+  const state = player.state();
+  const before = announced;
+  announced = state;
+  if (!before) return;
+  if (state.playing && (!before.playing || state.step !== before.step)) {
+    post({ event: "stepchange" satisfies EmbedEvent, ...state });
+  }
+  if (state.ended && !before.ended) post({ event: "ended" satisfies EmbedEvent, ...state });
+}
