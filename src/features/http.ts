@@ -109,6 +109,11 @@ export interface PageSpec<Data> {
   status?: number;
   /** Other sites may show this page in a frame (the embed page only). */
   frameable?: boolean;
+  /**
+   * Issue 34: a frameable page that only these sites may frame (CSP frame-ancestors host sources;
+   * the deck's owner lists them). Absent or empty: any site.
+   */
+  frameAncestors?: readonly string[];
   /** The page has forms: anonymous visitors get a CSRF token too (and the page isn't cached). */
   forms?: boolean;
   /** The page never sets a cookie of its own (the presenter view): cookies "off", no cookie banner. */

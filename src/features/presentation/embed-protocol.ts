@@ -65,6 +65,23 @@ export function parseEmbedRequest(data: unknown): EmbedRequest | null {
   return { method: fields.method, id: id as EmbedRequestId };
 }
 
+/** Issue 34: the most sites an owner may list for a deck's embeds. */
+export const EMBED_HOSTS_MAX = 20;
+
+/**
+ * The owner's list as typed (one a line, or separated by commas or spaces): the normalised hosts,
+ * without repeats, or the first entry that isn't a site address.
+ */
+export function parseEmbedHosts(text: string): { hosts: string[] } | { invalid: string } | { tooMany: number } {
+  const hosts: string[] = [];
+  for (const entry of text.split(/[\s,]+/).filter(Boolean)) {
+    const host = normaliseHost(entry);
+    if (!host) return { invalid: entry.slice(0, 100) };
+    if (!hosts.includes(host)) hosts.push(host);
+  }
+  return hosts.length > EMBED_HOSTS_MAX ? { tooMany: EMBED_HOSTS_MAX } : { hosts };
+}
+
 /**
  * An owner's allowed host as CSP writes it (frame-ancestors' host-source): `https://site.example`,
  * `site.example`, `*.site.example`, with a port or not. Null for anything else.

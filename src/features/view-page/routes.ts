@@ -117,6 +117,9 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       entry: "embed",
       data,
       frameable: true,
+      // Issue 34: only the sites the owner listed may frame it (the header differs per deck; the
+      // page cache keeps it with the page, and a change of the list drops the page: migration 0022).
+      frameAncestors: data.embedHosts ?? [],
       render: (pageData) => createElement(EmbedPage, { data: pageData }),
       head: {
         title: data.title,

@@ -280,7 +280,7 @@ export async function getEmbedPage(
     shouldAutoplay: embedOptions.autoplay,
     canPresent: false,
   });
-  return { ...data, embedOptions };
+  return { ...data, embedOptions, embedHosts: row.embedHosts };
 }
 
 /** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */
