@@ -1,3 +1,4 @@
+import { gzipSync } from "node:zlib";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
@@ -15,6 +16,7 @@ import {
 import type { PresentationPageData } from "../presentation/page-data";
 import { insertPresentationIfAbsent } from "../presentation/repository";
 import { stepTitles } from "../presentation/step-titles";
+import { EMBED_API_CLIENT_MAX_GZIP, EMBED_API_CLIENT_SOURCE } from "./embed-api-client";
 
 function pageData(html: string): PresentationPageData {
   const match = /<script type="application\/json" id="podium-boot">([^<]*)<\/script>/.exec(html);
@@ -110,6 +112,16 @@ describe("issue 34 item 3: the embed API's messages", () => {
   });
 });
 
+describe("issue 34 item 4: /embed-api.js", () => {
+  it("is at most 4 KiB gzipped, with no dependencies", () => {
+    const gzip = gzipSync(Buffer.from(EMBED_API_CLIENT_SOURCE)).length;
+    expect(gzip).toBeLessThanOrEqual(EMBED_API_CLIENT_MAX_GZIP);
+    expect(EMBED_API_CLIENT_SOURCE).not.toMatch(/\bimport\b|\brequire\(|\beval\(|new Function/);
+    // Plain script that parses as it is served.
+    expect(() => new Function(EMBED_API_CLIENT_SOURCE)).not.toThrow();
+  });
+});
+
 describe.each(testDatabaseTargets())("issue 34: the embed page's options and allowed sites on $name", (target) => {
   let app: FastifyInstance;
   let db: Database;
@@ -142,6 +154,18 @@ describe.each(testDatabaseTargets())("issue 34: the embed page's options and all
   afterAll(() => close());
 
   const embed = (query = "") => app.inject({ method: "GET", url: `/p/embed/${oid}/${query}` });
+
+  it("issue 34 item 4: serves the client to any site, and the documentation page", async () => {
+    const client = await app.inject({ method: "GET", url: "/embed-api.js" });
+    expect(client.statusCode).toBe(200);
+    expect(client.headers["content-type"]).toMatch(/^text\/javascript/);
+    expect(client.headers["cross-origin-resource-policy"]).toBe("cross-origin");
+    expect(client.body).toBe(EMBED_API_CLIENT_SOURCE);
+    const docs = await app.inject({ method: "GET", url: "/developers/embed/", headers: { "accept-language": "de" } });
+    expect(docs.statusCode).toBe(200);
+    expect(docs.body).toContain("Einbettungs-API");
+    expect(docs.body).toContain("/embed-api.js");
+  });
 
   it("issue 34 item 2: reads its options from the address; bad values are ignored, never shown back", async () => {
     const page = await embed("?start=2&autoplay=1&loop=1&controls=0&title=0&chrome=light");
