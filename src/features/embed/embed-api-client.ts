@@ -72,8 +72,15 @@ export const EMBED_API_CLIENT_SOURCE = `/*! Podium embed API client v1: ${EMBED_
       else waiting.resolve(data.result);
     });
     // A page that listens after the player said it was ready: the first answer counts as ready.
+    // Not while the frame still holds its first blank page (the browser would warn of the origin).
     function ping() {
-      if (!isReady) send("getState").then(markReady);
+      var there;
+      try {
+        there = frame.contentWindow.location.origin === origin;
+      } catch (error) {
+        there = true;
+      }
+      if (!isReady && there) send("getState").then(markReady);
     }
     frame.addEventListener("load", ping);
     ping();

@@ -83,7 +83,5 @@ function escapeAttribute(value: string): string {
   return value.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }
 
-/** Spec §3: the embed-copy log's product_type: CLASSIC for schema '0', else NEXT. */
-export function embedProductType(schemaVersion: string): "CLASSIC" | "NEXT" {
-  return schemaVersion === "0" ? "CLASSIC" : "NEXT";
-}
+/** Spec §3: the embed-copy log's product_type (its own module: the view page needs only it). */
+export { embedProductType } from "./embed-product-type";

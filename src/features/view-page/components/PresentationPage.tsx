@@ -9,7 +9,7 @@ import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
 import { isMobileViewport } from "../../../ui/viewport";
-import { embedProductType } from "../../embed/embed-dimensions";
+import { embedProductType } from "../../embed/embed-product-type";
 import { trackEvent, trackViewPageLoaded } from "../../events/client";
 import { COPY_SOURCE_VIEW_PAGE, NATIVE_LOG_EVENTS } from "../../events/log-calls";
 import { VIEWER_EVENTS } from "../../events/usage-event";

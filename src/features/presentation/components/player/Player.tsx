@@ -22,9 +22,8 @@ import {
   stepFromHash,
   visiblePreview,
 } from "../../player-rules";
-import { stepTitles } from "../../step-titles";
 import { CircularProgress } from "./CircularProgress";
-import { announceEmbedState, type EmbedApiTarget, listenForEmbedApi } from "./embed-api-host";
+import type { EmbedApiTarget } from "./embed-api-host";
 import { loadPresentViewer, type PresentViewerChunk, prefetchPresentViewer } from "./load-viewer";
 import "./player.css";
 
@@ -253,48 +252,49 @@ export function Player(props: PlayerProps) {
     } else {
       startStep.current = linked - 1;
       setStep(linked - 1);
-      void present();
+      // Already loading: it starts at the step asked for last.
+      if (overlay !== "loading") void present();
     }
   };
 
   // Issue 34 item 3: the embed API (the framing page's messages), with the viewer's chunk or not.
   const apiTarget = useRef<EmbedApiTarget | null>(null);
   apiTarget.current = {
-    state: () => ({
+    state: {
       step: step + 1,
       total: viewer ? viewer.document.path.length : props.stepCount,
       playing: viewer !== null && overlay === null,
       ended: overlay === "restart",
-    }),
-    steps: async () => {
-      if (viewer) return stepTitles(viewer.document);
-      const response = await fetch(props.documentUrl);
-      if (!response.ok) throw new Error(`document ${response.status}`);
-      return stepTitles((await response.json()) as PresentationDocument);
     },
-    goTo: (target: number) => apiGoTo(target),
-    next: () => {
-      const current = viewerRef.current;
-      if (overlay === "restart") return;
-      if (!current || overlay !== null) return apiGoTo(step + 1);
-      if (step + 1 < current.document.path.length) changeStep(step + 1);
-      else {
-        quiet.current = !props.loop;
-        onEnd();
-      }
+    document: viewer?.document ?? props.documentUrl,
+    goTo: apiGoTo,
+    end: () => {
+      quiet.current = !props.loop;
+      onEnd();
     },
-    prev: () => apiGoTo(Math.max(1, step)),
   };
+  // Its code is a chunk of its own, loaded by the embed page only (not part of the view page's JavaScript).
   const embedHosts = props.embedApi?.allowedHosts ?? null;
+  const apiHost = useRef<typeof import("./embed-api-host") | null>(null);
   useEffect(() => {
     if (!embedHosts) return;
-    return listenForEmbedApi(embedHosts, () => apiTarget.current);
+    let cancelled = false;
+    let stop: (() => void) | null = null;
+    // A chunk that fails to load is reported as an unhandled rejection; the player plays on.
+    void import("./embed-api-host").then((host) => {
+      if (cancelled) return;
+      apiHost.current = host;
+      stop = host.listenForEmbedApi(embedHosts, () => apiTarget.current);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
   }, [embedHosts]);
-  const apiState = `${step}|${overlay ?? "playing"}|${viewer ? viewer.document.path.length : 0}`;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the events follow the state's summary
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the events follow what the state is made of
   useEffect(() => {
-    if (embedHosts) announceEmbedState(apiTarget.current);
-  }, [embedHosts, apiState]);
+    if (embedHosts) apiHost.current?.announceEmbedState(apiTarget.current);
+  }, [embedHosts, step, overlay, viewer]);
 
   const onPresenterGo = useCallback(
     (next: number) => {

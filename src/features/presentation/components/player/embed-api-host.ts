@@ -1,3 +1,4 @@
+import type { PresentationDocument } from "../../document/schema";
 import {
   EMBED_API_VERSION,
   type EmbedEvent,
@@ -5,15 +6,35 @@ import {
   originAllowed,
   parseEmbedRequest,
 } from "../../embed-protocol";
+import { stepTitles } from "../../step-titles";
 
-/** What the embed API asks of the player (Player.tsx fills it in on every render). */
+/**
+ * What the embed API asks of the player (Player.tsx fills it in on every render; what can live
+ * here does, to keep the view page's JavaScript small).
+ */
 export interface EmbedApiTarget {
-  state: () => EmbedState;
-  /** Each step's title (the document is fetched for them when it isn't loaded yet). */
-  steps: () => Promise<string[]>;
-  next: () => void;
-  prev: () => void;
+  state: EmbedState;
+  /** The loaded document, or its address (for the steps' titles). */
+  document: PresentationDocument | string;
+  /** Plays this step (1-based), loading the viewer first if needed, without taking the focus. */
   goTo: (step: number) => void;
+  /** Past the last step: the restart overlay (or the first step again, looping). */
+  end: () => void;
+}
+
+async function documentOf(player: EmbedApiTarget): Promise<PresentationDocument> {
+  if (typeof player.document !== "string") return player.document;
+  const response = await fetch(player.document);
+  if (!response.ok) throw new Error(`document ${response.status}`);
+  return (await response.json()) as PresentationDocument;
+}
+
+/** next: starts the presentation where it stands, then moves on; past the last step it ends. */
+function next({ state, goTo, end }: EmbedApiTarget): void {
+  if (state.ended) return;
+  if (!state.playing) goTo(state.step);
+  else if (state.step < state.total) goTo(state.step + 1);
+  else end();
 }
 
 /** The page that frames this one, or null when it isn't framed. */
@@ -38,13 +59,13 @@ export function listenForEmbedApi(allowedHosts: readonly string[], target: () =>
     const answer = (result: unknown) => post({ id: request.id, result }, event.origin === "null" ? "*" : event.origin);
     switch (request.method) {
       case "next":
-        player.next();
+        next(player);
         return answer(true);
       case "prev":
-        player.prev();
+        player.goTo(Math.max(1, player.state.step - 1));
         return answer(true);
       case "goTo": {
-        const { total } = player.state();
+        const { total } = player.state;
         if ((request.step ?? 0) > total) {
           return post({ id: request.id, error: "step out of range" }, event.origin === "null" ? "*" : event.origin);
         }
@@ -52,20 +73,19 @@ export function listenForEmbedApi(allowedHosts: readonly string[], target: () =>
         return answer(true);
       }
       case "getState":
-        return answer(player.state());
+        return answer(player.state);
       case "getSteps":
-        return void player
-          .steps()
-          .then(answer, () =>
-            post({ id: request.id, error: "steps unavailable" }, event.origin === "null" ? "*" : event.origin),
-          );
+        return void documentOf(player).then(
+          (document) => answer(stepTitles(document)),
+          () => post({ id: request.id, error: "steps unavailable" }, event.origin === "null" ? "*" : event.origin),
+        );
     }
   };
   window.addEventListener("message", onMessage);
   announced = null;
   const player = target();
   if (player) {
-    const state = player.state();
+    const state = player.state;
     post({ event: "ready" satisfies EmbedEvent, ...state });
     announced = state;
   }
@@ -77,7 +97,7 @@ let announced: EmbedState | null = null;
 /** Sends stepchange when the step on screen changes while playing, and ended when the end is reached. */
 export function announceEmbedState(player: EmbedApiTarget | null): void {
   if (!player || !hostWindow()) return;
-  const state = player.state();
+  const state = player.state;
   const before = announced;
   announced = state;
   if (!before) return;
