@@ -93,6 +93,11 @@ export interface PageHead {
   description?: HeadText;
   /** Absolute URL of the canonical page. */
   canonicalUrl?: string;
+  /**
+   * Absolute URL a link preview names (og:url) when it isn't the canonical page: issue 34, a
+   * step's own address (`?step=N`), so a card shows that step, not the deck's first.
+   */
+  shareUrl?: string | undefined;
   /** Absolute URL of a preview image (Open Graph, Twitter cards). */
   imageUrl?: string;
   /** Absolute URL of the page's oEmbed answer (discovery link for sites that embed links). */

@@ -52,6 +52,11 @@ export interface PresentationPageData {
   embedMode: boolean;
   /** Podium (issue 34): the embed page's options (its URL parameters); absent elsewhere. */
   embedOptions?: EmbedOptions;
+  /**
+   * Podium (issue 34 item 5): the step a `?step=N` link on the view page names (1-based; absent
+   * without one): the player starts there, and the page's link preview is that step's.
+   */
+  linkedStep?: number;
   /** Podium (issue 34): the sites the owner lets embed the deck (empty: any); the embed page's only. */
   embedHosts?: string[];
   viewerRights: { edit: boolean; comment: boolean };

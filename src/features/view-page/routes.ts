@@ -7,6 +7,7 @@ import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CA
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import { transcriptPlainText } from "../presentation/document/transcript";
 import type { PresentationPageData } from "../presentation/page-data";
+import { stepThumbnailPathOf } from "../presentation/service";
 import { PresentationPage } from "./components/PresentationPage";
 import { ReadingPage } from "./components/ReadingPage";
 import { ReadingSlides } from "./components/ReadingSlides";
@@ -21,6 +22,7 @@ import {
   getPublicReadingPage,
   getPublicViewPage,
   getSidebarRows,
+  getStepPreview,
   type ViewRequest,
 } from "./service";
 
@@ -58,8 +60,13 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
   const viewPage = async (request: OidRequest, reply: FastifyReply) => {
     const { oid } = request.params;
     if (!isOid(oid)) return context.sendNotFound(request, reply);
-    const data = await getPublicViewPage(db, sources, { ...viewRequest(request), oid });
-    if (!data) return context.sendNotFound(request, reply);
+    const found = await getPublicViewPage(db, sources, { ...viewRequest(request), oid });
+    if (!found) return context.sendNotFound(request, reply);
+    // Issue 34 item 5: `?step=N`, a step's own address: the player starts there and the link
+    // preview is that step's (its slide's title and image). A value that isn't a step is no step.
+    const linked = await getStepPreview(db, { oid, viewer: request.viewer, step: request.query.step });
+    const data = linked ? { ...found, linkedStep: linked.step, shouldAutoplay: true } : found;
+    const pageUrl = `${context.publicUrl}${data.canonicalPath}`;
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     reply.header("vary", "Cookie, User-Agent");
     // What the page shows, for the page cache: the deck, its owner's name, the header's count (its
@@ -75,11 +82,14 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       personal: { tags, shared: ["transcriptData", "viewCount"], mask: withPerson },
       render: (pageData) => createElement(PresentationPage, { data: pageData }),
       head: {
-        title: data.title,
-        description: summaryOf(data),
-        canonicalUrl: `${context.publicUrl}${data.canonicalPath}`,
-        imageUrl: `${context.publicUrl}${data.thumbnailUrl}`,
-        oembedUrl: `${context.publicUrl}/oembed?format=json&url=${encodeURIComponent(`${context.publicUrl}${data.canonicalPath}`)}`,
+        title: linked?.title || data.title,
+        description: linked
+          ? { id: "viewPage.stepDescription", values: { step: linked.step, total: linked.total, title: data.title } }
+          : summaryOf(data),
+        canonicalUrl: pageUrl,
+        shareUrl: linked ? `${pageUrl}?step=${linked.step}` : undefined,
+        imageUrl: `${context.publicUrl}${linked ? stepThumbnailPathOf(data.oid, linked.step) : data.thumbnailUrl}`,
+        oembedUrl: `${context.publicUrl}/oembed?format=json&url=${encodeURIComponent(pageUrl)}`,
         noindex: data.privacy === "unlisted",
       },
     });
