@@ -298,4 +298,24 @@ test.describe("issue 34: embed anywhere", () => {
       expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
     }
   });
+
+  test("issue 34 item 5: ?step=N plays that step; the share dialog links to the step playing", async ({ page }) => {
+    const url = (await sitemapPresentationUrls(page)).find((u) => u.includes("crispr-basics")) ?? "";
+    await page.goto(`${url}?step=3`);
+    await waitForHydration(page);
+    const viewer = page.locator(".player .viewer");
+    await expect(viewer).toHaveAttribute("data-current-step", "3");
+    await expect(page.locator('meta[property="og:url"]')).toHaveAttribute("content", `${url}?step=3`);
+    await page.keyboard.press("ArrowRight");
+    await expect(viewer).toHaveAttribute("data-current-step", "4");
+    await page.getByRole("button", { name: "Share" }).click();
+    const dialog = page.getByRole("dialog", { name: "Share" });
+    const stepLink = dialog.getByRole("checkbox", { name: "Link to step 4, where you are" });
+    await expect(stepLink).toBeChecked();
+    const link = dialog.getByRole("textbox", { name: "Link" });
+    await expect(link).toHaveValue(`${url}?step=4`);
+    expect(await axeViolations(page)).toEqual([]);
+    await stepLink.uncheck();
+    await expect(link).toHaveValue(url);
+  });
 });
