@@ -210,6 +210,37 @@ test.describe("issue 34: embed anywhere", () => {
     await expect.poll(() => logLines(page)).toContain(`stepchange ${stepCount - 1}/${stepCount}`);
   });
 
+  test("issue 34 item 2: the embed dialog's options write the code as they change", async ({ page }) => {
+    const oid = await deckOid(page, "crispr-basics");
+    const { stepCount } = await embedData(page, oid);
+    await page.goto((await sitemapPresentationUrls(page)).find((u) => u.includes("crispr-basics")) ?? "");
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Embed" }).click();
+    const dialog = page.getByRole("dialog", { name: "Embed" });
+    const code = dialog.getByRole("textbox", { name: "Code" });
+    await expect(code).toHaveValue(new RegExp(`src="http://127\\.0\\.0\\.1:\\d+/p/embed/${oid}/"`));
+    await dialog.getByRole("spinbutton", { name: /Start at step/ }).fill("3");
+    await dialog.getByRole("checkbox", { name: "Play at once" }).check();
+    await dialog.getByRole("checkbox", { name: "Show the controls" }).uncheck();
+    await dialog.getByRole("combobox", { name: "Colours" }).selectOption("light");
+    await expect(code).toHaveValue(
+      new RegExp(`/p/embed/${oid}/\\?start=3&amp;autoplay=1&amp;controls=0&amp;chrome=light"`),
+    );
+    // A start past the end is the last step; the fixed size keeps the options.
+    await dialog.getByRole("spinbutton", { name: /Start at step/ }).fill("999");
+    await expect(code).toHaveValue(new RegExp(`\\?start=${stepCount}&amp;`));
+    await dialog.getByRole("radio", { name: "Fixed size" }).check();
+    await expect(code).toHaveValue(
+      new RegExp(`^<iframe src="[^"]+\\?start=${stepCount}&amp;autoplay=1[^"]*" width="560"`),
+    );
+    expect(await axeViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 800 });
+    await page.screenshot({ path: "e2e/screenshots/embed-modal-options-375.png" });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(
+      0,
+    );
+  });
+
   test("issue 34 item 2: the embed page's options from its address; bad values are the defaults", async ({ page }) => {
     const oid = await deckOid(page, "crispr-basics");
     await page.goto(`/p/embed/${oid}/?start=2&autoplay=1&controls=0&chrome=light`);
