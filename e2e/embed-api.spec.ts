@@ -107,9 +107,9 @@ test.describe("issue 34: embed anywhere", () => {
     await waitForHydration(page);
     await page.getByRole("button", { name: "Embed" }).click();
     const code = await page.getByRole("dialog", { name: "Embed" }).getByRole("textbox", { name: "Code" }).inputValue();
-    expect(code).toMatch(/^<div style="position:relative;width:100%;height:0;padding-bottom:[\d.]+%/);
+    expect(code).toMatch(/^<div style="position:relative;width:100%;height:0;padding-bottom:calc\([\d.]+% \+ 56px\)/);
     expect(code).not.toContain("<script");
-    const padding = Number(/padding-bottom:([\d.]+)%/.exec(code)?.[1]);
+    const padding = Number(/padding-bottom:calc\(([\d.]+)%/.exec(code)?.[1]);
     expect(Math.abs(padding - 100 / pageAspect)).toBeLessThan(0.01);
 
     pages.set(`${HOST_PORT}/course.html`, hostPage(baseURL ?? "", code));
@@ -133,7 +133,8 @@ test.describe("issue 34: embed anywhere", () => {
     });
     expect(layout.scrollWidth).toBeLessThanOrEqual(layout.clientWidth);
     expect(Math.abs(layout.width - layout.column)).toBeLessThanOrEqual(1);
-    expect(Math.abs(layout.height - layout.width / pageAspect)).toBeLessThanOrEqual(1);
+    // The frame is the page's shape plus the player's control bar (56 px) under it.
+    expect(Math.abs(layout.height - (layout.width / pageAspect + 56))).toBeLessThanOrEqual(1);
     await page.screenshot({ path: "e2e/screenshots/embed-host-375.png" });
 
     // The host's own buttons: next starts at the first step, then moves; goTo jumps.
@@ -145,6 +146,10 @@ test.describe("issue 34: embed anywhere", () => {
     await expect.poll(() => logLines(page)).toContain(`stepchange 3/${stepCount}`);
     const embedded = page.frameLocator("iframe[src*='/p/embed/']");
     await expect(embedded.locator(".viewer")).toHaveAttribute("data-current-step", "3");
+    // Playing, the slides fill the frame's width at the deck's shape.
+    const stage = await embedded.locator(".viewer__stage").boundingBox();
+    expect(Math.abs((stage?.width ?? 0) - layout.width)).toBeLessThanOrEqual(1);
+    expect(Math.abs((stage?.height ?? 0) - layout.width / pageAspect)).toBeLessThanOrEqual(1);
     // The host page keeps its focus (the embedded player doesn't take it).
     await expect(page.locator("#go3")).toBeFocused();
     await page.locator("#state").click();

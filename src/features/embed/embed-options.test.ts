@@ -7,14 +7,20 @@ describe("issue 34 item 1: responsive embed code", () => {
   it("fills its container's width at the deck's page shape, with no script", () => {
     const code = responsiveEmbedSnippet("https://podium.example", "abcdefghijkl", 16 / 9, 'Say "hi" <now>');
     expect(code).toBe(
-      '<div style="position:relative;width:100%;height:0;padding-bottom:56.25%;overflow:hidden"><iframe src="https://podium.example/p/embed/abcdefghijkl/" title="Say &quot;hi&quot; &lt;now&gt;" style="position:absolute;top:0;left:0;width:100%;height:100%;border:0" allow="autoplay; fullscreen"></iframe></div>',
+      '<div style="position:relative;width:100%;height:0;padding-bottom:calc(56.25% + 56px);overflow:hidden"><iframe src="https://podium.example/p/embed/abcdefghijkl/" title="Say &quot;hi&quot; &lt;now&gt;" style="position:absolute;top:0;left:0;width:100%;height:100%;border:0" allow="autoplay; fullscreen"></iframe></div>',
     );
     expect(code).not.toContain("<script");
+    // Without the control bar (?controls=0) the frame is the page's shape alone.
+    expect(responsiveEmbedSnippet("https://p.example", "abcdefghijkl", 16 / 9, "T", "?controls=0", false)).toContain(
+      "padding-bottom:56.25%;",
+    );
     // A portrait A4 page (1 ÷ √2) and a 4:3 one keep their own shape.
     expect(responsiveEmbedSnippet("https://p.example", "abcdefghijkl", Math.SQRT1_2, "T")).toContain(
-      "padding-bottom:141.42%",
+      "padding-bottom:calc(141.42% + 56px)",
     );
-    expect(responsiveEmbedSnippet("https://p.example", "abcdefghijkl", 4 / 3, "T")).toContain("padding-bottom:75%");
+    expect(responsiveEmbedSnippet("https://p.example", "abcdefghijkl", 4 / 3, "T")).toContain(
+      "padding-bottom:calc(75% + 56px)",
+    );
     // A shape that isn't a number falls back to 16:9.
     expect(responsiveEmbedSnippet("https://p.example", "abcdefghijkl", Number.NaN, "T")).toContain("56.25%");
   });

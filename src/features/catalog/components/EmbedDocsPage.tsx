@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { EMBED_API_CLIENT_PATH } from "../../embed/embed-api-client";
-import { responsiveEmbedSnippet } from "../../embed/embed-dimensions";
+import { EMBED_CONTROLS_HEIGHT, responsiveEmbedSnippet } from "../../embed/embed-dimensions";
 
 /** Issue 34 item 4: the deck the developers page's live example embeds (a staff pick), if any. */
 export interface EmbedDocsDemo {
@@ -232,7 +232,11 @@ function LiveExample({ demo }: { demo: EmbedDocsDemo }) {
       <p>
         <FormattedMessage id="dev.embed.live.body" />
       </p>
-      <div className="embed-docs__frame" style={{ paddingBottom: `${Number((100 / demo.pageAspect).toFixed(2))}%` }}>
+      <div
+        className="embed-docs__frame"
+        // The embed code's shape: the page's, plus the player's control bar.
+        style={{ paddingBottom: `calc(${Number((100 / demo.pageAspect).toFixed(2))}% + ${EMBED_CONTROLS_HEIGHT}px)` }}
+      >
         <iframe ref={frameRef} src={`/p/embed/${demo.oid}/`} title={demo.title} allow="autoplay; fullscreen" />
       </div>
       <div className="embed-docs__controls">

@@ -71,7 +71,7 @@ export function EmbedModal({
   const code =
     fixed && !responsiveOnly
       ? embedSnippet(origin, oid, settings, title, query)
-      : responsiveEmbedSnippet(origin, oid, pageAspect, title, query);
+      : responsiveEmbedSnippet(origin, oid, pageAspect, title, query, options.controls);
 
   const copy = async () => {
     try {
