@@ -55,7 +55,8 @@ function hostPage(podium: string, code: string): string {
 <body><main><h1>Week 3: gene editing</h1><p>Read the deck, then answer the quiz.</p>
 ${code}
 <p><button id="prev">Back</button> <button id="next">Forward</button> <button id="go3">Go to 3</button>
-<button id="last">Go to last</button> <button id="state">State</button></p>
+<button id="last">Go to last</button> <button id="state">State</button>
+<button id="go2state">Go to 2, then state</button></p>
 <pre id="answer"></pre><ol id="log"></ol>
 <iframe id="intruder" title="Someone else's widget" src="${OTHER}/intruder.html" width="10" height="10"></iframe>
 </main>
@@ -71,6 +72,7 @@ ${code}
   document.querySelector("#go3").onclick = () => deck.goTo(3);
   document.querySelector("#last").onclick = () => deck.getState().then((s) => deck.goTo(s.total));
   document.querySelector("#state").onclick = () => deck.getState().then(show);
+  document.querySelector("#go2state").onclick = () => deck.goTo(2).then(() => deck.getState()).then(show);
   // Every answer the frame sends, raw: the malformed requests below must get none.
   window.addEventListener("message", (event) => {
     if (event.source === frame.contentWindow && event.data && event.data.id) log("answer " + event.data.id);
@@ -202,6 +204,11 @@ test.describe("issue 34: embed anywhere", () => {
     expect(Array.isArray(steps) && steps.length).toBe(stepCount);
     expect((steps as unknown[]).every((title) => typeof title === "string")).toBe(true);
 
+    // A move's answer comes once the player has drawn it: the state asked right after says so.
+    await page.locator("#go2state").click();
+    await expect(page.locator("#answer")).toHaveText(
+      JSON.stringify({ step: 2, total: stepCount, playing: true, ended: false }),
+    );
     // To the last step, then past it: the host hears ended, and getState says so.
     await page.locator("#last").click();
     await expect.poll(() => logLines(page)).toContain(`stepchange ${stepCount}/${stepCount}`);

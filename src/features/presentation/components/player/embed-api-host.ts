@@ -57,23 +57,27 @@ export function listenForEmbedApi(allowedHosts: readonly string[], target: () =>
     const player = target();
     if (!request || !player) return;
     const answer = (result: unknown) => post({ id: request.id, result }, event.origin === "null" ? "*" : event.origin);
+    // A move is answered once the player has drawn it (or on the next task), and a question asked
+    // meanwhile waits behind it, so `await goTo(3); await getState()` says step 3.
+    const moved = () => later(() => answer(true));
     switch (request.method) {
       case "next":
         next(player);
-        return answer(true);
+        return moved();
       case "prev":
         player.goTo(Math.max(1, player.state.step - 1));
-        return answer(true);
+        return moved();
       case "goTo": {
         const { total } = player.state;
         if ((request.step ?? 0) > total) {
           return post({ id: request.id, error: "step out of range" }, event.origin === "null" ? "*" : event.origin);
         }
         player.goTo(request.step ?? 1);
-        return answer(true);
+        return moved();
       }
       case "getState":
-        return answer(player.state);
+        if (queued.length === 0) return answer(player.state);
+        return later(() => answer(target()?.state ?? player.state));
       case "getSteps":
         return void documentOf(player).then(
           (document) => answer(stepTitles(document)),
@@ -94,15 +98,27 @@ export function listenForEmbedApi(allowedHosts: readonly string[], target: () =>
 
 let announced: EmbedState | null = null;
 
+/** Answers waiting for the player's next render (announceEmbedState), or the next task at the latest. */
+let queued: (() => void)[] = [];
+function flush(): void {
+  const now = queued;
+  queued = [];
+  for (const send of now) send();
+}
+function later(send: () => void): void {
+  queued.push(send);
+  setTimeout(flush, 0);
+}
+
 /** Sends stepchange when the step on screen changes while playing, and ended when the end is reached. */
 export function announceEmbedState(player: EmbedApiTarget | null): void {
   if (!player || !hostWindow()) return;
   const state = player.state;
   const before = announced;
   announced = state;
-  if (!before) return;
-  if (state.playing && (!before.playing || state.step !== before.step)) {
+  if (before && state.playing && (!before.playing || state.step !== before.step)) {
     post({ event: "stepchange" satisfies EmbedEvent, ...state });
   }
-  if (state.ended && !before.ended) post({ event: "ended" satisfies EmbedEvent, ...state });
+  if (before && state.ended && !before.ended) post({ event: "ended" satisfies EmbedEvent, ...state });
+  flush();
 }
