@@ -260,6 +260,12 @@ test.describe("issue 34: embed anywhere", () => {
     await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "2");
     await expect(page.locator(".viewer__controls")).toBeHidden();
     await expect(page.locator(".fullscreen-page--light")).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.goto(`/p/embed/${oid}/?start=2&autoplay=1&chrome=light`);
+    await waitForHydration(page);
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "2");
+    await expect(page.locator(".viewer__controls")).toBeVisible();
+    expect(await axeViolations(page)).toEqual([]);
     await page.goto(`/p/embed/${oid}/?start=%3Cb%3E&autoplay=maybe&title=0`);
     await waitForHydration(page);
     await expect(page.locator(".player")).toHaveAttribute("data-player-state", "start");
