@@ -115,6 +115,11 @@ test.describe("the public view page, complete", () => {
     await openDeck(page, "crispr");
     await page.getByRole("button", { name: "Embed" }).click();
     const dialog = page.getByRole("dialog", { name: "Embed" });
+    // Issue 34: the code is responsive by default; a fixed size is the other choice.
+    await expect(dialog.getByRole("textbox", { name: "Code" })).toHaveValue(
+      /^<div style="position:relative;width:100%/,
+    );
+    await dialog.getByRole("radio", { name: "Fixed size" }).check();
     const width = dialog.getByRole("textbox", { name: "Width" });
     const height = dialog.getByRole("textbox", { name: "Height" });
     await expect(width).toHaveValue("560");

@@ -159,6 +159,8 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
       { name: "view-mixed-pdf", url: shapedDecks.mixed.url },
       { name: "explore", url: "/explore/" },
       { name: "search", url: "/explore/search/?search=design" },
+      // Issue 34: the embed API's documentation, with its live example.
+      { name: "developers-embed", url: "/developers/embed/" },
     ];
     const kinds: Record<Signed, PageKind[]> = {
       out: [
@@ -186,7 +188,18 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
 }
 
 const PAGE_NAMES: Record<Signed, string[]> = {
-  out: ["home", "view", "view-portrait-pdf", "view-mixed-pdf", "view-link", "explore", "search", "login", "signup"],
+  out: [
+    "home",
+    "view",
+    "view-portrait-pdf",
+    "view-mixed-pdf",
+    "view-link",
+    "explore",
+    "search",
+    "developers-embed",
+    "login",
+    "signup",
+  ],
   in: [
     "home",
     "view",
@@ -195,6 +208,7 @@ const PAGE_NAMES: Record<Signed, string[]> = {
     "view-link",
     "explore",
     "search",
+    "developers-embed",
     "dashboard",
     "settings",
     "editor",

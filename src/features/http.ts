@@ -93,6 +93,11 @@ export interface PageHead {
   description?: HeadText;
   /** Absolute URL of the canonical page. */
   canonicalUrl?: string;
+  /**
+   * Absolute URL a link preview names (og:url) when it isn't the canonical page: issue 34, a
+   * step's own address (`?step=N`), so a card shows that step, not the deck's first.
+   */
+  shareUrl?: string | undefined;
   /** Absolute URL of a preview image (Open Graph, Twitter cards). */
   imageUrl?: string;
   /** Absolute URL of the page's oEmbed answer (discovery link for sites that embed links). */
@@ -114,6 +119,11 @@ export interface PageSpec<Data> {
   status?: number;
   /** Other sites may show this page in a frame (the embed page only). */
   frameable?: boolean;
+  /**
+   * Issue 34: a frameable page that only these sites may frame (CSP frame-ancestors host sources;
+   * the deck's owner lists them). Absent or empty: any site.
+   */
+  frameAncestors?: readonly string[];
   /** The page has forms: anonymous visitors get a CSRF token too (and the page isn't cached). */
   forms?: boolean;
   /** The page never sets a cookie of its own (the presenter view): cookies "off", no cookie banner. */

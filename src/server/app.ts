@@ -320,7 +320,10 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       personalPages && page.personal && person
         ? templatedPage(reply, page, { locale, session, person })
         : (anonymousErrorPage(page, locale, session) ?? renderPage(assets, { ...page, locale, session }));
-    reply.header("content-security-policy", contentSecurityPolicy({ frameable: page.frameable === true }));
+    reply.header(
+      "content-security-policy",
+      contentSecurityPolicy({ frameable: page.frameable === true, frameAncestors: page.frameAncestors }),
+    );
     if (page.frameable) reply.header("cross-origin-resource-policy", "cross-origin");
     else reply.header("x-frame-options", "DENY");
     return reply
@@ -595,7 +598,12 @@ declare module "fastify" {
   }
 }
 
-export function contentSecurityPolicy(options: { frameable: boolean }): string {
+/**
+ * The pages' CSP. A frameable page may be framed by any site, or (issue 34) only by the sites its
+ * deck's owner listed, and by Podium itself (the developers page's live example).
+ */
+export function contentSecurityPolicy(options: { frameable: boolean; frameAncestors?: readonly string[] }): string {
+  const ancestors = options.frameAncestors?.length ? `'self' ${options.frameAncestors.join(" ")}` : "*";
   return [
     "default-src 'self'",
     "script-src 'self'",
@@ -607,7 +615,7 @@ export function contentSecurityPolicy(options: { frameable: boolean }): string {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    `frame-ancestors ${options.frameable ? "*" : "'none'"}`,
+    `frame-ancestors ${options.frameable ? ancestors : "'none'"}`,
   ].join("; ");
 }
 

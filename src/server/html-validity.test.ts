@@ -89,6 +89,14 @@ const PAGE_KINDS: PageKind[] = [
   { page: "video page", who: "anonymous", path: () => "/video" },
   { page: "education page", who: "anonymous", path: () => "/edu/prezi-video-edu" },
   { page: "product page", who: "anonymous", path: () => "/product/" },
+  // Issue 34: the embed API's documentation, a step link, and an embed with every option.
+  { page: "developers: embed API", who: "anonymous", path: () => "/developers/embed/" },
+  { page: "view page, step link", who: "anonymous", path: (f) => `/p/${f.deck("sourdough-basics")}/?step=2` },
+  {
+    page: "embed with options",
+    who: "anonymous",
+    path: (f) => `/p/embed/${f.deck("sourdough-basics")}/?start=2&loop=1&controls=0&title=0&chrome=light`,
+  },
   { page: "profile", who: "anonymous", path: (f) => `/user/${f.adaUserOid}/` },
   { page: "profile (signed in)", who: "tim", path: (f) => `/user/${f.adaUserOid}/` },
   { page: "login", who: "anonymous", path: () => "/login/" },

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
+import { pageShapeOf } from "../../document/page-shape";
 import { LISTS_TAG, presentationTag, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
 import type { FeatureContext, HeadText } from "../http";
-import { findTemplateBySlug, listStaffPicks } from "../presentation/repository";
+import { findPresentationByOid, findTemplateBySlug, listStaffPicks } from "../presentation/repository";
 import { presentationCard, thumbnailPathOf } from "../presentation/service";
 import { listVideoCards } from "../sidebar/repository";
 import { cachedSidebar, videoCard, videoThumbnailSvg } from "../sidebar/service";
@@ -94,6 +95,28 @@ export function registerCatalogRoutes(app: FastifyInstance, context: FeatureCont
   app.get("/product/", (request, reply) =>
     send(request, reply, { page: "info", topic: "product" }, { id: "info.product.title" }, "/product/", []),
   );
+
+  // Issue 34 item 4: the embed API's documentation, with a live example driving a staff pick.
+  app.get("/developers/embed/", async (request, reply) => {
+    const [pick] = await listStaffPicks(db, 1);
+    const row = pick ? await findPresentationByOid(db, pick.oid) : null;
+    const demo = row
+      ? {
+          oid: row.oid,
+          title: row.title,
+          pageAspect: pageShapeOf(row.document).pageAspect,
+          stepCount: row.document.path.length,
+        }
+      : null;
+    return send(
+      request,
+      reply,
+      { page: "developers", demo },
+      { id: "dev.embed.title" },
+      "/developers/embed/",
+      row ? [SHOWCASE_TAG, presentationTag(row.oid)] : [SHOWCASE_TAG],
+    );
+  });
 
   // Video card thumbnails and hover previews, drawn by Podium (spec §3 previewAnimation).
   const videoImage =

@@ -20,6 +20,7 @@ import {
   removePresentation,
   revokeLink,
   saveDetails,
+  setEmbedHosts,
   setNotesChoice,
 } from "./service";
 
@@ -54,6 +55,7 @@ const NOTICES = new Set([
   "copied",
   "themeSaved",
   "notesSaved",
+  "embedHostsSaved",
 ]);
 
 function noticeFrom(query: unknown): Notice | null {
@@ -234,6 +236,15 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     action(async (request, viewer) => {
       await setNotesChoice(db, viewer, request.params.oid, field(request.body as Body, "notes"));
       return managePath(request.params.oid, "notesSaved");
+    }),
+  );
+
+  // Issue 34: the sites that may embed the deck (the embed page's frame-ancestors and its API).
+  app.post(
+    `${base}presentations/:oid/embed-hosts`,
+    action(async (request, viewer) => {
+      await setEmbedHosts(db, viewer, request.params.oid, field(request.body as Body, "hosts"));
+      return managePath(request.params.oid, "embedHostsSaved");
     }),
   );
 

@@ -9,6 +9,7 @@ import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import { editorUrl } from "../presentation/editor-links";
+import { parseEmbedHosts } from "../presentation/embed-protocol";
 import { localImagesOf } from "../presentation/local-images";
 import {
   type CollaboratorListing,
@@ -26,6 +27,7 @@ import {
   type RowOptions,
   removeCollaborator,
   revokeViewLinkOf,
+  updateEmbedHosts,
   updateNotesPublic,
   updatePresentationDetails,
   upsertCollaborator,
@@ -212,6 +214,8 @@ export interface ManageData {
     theme: Theme;
     /** Issue 28: how many slides have speaker notes, and whether the owner published them. */
     notes: { slides: number; published: boolean };
+    /** Issue 34: the sites that may embed the deck (empty: any site). */
+    embedHosts: string[];
   };
   viewLinks: (Omit<ViewLinkListing, "createdAt" | "revokedAt"> & {
     createdAt: string;
@@ -248,6 +252,7 @@ export async function getManageData(
       schemaVersion: row.schemaVersion,
       theme: row.document.theme ?? "light",
       notes: { slides: countSlidesWithNotes(row.document), published: row.notesPublic },
+      embedHosts: row.embedHosts,
     },
     viewLinks: links.map((link) => ({
       linkId: link.linkId,
@@ -335,6 +340,20 @@ export async function setNotesChoice(
   const row = await owned(db, viewer, oid);
   if (!(NOTES_CHOICES as readonly string[]).includes(choice)) throw new DashboardError(400, "dashboard.error.notes");
   await updateNotesPublic(db, row.id, choice === "public");
+}
+
+/** Issue 34: the owner lists the sites that may embed the deck (none: any site). */
+export async function setEmbedHosts(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  text: string,
+): Promise<void> {
+  const row = await owned(db, viewer, oid);
+  const parsed = parseEmbedHosts(text);
+  if ("invalid" in parsed) throw new DashboardError(400, "dashboard.error.embedHost", { host: parsed.invalid });
+  if ("tooMany" in parsed) throw new DashboardError(400, "dashboard.error.embedHostsTooMany", { max: parsed.tooMany });
+  await updateEmbedHosts(db, row.id, parsed.hosts);
 }
 
 export async function revokeLink(

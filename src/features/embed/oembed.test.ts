@@ -85,7 +85,8 @@ describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
       author_url: `${ORIGIN}/user/${stableOid("oembed:owner")}/`,
       provider_name: "Podium",
       provider_url: `${ORIGIN}/`,
-      html: `<iframe src="${ORIGIN}/p/embed/${oids.public}/" width="400" height="225" title="The public &quot;deck&quot;" frameborder="0" allow="autoplay; fullscreen"></iframe>`,
+      // Issue 34 item 1: the modal's responsive code, at the deck's page shape (16:9 here).
+      html: `<div style="position:relative;width:100%;height:0;padding-bottom:calc(56.25% + 56px);overflow:hidden"><iframe src="${ORIGIN}/p/embed/${oids.public}/" title="The public &quot;deck&quot;" style="position:absolute;top:0;left:0;width:100%;height:100%;border:0" allow="autoplay; fullscreen"></iframe></div>`,
       width: 400,
       height: 225,
       thumbnail_url: `${ORIGIN}/p/${oids.public}/thumbnail.svg`,

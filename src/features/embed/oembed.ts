@@ -1,14 +1,17 @@
 import type { Queryable } from "../../db/client";
+import { pageShapeOf } from "../../document/page-shape";
 import { isOid } from "../../lib/ids";
 import { ownerDisplayName } from "../../lib/owner";
 import { findPresentationByOid } from "../presentation/repository";
 import { accessTo, thumbnailPathOf } from "../presentation/service";
 import { THUMBNAIL_SIZE } from "../presentation/thumbnail";
-import { DEFAULT_EMBED, EMBED_ASPECT, embedSnippet } from "./embed-dimensions";
+import { DEFAULT_EMBED, EMBED_ASPECT, responsiveEmbedSnippet } from "./embed-dimensions";
 
 /**
  * oEmbed 1.0 (https://oembed.com): a site that is given a Podium link asks /oembed?url=… and
- * gets the embed player's iframe, sized to fit maxwidth/maxheight at 16:9. Only what anyone
+ * gets the embed player's iframe. Issue 34: the same responsive code as the embed modal's default
+ * (filling the consumer's container at the deck's page shape); width and height say the size
+ * that fits maxwidth/maxheight at that shape. Only what anyone
  * may watch by its address is answered: public, reusable and unlisted presentations.
  */
 export interface OEmbedResponse {
@@ -48,13 +51,17 @@ export function oidFromUrl(url: string, publicUrl: string): string | null {
   return match?.[1] && isOid(match[1]) ? match[1] : null;
 }
 
-/** The 16:9 size that fits the consumer's limits (the default 560×315 when it sets none). */
-export function fitSize(maxWidth: number | null, maxHeight: number | null): { width: number; height: number } {
+/** The size at `aspect` (16:9 unless given) that fits the consumer's limits (560 wide when it sets none). */
+export function fitSize(
+  maxWidth: number | null,
+  maxHeight: number | null,
+  aspect = EMBED_ASPECT,
+): { width: number; height: number } {
   let width = Number(DEFAULT_EMBED.width);
   if (maxWidth !== null) width = Math.min(width, maxWidth);
-  if (maxHeight !== null) width = Math.min(width, Math.floor(maxHeight * EMBED_ASPECT));
+  if (maxHeight !== null) width = Math.min(width, Math.floor(maxHeight * aspect));
   width = Math.max(width, MIN_WIDTH);
-  return { width, height: Math.round(width / EMBED_ASPECT) };
+  return { width, height: Math.round(width / aspect) };
 }
 
 const dimension = (raw: string | undefined): number | null | "bad" => {
@@ -80,7 +87,8 @@ export async function oembedFor(
   // oEmbed: a resource that exists but isn't open to everyone is 401.
   const access = await accessTo(db, row, null);
   if (!access.view) return { status: 401, message: "This presentation is private." };
-  const { width, height } = fitSize(maxWidth, maxHeight);
+  const { pageAspect } = pageShapeOf(row.document);
+  const { width, height } = fitSize(maxWidth, maxHeight, pageAspect);
   const author = ownerDisplayName({
     publicDisplayName: row.ownerPublicDisplayName,
     firstName: row.ownerFirstName,
@@ -96,7 +104,7 @@ export async function oembedFor(
       author_url: `${publicUrl}/user/${row.ownerOid}/`,
       provider_name: "Podium",
       provider_url: `${publicUrl}/`,
-      html: embedSnippet(publicUrl, row.oid, { width: String(width), height: String(height) }, row.title),
+      html: responsiveEmbedSnippet(publicUrl, row.oid, pageAspect, row.title),
       width,
       height,
       thumbnail_url: `${publicUrl}${thumbnailPathOf(row.oid)}`,

@@ -2,6 +2,7 @@ import type { Transcript } from "../../document/transcript";
 import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import type { HeaderAppData } from "../explore/header-data";
+import type { EmbedOptions } from "./embed-options";
 import type { Privacy, SchemaVersion } from "./repository";
 
 /** Spec §3 Owner, as the page sees it. The email never leaves the server (it only picks the avatar colour). */
@@ -49,6 +50,15 @@ export interface PresentationPageData {
   tags: string;
   schemaVersion: SchemaVersion;
   embedMode: boolean;
+  /** Podium (issue 34): the embed page's options (its URL parameters); absent elsewhere. */
+  embedOptions?: EmbedOptions;
+  /**
+   * Podium (issue 34 item 5): the step a `?step=N` link on the view page names (1-based; absent
+   * without one): the player starts there, and the page's link preview is that step's.
+   */
+  linkedStep?: number;
+  /** Podium (issue 34): the sites the owner lets embed the deck (empty: any); the embed page's only. */
+  embedHosts?: string[];
   viewerRights: { edit: boolean; comment: boolean };
   /**
    * Spec §3. In the browser (issue 11) the transcript travels once, as the page's markup, which

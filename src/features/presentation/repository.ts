@@ -37,9 +37,11 @@ export interface PresentationRow extends OwnerRow {
   lastModified: Date;
   /** Issue 28: the owner published the speaker notes (migration 0018; private by default). */
   notesPublic: boolean;
+  /** Issue 34: the sites that may embed the deck (migration 0022; empty: any site). */
+  embedHosts: string[];
 }
 
-export type PresentationSummary = Omit<PresentationRow, "document" | "descriptionHtml" | "notesPublic">;
+export type PresentationSummary = Omit<PresentationRow, "document" | "descriptionHtml" | "notesPublic" | "embedHosts">;
 
 /**
  * Issue 28: what a full row's document carries. By default its audience's document: the speaker
@@ -85,7 +87,7 @@ export async function findPresentationByOid(
   options: RowOptions = {},
 ): Promise<PresentationRow | null> {
   const rows = await db.query<PresentationRow>(
-    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic"
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic", p.embed_hosts as "embedHosts"
        from presentations p join users u on u.id = p.owner_id
       where p.oid = $1`,
     [oid],
@@ -591,7 +593,7 @@ export async function listTemplates(db: Queryable): Promise<PresentationSummary[
 
 export async function findTemplateBySlug(db: Queryable, slug: string): Promise<PresentationRow | null> {
   const rows = await db.query<PresentationRow>(
-    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic"
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic", p.embed_hosts as "embedHosts"
        from presentations p join users u on u.id = p.owner_id
       where p.template_slug = $1 and not p.hidden`,
     [slug],
@@ -602,6 +604,11 @@ export async function findTemplateBySlug(db: Queryable, slug: string): Promise<P
 /** Issue 28: the owner publishes a deck's speaker notes, or makes them private again. */
 export async function updateNotesPublic(db: Queryable, presentationId: string, notesPublic: boolean): Promise<void> {
   await db.query("update presentations set notes_public = $2 where id = $1", [presentationId, notesPublic]);
+}
+
+/** Issue 34: the owner lists the sites that may embed a deck (empty: any site). */
+export async function updateEmbedHosts(db: Queryable, presentationId: string, hosts: readonly string[]): Promise<void> {
+  await db.query("update presentations set embed_hosts = $2 where id = $1", [presentationId, hosts]);
 }
 
 /** The Markdown a presentation was imported or saved from, or null (JSON imports, older decks). */

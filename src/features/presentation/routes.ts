@@ -30,7 +30,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
     access: PresentationRoute,
     request: FastifyRequest,
     reply: FastifyReply,
-    options: { images: boolean } = { images: true },
+    options: { images: boolean; step?: number } = { images: true },
   ) => {
     const svg = await getThumbnailSvg(db, access, request.viewer, options);
     if (svg === null) return context.sendNotFound(request, reply);
@@ -61,6 +61,15 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
   );
   app.get("/view/:linkId/thumbnail.svg", (request: LinkRequest, reply) =>
     sendThumbnail({ linkId: request.params.linkId }, request, reply),
+  );
+  // Issue 34 item 5: each step's own thumbnail, a step link's og:image (cached like the deck's).
+  app.get(
+    "/p/:oid/steps/:step/thumbnail.svg",
+    (request: FastifyRequest<{ Params: { oid: string; step: string } }>, reply) => {
+      const { step } = request.params;
+      if (!/^\d{1,6}$/.test(step) || Number(step) < 1) return context.sendNotFound(request, reply);
+      return sendThumbnail({ oid: request.params.oid }, request, reply, { images: true, step: Number(step) });
+    },
   );
   // R4.1: the fallback preview (spec §3 fallbackPreviewUrl), the same drawing without its images.
   app.get(`/p/:oid/${FALLBACK_THUMBNAIL}`, (request: OidRequest, reply) =>

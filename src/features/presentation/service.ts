@@ -16,6 +16,7 @@ import {
   type PresentationSummary,
   type RowOptions,
 } from "./repository";
+import { stepTopic } from "./step-titles";
 import { renderThumbnailSvg } from "./thumbnail";
 import { thumbnailImages } from "./thumbnail-images";
 
@@ -149,17 +150,31 @@ export async function getDocument(db: Queryable, access: PresentationRoute, view
   };
 }
 
-/** The generated SVG thumbnail, or null when the viewer may not see it. */
+/** Issue 34 item 5: a step's own thumbnail (its link preview's og:image), 1-based. */
+export function stepThumbnailPathOf(oid: string, step: number): string {
+  return `/p/${oid}/steps/${step}/thumbnail.svg`;
+}
+
+/**
+ * The generated SVG thumbnail, or null when the viewer may not see it (or, for a step's, when
+ * the deck has no such step). Issue 34: a step's is drawn by the same renderer from its slide.
+ */
 export async function getThumbnailSvg(
   db: Queryable,
   access: PresentationRoute,
   viewer: Viewer,
   /** R4.1: the fallback preview is drawn without the slide's images. */
-  options: { images: boolean } = { images: true },
+  options: { images: boolean; step?: number } = { images: true },
 ): Promise<string | null> {
   const row = await accessibleRow(db, access, viewer);
   if (!row) return null;
-  const topic = posterTopicOf(row.document);
+  let topic = posterTopicOf(row.document);
+  if (options.step !== undefined) {
+    const stepTopicFound = stepTopic(row.document, options.step);
+    if (!stepTopicFound) return null;
+    // A step with nothing on it (an overview frame) shows the deck's poster rather than nothing.
+    if (stepTopicFound.texts.length > 0 || stepTopicFound.images.length > 0) topic = stepTopicFound;
+  }
   return renderThumbnailSvg({
     title: row.title,
     theme: row.document.theme,

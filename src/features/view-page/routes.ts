@@ -7,6 +7,7 @@ import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag, VIDEOS_TAG } from ".
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import type { PresentationPageData } from "../presentation/page-data";
+import { stepThumbnailPathOf } from "../presentation/service";
 import { PresentationPage } from "./components/PresentationPage";
 import { ReadingPage } from "./components/ReadingPage";
 import { ReadingSlides } from "./components/ReadingSlides";
@@ -21,6 +22,7 @@ import {
   getPublicReadingPage,
   getPublicViewPage,
   getSidebarRows,
+  getStepPreview,
   type ViewRequest,
 } from "./service";
 
@@ -58,8 +60,13 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
   const viewPage = async (request: OidRequest, reply: FastifyReply) => {
     const { oid } = request.params;
     if (!isOid(oid)) return context.sendNotFound(request, reply);
-    const data = await getPublicViewPage(db, sources, { ...viewRequest(request), oid });
-    if (!data) return context.sendNotFound(request, reply);
+    const found = await getPublicViewPage(db, sources, { ...viewRequest(request), oid });
+    if (!found) return context.sendNotFound(request, reply);
+    // Issue 34 item 5: `?step=N`, a step's own address: the player starts there and the link
+    // preview is that step's (its slide's title and image). A value that isn't a step is no step.
+    const linked = await getStepPreview(db, { oid, viewer: request.viewer, step: request.query.step });
+    const data = linked ? { ...found, linkedStep: linked.step, shouldAutoplay: true } : found;
+    const pageUrl = `${context.publicUrl}${data.canonicalPath}`;
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     reply.header("vary", "Cookie, User-Agent");
     // What the page shows, for the page cache: the deck, its owner's name, the header's count (its
@@ -75,11 +82,14 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       personal: { tags, shared: ["transcriptData", "viewCount"], mask: withPerson },
       render: (pageData) => createElement(PresentationPage, { data: pageData }),
       head: {
-        title: data.title,
-        description: summaryOf(data),
-        canonicalUrl: `${context.publicUrl}${data.canonicalPath}`,
-        imageUrl: `${context.publicUrl}${data.thumbnailUrl}`,
-        oembedUrl: `${context.publicUrl}/oembed?format=json&url=${encodeURIComponent(`${context.publicUrl}${data.canonicalPath}`)}`,
+        title: linked?.title || data.title,
+        description: linked
+          ? { id: "viewPage.stepDescription", values: { step: linked.step, total: linked.total, title: data.title } }
+          : summaryOf(data),
+        canonicalUrl: pageUrl,
+        shareUrl: linked ? `${pageUrl}?step=${linked.step}` : undefined,
+        imageUrl: `${context.publicUrl}${linked ? stepThumbnailPathOf(data.oid, linked.step) : data.thumbnailUrl}`,
+        oembedUrl: `${context.publicUrl}/oembed?format=json&url=${encodeURIComponent(pageUrl)}`,
         noindex: data.privacy === "unlisted",
         largestImage: data.previewUrl,
       },
@@ -106,11 +116,11 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
   };
 
   // The embeddable player (spec §2 /p/embed/{id}/): frameable by any site; ?autoplay=1 plays at once.
+  // Issue 34: its options are URL parameters (embed-options.ts), a bad value is the default.
   app.get("/p/embed/:oid/", async (request: OidRequest, reply) => {
     const { oid } = request.params;
     if (!isOid(oid)) return embedUnavailable(request, reply);
-    const autoplay = request.query.autoplay === "1" || request.query.autoplay === "true";
-    const data = await getEmbedPage(db, { ...viewRequest(request), oid, autoplay });
+    const data = await getEmbedPage(db, { ...viewRequest(request), oid, query: request.query });
     if (!data) return embedUnavailable(request, reply);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [presentationTag(data.oid), userTag(data.owner.oid)]);
@@ -118,6 +128,9 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       entry: "embed",
       data,
       frameable: true,
+      // Issue 34: only the sites the owner listed may frame it (the header differs per deck; the
+      // page cache keeps it with the page, and a change of the list drops the page: migration 0022).
+      frameAncestors: data.embedHosts ?? [],
       render: (pageData) => createElement(EmbedPage, { data: pageData }),
       head: {
         title: data.title,

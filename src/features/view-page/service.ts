@@ -8,6 +8,7 @@ import { randomSubset } from "../../lib/random-subset";
 import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
+import { clampStep, parseEmbedOptions } from "../presentation/embed-options";
 import type { PresentationPageData } from "../presentation/page-data";
 import { accessOf, type PresentationAccess } from "../presentation/policy";
 import {
@@ -20,6 +21,7 @@ import {
   type PresentationRow,
 } from "../presentation/repository";
 import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentationCard } from "../presentation/service";
+import { stepTitles } from "../presentation/step-titles";
 import { FALLBACK_THUMBNAIL } from "../presentation/thumbnail";
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
 import type { SidebarRows } from "../sidebar/sidebar-rows";
@@ -263,21 +265,39 @@ export async function getPublicViewPage(
 /** The embed page's data: the same presentation, in embed mode. */
 export async function getEmbedPage(
   db: Queryable,
-  request: ViewRequest & { oid: string; autoplay: boolean },
+  request: ViewRequest & { oid: string; query: Readonly<Record<string, string | undefined>> },
 ): Promise<PresentationPageData | null> {
   const row = await findPresentationByOid(db, request.oid);
   if (!row) return null;
   const access = await accessTo(db, row, request.viewer);
   if (!access.view) return null;
-  return buildPageData(db, row, request, {
+  const embedOptions = parseEmbedOptions(request.query, row.document.path.length);
+  const data = await buildPageData(db, row, request, {
     access,
     surroundings: null,
     embedMode: true,
     viewLink: null,
     basePath: `/p/${row.oid}/`,
-    shouldAutoplay: request.autoplay,
+    shouldAutoplay: embedOptions.autoplay,
     canPresent: false,
   });
+  return { ...data, embedOptions, embedHosts: row.embedHosts };
+}
+
+/**
+ * Issue 34 item 5: what a `?step=N` link's preview names: the step (clamped to the deck's; null
+ * for a value that isn't a step number) and its slide's title. Only for a deck the viewer may see.
+ */
+export async function getStepPreview(
+  db: Queryable,
+  request: { oid: string; viewer: Viewer; step: string | undefined },
+): Promise<{ step: number; total: number; title: string } | null> {
+  if (request.step === undefined || !/^\d{1,9}$/.test(request.step) || Number(request.step) < 1) return null;
+  const row = await findPresentationByOid(db, request.oid);
+  if (!row || !(await accessTo(db, row, request.viewer)).view) return null;
+  const total = row.document.path.length;
+  const step = clampStep(request.step, total);
+  return { step, total, title: stepTitles(row.document)[step - 1] ?? "" };
 }
 
 /** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */

@@ -159,7 +159,7 @@ describe.each(testDatabaseTargets())("view page ($name)", (target) => {
 
   it("issue 11: the embed page reads none of them (it shows no header or sidebar)", async () => {
     const { db, takeKinds } = recording(app.db);
-    const page = await getEmbedPage(db, { ...anonymous, oid: VIEWED, autoplay: false });
+    const page = await getEmbedPage(db, { ...anonymous, oid: VIEWED, query: {} });
     expect(page?.topPicks).toEqual([]);
     expect(takeKinds()).toEqual([]);
   });

@@ -108,7 +108,9 @@ export function renderPage<Data>(assets: ClientAssets, page: PageRender<Data>): 
     `<meta property="og:site_name" content="Podium">`,
     `<meta property="og:title" content="${escapeHtml(title)}">`,
     description ? `<meta property="og:description" content="${escapeHtml(description)}">` : "",
-    head.canonicalUrl ? `<meta property="og:url" content="${escapeHtml(head.canonicalUrl)}">` : "",
+    (head.shareUrl ?? head.canonicalUrl)
+      ? `<meta property="og:url" content="${escapeHtml(head.shareUrl ?? head.canonicalUrl ?? "")}">`
+      : "",
     head.imageUrl ? `<meta property="og:image" content="${escapeHtml(head.imageUrl)}">` : "",
     head.oembedUrl
       ? `<link rel="alternate" type="application/json+oembed" href="${escapeHtml(head.oembedUrl)}" title="${escapeHtml(title)}">`

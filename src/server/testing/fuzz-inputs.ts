@@ -317,9 +317,33 @@ function routeTable(pools: FuzzPools): RouteDef[] {
     { method: "GET", pattern: "/favicon.ico", weight: 2 },
     { method: "GET", pattern: "/robots.txt", weight: 2 },
     { method: "GET", pattern: "/sitemap.xml", weight: 3 },
-    { method: "GET", pattern: "/p/:oid/", weight: 10, params: oid, query: { autoplay: word("1", "true") } },
+    {
+      method: "GET",
+      pattern: "/p/:oid/",
+      weight: 10,
+      params: oid,
+      // Issue 34 item 5: a step's own address.
+      query: { autoplay: word("1", "true"), step: fc.oneof(word("1", "2", "0", "-1", "99999999999", "2.5"), rawText) },
+    },
     { method: "GET", pattern: "/p/:oid/:slug/", weight: 5, params: { oid: "oid", slug: "slug" } },
-    { method: "GET", pattern: "/p/embed/:oid/", weight: 12, params: oid, query: { autoplay: word("1", "true", "0") } },
+    {
+      method: "GET",
+      pattern: "/p/embed/:oid/",
+      weight: 12,
+      params: oid,
+      // Issue 34 item 2: the embed options.
+      query: {
+        autoplay: word("1", "true", "0"),
+        start: fc.oneof(word("1", "3", "0", "-2", "1e9"), rawText),
+        loop: word("1", "0", "yes"),
+        controls: word("0", "1", "false"),
+        title: word("0", "true"),
+        chrome: fc.oneof(word("light", "dark"), rawText),
+      },
+    },
+    { method: "GET", pattern: "/p/:oid/steps/:step/thumbnail.svg", weight: 6, params: { oid: "oid", step: "slug" } },
+    { method: "GET", pattern: "/embed-api.js", weight: 2 },
+    { method: "GET", pattern: "/developers/embed/", weight: 2 },
     { method: "GET", pattern: "/view/:linkId/", weight: 12, params: { linkId: "linkId" } },
     { method: "GET", pattern: "/p/:oid/document.json", weight: 10, params: oid },
     { method: "GET", pattern: "/view/:linkId/document.json", weight: 8, params: { linkId: "linkId" } },
@@ -467,6 +491,17 @@ function routeTable(pools: FuzzPools): RouteDef[] {
         description: word("<p>hi</p>", "<script>x</script>", "<img src=x onerror=alert(1)>"),
         tags,
         privacy: word("public", "private", "unlisted", "reusable"),
+      },
+    },
+    {
+      method: "POST",
+      pattern: "/dashboard/next/presentations/:oid/embed-hosts",
+      weight: 6,
+      params: oid,
+      body: "form",
+      // Issue 34 item 3: the sites that may embed a deck.
+      fields: {
+        hosts: fc.oneof(word("", "course.example.org", "https://a.example\n*.b.example", "'self' *"), rawText),
       },
     },
     {

@@ -7,6 +7,7 @@ import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
 import { trackEvent } from "../../events/client";
 import { EVENT_FAMILIES, VIDEO_EVENTS } from "../../events/usage-event";
+import { type EmbedDocsDemo, EmbedDocsPage } from "./EmbedDocsPage";
 
 /** The pages the view page links to: staff picks, templates, videos and Podium's own pages. */
 export type CatalogPageData =
@@ -14,7 +15,8 @@ export type CatalogPageData =
   | { page: "templates"; cards: Card[] }
   | { page: "template"; title: string; subTitle: string; descriptionHtml: string; oid: string; thumbnail: string }
   | { page: "videos"; cards: Card[] }
-  | { page: "info"; topic: "product" | "video" | "edu" };
+  | { page: "info"; topic: "product" | "video" | "edu" }
+  | { page: "developers"; demo: EmbedDocsDemo | null };
 
 export function CatalogPage({ data }: { data: CatalogPageData }) {
   const videoPage = videoPageOf(data);
@@ -44,6 +46,8 @@ function renderCatalog(data: CatalogPageData) {
       return <TemplateDetail data={data} />;
     case "info":
       return <InfoPage topic={data.topic} />;
+    case "developers":
+      return <EmbedDocsPage demo={data.demo} />;
   }
 }
 

@@ -115,6 +115,41 @@ function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageDa
   );
 }
 
+/**
+ * Issue 34: the sites that may embed the deck, one a line; empty, any site may. The embed page's
+ * frame-ancestors (its CSP) and its API follow the list.
+ */
+function EmbedHostsForm({ action, hosts }: { action: string; hosts: string[] }) {
+  return (
+    <section className="panel" aria-labelledby="embed-hosts-title">
+      <h2 id="embed-hosts-title">
+        <FormattedMessage id="dashboard.embedHosts" />
+      </h2>
+      <PostForm action={action}>
+        <div className="field">
+          <label htmlFor="embed-hosts">
+            <FormattedMessage id="dashboard.embedHosts.label" />
+          </label>
+          <textarea
+            id="embed-hosts"
+            name="hosts"
+            rows={3}
+            defaultValue={hosts.join("\n")}
+            aria-describedby="embed-hosts-hint"
+            spellCheck={false}
+          />
+          <p id="embed-hosts-hint" className="field__hint">
+            <FormattedMessage id="dashboard.embedHosts.hint" />
+          </p>
+        </div>
+        <button type="submit" className="button button--primary">
+          <FormattedMessage id="dashboard.embedHosts.save" />
+        </button>
+      </PostForm>
+    </section>
+  );
+}
+
 function PrivacyLabel({ privacy }: { privacy: string }) {
   return (
     <span className={`privacy privacy--${privacy}`}>
@@ -330,6 +365,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
 
       <ThemePicker action={`${path}/theme`} current={p.theme} />
 
+      <EmbedHostsForm action={`${path}/embed-hosts`} hosts={p.embedHosts} />
       <FormSection
         id="links-title"
         sectionId={MANAGE_SECTIONS.sharing}

@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { Modal } from "../../../ui/Modal";
+import {
+  clampStep,
+  DEFAULT_EMBED_OPTIONS,
+  type EmbedChrome,
+  type EmbedOptions,
+  embedQuery,
+} from "../../presentation/embed-options";
 import { COPY_SUCCESS_MS } from "../../share/share";
 import {
   DEFAULT_EMBED,
@@ -10,12 +17,15 @@ import {
   embedSnippet,
   fromHeight,
   fromWidth,
+  responsiveEmbedSnippet,
 } from "../embed-dimensions";
 
 /**
  * Spec §2 embed modal: width and height kept at 16:9 (§5), the iframe code and a copy button
  * that shows success for 3 s and then calls onCopy (§4). When only responsive dimensions are
- * allowed, an explanation replaces the inputs.
+ * allowed, an explanation replaces the inputs. Issue 34: responsive code by default (the deck's
+ * page shape), a fixed size as the other choice, and the embed options (embed-options.ts); the
+ * code follows every change.
  */
 export function EmbedModal({
   open,
@@ -26,6 +36,8 @@ export function EmbedModal({
   onCopy,
   responsiveOnly = false,
   learnMoreUrl = null,
+  pageAspect = 16 / 9,
+  stepCount = 1,
 }: {
   open: boolean;
   onClose: () => void;
@@ -35,9 +47,18 @@ export function EmbedModal({
   onCopy: () => void;
   responsiveOnly?: boolean;
   learnMoreUrl?: string | null;
+  /** Issue 34: the deck's page shape (width ÷ height), which the responsive code keeps. */
+  pageAspect?: number;
+  /** Issue 34: the deck's steps, the start step's range. */
+  stepCount?: number;
 }) {
   const intl = useIntl();
   const [settings, setSettings] = useState<EmbedSettings>(DEFAULT_EMBED);
+  const [fixed, setFixed] = useState(false);
+  const [options, setOptions] = useState<EmbedOptions>(DEFAULT_EMBED_OPTIONS);
+  const [startText, setStartText] = useState("1");
+  const option = <K extends keyof EmbedOptions>(name: K, value: EmbedOptions[K]) =>
+    setOptions((current) => ({ ...current, [name]: value }));
   const [copied, setCopied] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
@@ -46,7 +67,11 @@ export function EmbedModal({
     },
     [],
   );
-  const code = embedSnippet(origin, oid, responsiveOnly ? "responsive" : settings, title);
+  const query = embedQuery(options);
+  const code =
+    fixed && !responsiveOnly
+      ? embedSnippet(origin, oid, settings, title, query)
+      : responsiveEmbedSnippet(origin, oid, pageAspect, title, query, options.controls);
 
   const copy = async () => {
     try {
@@ -70,46 +95,114 @@ export function EmbedModal({
       maxWidth={EMBED_MODAL_MAX_WIDTH}
       className="embed-modal"
     >
-      <h3 className="embed-modal__section">
-        <FormattedMessage id="embed.dimensions" />
-      </h3>
       {responsiveOnly ? (
-        <p className="embed-modal__responsive">
-          <FormattedMessage id="embed.responsive" />{" "}
-          {learnMoreUrl ? (
-            <a href={learnMoreUrl}>
-              <FormattedMessage id="embed.learnMore" />
-            </a>
-          ) : null}
-        </p>
+        <>
+          <h3 className="embed-modal__section">
+            <FormattedMessage id="embed.dimensions" />
+          </h3>
+          <p className="embed-modal__responsive">
+            <FormattedMessage id="embed.responsive" />{" "}
+            {learnMoreUrl ? (
+              <a href={learnMoreUrl}>
+                <FormattedMessage id="embed.learnMore" />
+              </a>
+            ) : null}
+          </p>
+        </>
       ) : (
-        <div className="embed-modal__dimensions">
-          <label>
-            <FormattedMessage id="embed.width" />
-            <input
-              inputMode="numeric"
-              value={settings.width}
-              maxLength={EMBED_INPUT_MAX_LENGTH}
-              onChange={(event) => setSettings(fromWidth(event.currentTarget.value))}
-              aria-describedby="embed-pixels"
-            />
-          </label>
-          <span aria-hidden="true">×</span>
-          <label>
-            <FormattedMessage id="embed.height" />
-            <input
-              inputMode="numeric"
-              value={settings.height}
-              maxLength={EMBED_INPUT_MAX_LENGTH}
-              onChange={(event) => setSettings(fromHeight(event.currentTarget.value))}
-              aria-describedby="embed-pixels"
-            />
-          </label>
-          <span id="embed-pixels">
-            <FormattedMessage id="embed.pixels" />
-          </span>
-        </div>
+        <fieldset className="embed-modal__group">
+          <legend className="embed-modal__section">
+            <FormattedMessage id="embed.dimensions" />
+          </legend>
+          <div className="embed-modal__choices">
+            <label>
+              <input type="radio" name="embed-size" checked={!fixed} onChange={() => setFixed(false)} />
+              <FormattedMessage id="embed.sizeResponsive" />
+            </label>
+            <label>
+              <input type="radio" name="embed-size" checked={fixed} onChange={() => setFixed(true)} />
+              <FormattedMessage id="embed.sizeFixed" />
+            </label>
+          </div>
+          {fixed ? (
+            <div className="embed-modal__dimensions">
+              <label>
+                <FormattedMessage id="embed.width" />
+                <input
+                  inputMode="numeric"
+                  value={settings.width}
+                  maxLength={EMBED_INPUT_MAX_LENGTH}
+                  onChange={(event) => setSettings(fromWidth(event.currentTarget.value))}
+                  aria-describedby="embed-pixels"
+                />
+              </label>
+              <span aria-hidden="true">×</span>
+              <label>
+                <FormattedMessage id="embed.height" />
+                <input
+                  inputMode="numeric"
+                  value={settings.height}
+                  maxLength={EMBED_INPUT_MAX_LENGTH}
+                  onChange={(event) => setSettings(fromHeight(event.currentTarget.value))}
+                  aria-describedby="embed-pixels"
+                />
+              </label>
+              <span id="embed-pixels">
+                <FormattedMessage id="embed.pixels" />
+              </span>
+            </div>
+          ) : null}
+        </fieldset>
       )}
+      <fieldset className="embed-modal__group">
+        <legend className="embed-modal__section">
+          <FormattedMessage id="embed.options" />
+        </legend>
+        <div className="embed-modal__options">
+          <label className="embed-modal__field">
+            <FormattedMessage id="embed.start" values={{ total: stepCount }} />
+            <input
+              type="number"
+              min={1}
+              max={stepCount}
+              value={startText}
+              onChange={(event) => {
+                const text = event.currentTarget.value;
+                setStartText(text);
+                option("start", clampStep(text, stepCount));
+              }}
+              onBlur={() => setStartText(String(options.start))}
+            />
+          </label>
+          <label className="embed-modal__field">
+            <FormattedMessage id="embed.chrome" />
+            <select
+              value={options.chrome}
+              onChange={(event) => option("chrome", event.currentTarget.value as EmbedChrome)}
+            >
+              <option value="dark">{intl.formatMessage({ id: "embed.chromeDark" })}</option>
+              <option value="light">{intl.formatMessage({ id: "embed.chromeLight" })}</option>
+            </select>
+          </label>
+          {(
+            [
+              ["autoplay", "embed.autoplay"],
+              ["loop", "embed.loop"],
+              ["controls", "embed.controls"],
+              ["title", "embed.showTitle"],
+            ] as const
+          ).map(([name, label]) => (
+            <label key={name} className="embed-modal__check">
+              <input
+                type="checkbox"
+                checked={options[name]}
+                onChange={(event) => option(name, event.currentTarget.checked)}
+              />
+              <FormattedMessage id={label} />
+            </label>
+          ))}
+        </div>
+      </fieldset>
       <h3 className="embed-modal__section">
         <label htmlFor="embed-code">
           <FormattedMessage id="embed.code" />

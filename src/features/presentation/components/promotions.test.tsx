@@ -59,6 +59,9 @@ describe("banner and band", () => {
     expect(screen.queryByRole("textbox", { name: "Width" })).toBeNull();
     expect(screen.getByText(/fills the width of the page/)).toBeTruthy();
     expect(screen.getByRole("link", { name: "Learn more" }).getAttribute("href")).toBe("/product/");
-    expect((screen.getByRole("textbox", { name: "Code" }) as HTMLTextAreaElement).value).toContain('width="100%"');
+    expect((screen.getByRole("textbox", { name: "Code" }) as HTMLTextAreaElement).value).toContain(
+      // Issue 34: the responsive code (the modal's default) fills the container at the page's shape.
+      'style="position:relative;width:100%;height:0;padding-bottom:calc(56.25% + 56px)',
+    );
   });
 });

@@ -12,6 +12,14 @@ import {
   shareUrlFor,
 } from "../share";
 
+/** Issue 34 item 5: a step's own address, `?step=N` on the view page. */
+export function stepUrl(url: string, step: number): string {
+  const parsed = new URL(url, "http://relative.invalid");
+  parsed.searchParams.set("step", String(step));
+  parsed.hash = "";
+  return parsed.origin === "http://relative.invalid" ? `${parsed.pathname}${parsed.search}` : parsed.href;
+}
+
 const NETWORK_LABEL: Record<SocialNetwork, MessageId> = {
   FACEBOOK: "share.facebook",
   LINKEDIN: "share.linkedin",
@@ -38,6 +46,16 @@ export function ShareModal({
 }) {
   const intl = useIntl();
   const [copied, setCopied] = useState(false);
+  // Issue 34 item 5: while a step plays (`#step=N` in the address), the link may name that step
+  // (`?step=N`, which the server sees: its preview card shows that step's title and slide).
+  const [step, setStep] = useState<number | null>(null);
+  const [toStep, setToStep] = useState(true);
+  useEffect(() => {
+    if (!open) return;
+    const match = /(?:^#|&)step=(\d{1,6})(?:&|$)/.exec(window.location.hash);
+    setStep(match?.[1] && Number(match[1]) > 1 ? Number(match[1]) : null);
+  }, [open]);
+  const url = step && toStep ? stepUrl(target.url, step) : target.url;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
     () => () => {
@@ -48,7 +66,7 @@ export function ShareModal({
 
   const copy = async () => {
     try {
-      await navigator.clipboard.writeText(target.url);
+      await navigator.clipboard.writeText(url);
     } catch {
       // Without clipboard access the link stays selected in the field for a manual copy.
       document.getElementById("share-link")?.focus();
@@ -60,7 +78,11 @@ export function ShareModal({
   };
 
   const openNetwork = (network: SocialNetwork) => {
-    window.open(shareUrlFor(network, target), `podium-share-${network}`, popupFeatures(network, window.screen));
+    window.open(
+      shareUrlFor(network, { ...target, url }),
+      `podium-share-${network}`,
+      popupFeatures(network, window.screen),
+    );
     onShare?.(network);
   };
 
@@ -93,14 +115,14 @@ export function ShareModal({
       <label htmlFor="share-link" className="share-link__label">
         <FormattedMessage id="share.link" />
       </label>
+      {step ? (
+        <label className="share-link__step">
+          <input type="checkbox" checked={toStep} onChange={(event) => setToStep(event.currentTarget.checked)} />
+          <FormattedMessage id="share.stepLink" values={{ step }} />
+        </label>
+      ) : null}
       <div className="share-link">
-        <input
-          id="share-link"
-          type="text"
-          readOnly
-          value={target.url}
-          onFocus={(event) => event.currentTarget.select()}
-        />
+        <input id="share-link" type="text" readOnly value={url} onFocus={(event) => event.currentTarget.select()} />
         <button type="button" className="button button--primary" onClick={() => void copy()} disabled={copied}>
           <FormattedMessage id={copied ? "share.copied" : "share.copy"} />
         </button>

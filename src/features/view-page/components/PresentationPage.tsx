@@ -9,7 +9,7 @@ import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
 import { isMobileViewport } from "../../../ui/viewport";
-import { embedProductType } from "../../embed/embed-dimensions";
+import { embedProductType } from "../../embed/embed-product-type";
 import { trackEvent, trackViewPageLoaded } from "../../events/client";
 import { COPY_SOURCE_VIEW_PAGE, NATIVE_LOG_EVENTS } from "../../events/log-calls";
 import { VIEWER_EVENTS } from "../../events/usage-event";
@@ -385,6 +385,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             origin={origin}
             responsiveOnly={readFeature(data.evaluatedFeatures, EMBED_RESPONSIVE_ONLY_FLAG)}
             learnMoreUrl="/product/"
+            pageAspect={data.pageAspect}
+            stepCount={data.stepCount}
             onCopy={() =>
               void trackEvent(VIEWER_EVENTS.embedCodeCopied, {
                 oid: data.oid,

@@ -23,6 +23,7 @@ import {
   visiblePreview,
 } from "../../player-rules";
 import { CircularProgress } from "./CircularProgress";
+import type { EmbedApiTarget } from "./embed-api-host";
 import { loadPresentViewer, type PresentViewerChunk, prefetchPresentViewer } from "./load-viewer";
 import "./player.css";
 
@@ -66,6 +67,17 @@ export interface PlayerProps {
    * mark its section; null when not playing.
    */
   onTopicStep?: (firstStep: number | null) => void;
+  /** Issue 34 (embed options): the step (1-based) Present starts at when no link names one. */
+  startStep?: number;
+  /** Issue 34: after the last step, start again at the first (no restart overlay). */
+  loop?: boolean;
+  /** Issue 34: without the control bar (the stage takes its room). */
+  controls?: boolean;
+  /**
+   * Issue 34 item 3: answer the embed API's messages from the framing page (embed page only); the
+   * hosts the owner allows (none: any site may frame it).
+   */
+  embedApi?: { allowedHosts: readonly string[] } | null;
 }
 
 /** Spec §3: the player's events are the Analytics family's Webgl source (the pages' own are Js). */
@@ -90,8 +102,8 @@ export function Player(props: PlayerProps) {
   const [progress, setProgress] = useState(0);
   const [failure, setFailure] = useState<Failure | null>(null);
   const [viewer, setViewer] = useState<{ chunk: PresentViewerChunk; document: PresentationDocument } | null>(null);
-  const [step, setStep] = useState(0);
-  const startStep = useRef(0);
+  const [step, setStep] = useState(Math.max(0, (props.startStep ?? 1) - 1));
+  const startStep = useRef(Math.max(0, (props.startStep ?? 1) - 1));
 
   // §2 Responsive modes follow the player's own size.
   useEffect(() => {
@@ -221,6 +233,69 @@ export function Player(props: PlayerProps) {
 
   // Issue 10: a presenter view in another window follows the step and may move it (AudienceSync,
   // which comes with the viewer's chunk: issue 30).
+  const onEnd = useCallback(() => {
+    playerEvent(PLAYER_EVENTS.presentationEnded, props.oid);
+    if (props.loop) changeStep(0);
+    else setOverlay("restart");
+  }, [changeStep, props.loop, props.oid]);
+
+  // Issue 34: what the host page asks for moves the player without scrolling the host page or
+  // taking its focus (its own button keeps it).
+  const quiet = useRef(false);
+  const apiGoTo = (linked: number) => {
+    const current = viewerRef.current;
+    // Only a change of overlay or viewer runs the focus effect below, which then stays quiet.
+    quiet.current = !current || overlay !== null;
+    if (current) {
+      changeStep(Math.min(linked - 1, current.document.path.length - 1));
+      setOverlay(null);
+    } else {
+      startStep.current = linked - 1;
+      setStep(linked - 1);
+      // Already loading: it starts at the step asked for last.
+      if (overlay !== "loading") void present();
+    }
+  };
+
+  // Issue 34 item 3: the embed API (the framing page's messages), with the viewer's chunk or not.
+  const apiTarget = useRef<EmbedApiTarget | null>(null);
+  apiTarget.current = {
+    state: {
+      step: step + 1,
+      total: viewer ? viewer.document.path.length : props.stepCount,
+      playing: viewer !== null && overlay === null,
+      ended: overlay === "restart",
+    },
+    document: viewer?.document ?? props.documentUrl,
+    goTo: apiGoTo,
+    end: () => {
+      quiet.current = !props.loop;
+      onEnd();
+    },
+  };
+  // Its code is a chunk of its own, loaded by the embed page only (not part of the view page's JavaScript).
+  const embedHosts = props.embedApi?.allowedHosts ?? null;
+  const apiHost = useRef<typeof import("./embed-api-host") | null>(null);
+  useEffect(() => {
+    if (!embedHosts) return;
+    let cancelled = false;
+    let stop: (() => void) | null = null;
+    // A chunk that fails to load is reported as an unhandled rejection; the player plays on.
+    void import("./embed-api-host").then((host) => {
+      if (cancelled) return;
+      apiHost.current = host;
+      stop = host.listenForEmbedApi(embedHosts, () => apiTarget.current);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [embedHosts]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the events follow what the state is made of
+  useEffect(() => {
+    if (embedHosts) apiHost.current?.announceEmbedState(apiTarget.current);
+  }, [embedHosts, step, overlay, viewer]);
+
   const onPresenterGo = useCallback(
     (next: number) => {
       changeStep(next);
@@ -240,6 +315,11 @@ export function Player(props: PlayerProps) {
   // Issue 28: a portrait page's player on a phone is taller than the room below the header; once
   // it plays, the whole of it (the control bar too) is brought into view.
   useEffect(() => {
+    const acts = (overlay === null && viewer !== null) || overlay === "restart";
+    if (acts && quiet.current) {
+      quiet.current = false;
+      return;
+    }
     if (overlay === null && viewer) {
       rootRef.current?.scrollIntoView?.({ block: "nearest" });
       rootRef.current?.querySelector<HTMLElement>(".viewer__stage")?.focus({ preventScroll: true });
@@ -263,7 +343,7 @@ export function Player(props: PlayerProps) {
   return (
     <div
       ref={rootRef}
-      className={`player player--${mode}`}
+      className={`player player--${mode}${props.controls === false ? " player--no-controls" : ""}`}
       data-player-state={overlay ?? "playing"}
       data-load-status={loadStatus}
       data-preview-state={previewState}
@@ -288,10 +368,7 @@ export function Player(props: PlayerProps) {
           title={props.title}
           step={step}
           onStep={changeStep}
-          onEnd={() => {
-            playerEvent(PLAYER_EVENTS.presentationEnded, props.oid);
-            setOverlay("restart");
-          }}
+          onEnd={onEnd}
           hidden={overlay !== null}
           presenterUrl={props.presenterUrl ?? null}
           canEdit={props.canEdit === true}

@@ -47,5 +47,17 @@ export function playerPropsOf(
           ? `/view/${data.viewLink.link_id}/presenter/`
           : `/p/presenter/${data.oid}/`,
     canEdit: data.viewerRights.edit,
+    // Issue 34 item 5: a `?step=N` link starts there (the server also sets shouldAutoplay).
+    startStep: data.linkedStep,
+    // Issue 34: the embed page's options, and its API for the page that frames it.
+    ...(data.embedOptions
+      ? {
+          startStep: data.embedOptions.start,
+          loop: data.embedOptions.loop,
+          controls: data.embedOptions.controls,
+          posterMeta: data.embedOptions.title && (options.posterMeta ?? true),
+          embedApi: { allowedHosts: data.embedHosts ?? [] },
+        }
+      : {}),
   };
 }
