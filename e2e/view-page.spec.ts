@@ -212,7 +212,7 @@ test.describe("the public view page, complete", () => {
   }) => {
     await openDeck(page, "sourdough-basics");
     const banner = page.getByRole("complementary", { name: "Podium Video" });
-    await expect(banner.getByRole("link", { name: "Learn more" })).toHaveAttribute("href", "/video");
+    await expect(banner.getByRole("link", { name: "Learn more about Podium Video" })).toHaveAttribute("href", "/video");
     await banner.getByRole("button", { name: "Close the banner" }).click();
     await expect(banner).toBeHidden();
     await page.reload();

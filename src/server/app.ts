@@ -216,7 +216,8 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.addHook("onSend", async (request, reply) => {
     // No content, nothing to frame or run (issue 14: the usage-event beacons' 204s, thousands a second).
     if (reply.statusCode === 204) return;
-    if (request.url.startsWith(STATIC_PREFIX)) {
+    // A file that is there; a miss is an error page like any other (with the limit's headers).
+    if (request.url.startsWith(STATIC_PREFIX) && reply.statusCode < 400) {
       for (const header of DOCUMENT_ONLY_HEADERS) reply.removeHeader(header);
       // The same address answers in brotli, gzip or as it is (preCompressed): shared caches must know.
       reply.header("vary", "accept-encoding");

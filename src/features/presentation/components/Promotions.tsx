@@ -54,9 +54,8 @@ export function VideoBanner({ features, oid }: { features: FeatureFlags; oid: st
         }
       >
         <FormattedMessage id="banner.learnMore" />
-        {/* Issue 30 (Lighthouse link-text): the link says what it leads to, the visible words first. */}
+        {/* Issue 30 (Lighthouse link-text): the link says what it leads to, the visible words first. */}{" "}
         <span className="visually-hidden">
-          {" "}
           <FormattedMessage id="banner.learnMoreTarget" />
         </span>
       </a>

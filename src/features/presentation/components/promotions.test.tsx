@@ -26,7 +26,10 @@ describe("banner and band", () => {
 
   it("R4.10 R2.11 closes when asked; the edu variant learns more at /edu/prezi-video-edu", () => {
     renderIntl(<VideoBanner features={flags(false, true)} oid="abcdefghijkl" />);
-    expect(screen.getByRole("link", { name: "Learn more" }).getAttribute("href")).toBe("/edu/prezi-video-edu");
+    // The visible words first, then what it leads to (issue 30: a link that says where it goes).
+    expect(screen.getByRole("link", { name: "Learn more about Podium Video" }).getAttribute("href")).toBe(
+      "/edu/prezi-video-edu",
+    );
     expect(screen.getByText(/Teach face to face/)).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Close the banner" }));
     expect(screen.queryByRole("complementary")).toBeNull();
