@@ -20,6 +20,7 @@ import {
   removePresentation,
   revokeLink,
   saveDetails,
+  saveLinkSettings,
   setNotesChoice,
 } from "./service";
 
@@ -49,6 +50,7 @@ const NOTICES = new Set([
   "saved",
   "linkCreated",
   "linkRevoked",
+  "linkSaved",
   "collaboratorAdded",
   "collaboratorRemoved",
   "copied",
@@ -223,6 +225,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     action(async (request, viewer) => {
       await createViewLink(db, viewer, request.params.oid, {
         forPresenting: field(request.body as Body, "forPresenting") === "on",
+        name: field(request.body as Body, "name"),
       });
       return managePath(request.params.oid, "linkCreated");
     }),
@@ -242,6 +245,23 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     action(async (request, viewer) => {
       await revokeLink(db, viewer, request.params.oid, (request.params as unknown as { linkId: string }).linkId);
       return managePath(request.params.oid, "linkRevoked");
+    }),
+  );
+
+  // Issue 33: a link's name, expiry, passcode, download and on/off.
+  app.post(
+    `${base}presentations/:oid/view-links/:linkId/settings`,
+    action(async (request, viewer) => {
+      const body = request.body as Body;
+      await saveLinkSettings(db, viewer, request.params.oid, (request.params as unknown as { linkId: string }).linkId, {
+        name: field(body, "name"),
+        expiresOn: field(body, "expiresOn"),
+        passcode: field(body, "passcode"),
+        removePasscode: field(body, "removePasscode") === "on",
+        allowDownload: field(body, "allowDownload") === "on",
+        enabled: field(body, "enabled") === "on",
+      });
+      return managePath(request.params.oid, "linkSaved");
     }),
   );
 

@@ -13,6 +13,7 @@ import { ActivityChart } from "./ActivityChart";
 import { StartPanel } from "./StartPanel";
 import { ThemePicker } from "./ThemePicker";
 import { ViewLinkItem } from "./ViewLinkItem";
+import { ViewLinkSettingsForm, ViewLinkStats } from "./ViewLinkSettings";
 import "./dashboard.css";
 
 export interface Notice {
@@ -352,6 +353,15 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                 index={index}
                 privateDeck={p.privacy === "private"}
                 forPresenting={link.forPresenting}
+                name={link.name}
+                stats={<ViewLinkStats link={link} />}
+                settings={
+                  <ViewLinkSettingsForm
+                    link={link}
+                    index={index}
+                    action={`${path}/view-links/${link.linkId}/settings`}
+                  />
+                }
                 revoke={
                   <PostForm action={`${path}/view-links/${link.linkId}/revoke`} className="inline-form">
                     <button
@@ -377,6 +387,13 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           </p>
         ) : null}
         <PostForm action={`${path}/view-links`} className="inline-form">
+          {/* Issue 33: the link's name, for the owner ("Investor: Acme"). */}
+          <div className="field">
+            <label htmlFor="new-link-name">
+              <FormattedMessage id="dashboard.links.name" />
+            </label>
+            <input id="new-link-name" name="name" type="text" maxLength={100} />
+          </div>
           {/* Issue 28: a link made for presenting also opens the presenter view, notes included. */}
           <label className="checkbox">
             <input type="checkbox" name="forPresenting" value="on" />{" "}
