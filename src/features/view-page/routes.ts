@@ -158,7 +158,9 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     seconds?: number,
   ) => {
     reply.header("cache-control", "private, no-store");
-    reply.header("referrer-policy", "no-referrer");
+    // The link id stays off other sites (no Referer leaves the origin); "no-referrer" would make
+    // the passcode form's POST carry `Origin: null`, which the CSRF check rightly refuses.
+    reply.header("referrer-policy", "same-origin");
     const linkGate: LinkGateData = { state, action: `/view/${linkId}/passcode`, problem };
     if (seconds !== undefined) linkGate.seconds = seconds;
     return context.sendPage<ErrorPageData>(request, reply, {
