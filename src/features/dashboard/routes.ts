@@ -103,7 +103,11 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   ) => {
     const viewer = requireViewer(request, reply);
     if (!viewer) return reply;
-    const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl);
+    const query = request.query as { days?: string; audience?: string } | undefined;
+    const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl, {
+      days: Number(query?.days),
+      audience: typeof query?.audience === "string" ? query.audience : "all",
+    });
     const importWarnings = decodeWarnings((request.query as { warnings?: unknown } | undefined)?.warnings);
     // Issue 28 item 7: image files the import couldn't show are offered for upload beside the warning.
     const localImages = importWarnings.some((warning) => warning.code === "localImage")

@@ -37,10 +37,16 @@ import {
 } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
 import type { Viewer } from "../viewer";
+import {
+  type Audience,
+  DEFAULT_ENGAGEMENT_PERIOD,
+  ENGAGEMENT_PERIODS,
+  type EngagementFigures,
+  engagementFigures,
+} from "./engagement";
 import { DashboardError } from "./errors";
 import type { ImportedFile, ImportFile } from "./import-file";
-
-import { findDailyActivity, type PresentationActivity } from "./repository";
+import { findDailyActivity, findStepEngagement, type PresentationActivity } from "./repository";
 
 export { DashboardError } from "./errors";
 export type { ImportFile } from "./import-file";
@@ -226,10 +232,19 @@ export interface ManageData {
     expired: boolean;
     lastViewedAt: string | null;
     url: string;
+    /** Issue 33: the share of this link's visits that reached the last step in the period, or null. */
+    completionRate: number | null;
   })[];
   collaborators: CollaboratorListing[];
   /** Views and likes per UTC day, computed here once so the page hydrates from the same days. */
   activity: PresentationActivity;
+  /** Issue 33 item 1: per-step engagement for the chosen period and audience. */
+  engagement: {
+    days: number;
+    /** "all", "public", or a view link's id. */
+    audience: string;
+    figures: EngagementFigures;
+  };
 }
 
 /**
@@ -241,14 +256,31 @@ export async function getManageData(
   viewer: NonNullable<Viewer>,
   oid: string,
   publicUrl = "",
+  /** Issue 33 item 1: the analytics' period (days) and audience ("all", "public" or a link id). */
+  choice: { days?: number; audience?: string } = {},
 ): Promise<ManageData> {
   // The owner's own page: it counts the private notes too.
   const row = await owned(db, viewer, oid, { withPrivateNotes: true });
-  const [links, collaborators, activity] = await Promise.all([
+  const days = (ENGAGEMENT_PERIODS as readonly number[]).includes(choice.days ?? 0)
+    ? (choice.days as number)
+    : DEFAULT_ENGAGEMENT_PERIOD;
+  const [links, collaborators, activity, stepRows] = await Promise.all([
     listViewLinks(db, row.id),
     listCollaborators(db, row.id),
     findDailyActivity(db, row),
+    findStepEngagement(db, row.id, days),
   ]);
+  const stepCount = row.document.path.length;
+  const audienceKey =
+    choice.audience === "public" || links.some((link) => link.linkId === choice.audience)
+      ? (choice.audience as string)
+      : "all";
+  const audience: Audience =
+    audienceKey === "all"
+      ? { kind: "all" }
+      : audienceKey === "public"
+        ? { kind: "public" }
+        : { kind: "link", linkId: audienceKey };
   return {
     presentation: {
       ...rowOf(row),
@@ -273,9 +305,11 @@ export async function getManageData(
       views: link.views,
       lastViewedAt: link.lastViewedAt?.toISOString() ?? null,
       url: `${publicUrl}/view/${link.linkId}/`,
+      completionRate: engagementFigures(stepRows, stepCount, { kind: "link", linkId: link.linkId }).completionRate,
     })),
     collaborators,
     activity,
+    engagement: { days, audience: audienceKey, figures: engagementFigures(stepRows, stepCount, audience) },
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
 import type { SenderKeyer, SenderKeys } from "./sender-keys";
+import { MAX_STAY_MS, MAX_STAYS_PER_EVENT, MAX_STEP_INDEX, STEP_ENGAGEMENT_EVENT } from "./step-engagement";
 import { VIEWER_EVENTS } from "./usage-event";
 import type { VisitorIds } from "./visitor-id";
 
@@ -55,6 +56,38 @@ const eventSchema = z.tuple([
 ]);
 
 /**
+ * Issue 33 item 1: a step_engagement event's body, checked here so that the statement that adds it
+ * to the aggregates (store-batch.ts) can trust its shape: a batch is stored all or nothing.
+ */
+const stepBodySchema = z
+  .object({
+    oid: z.string().refine(isOid),
+    link: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,64}$/)
+      .optional(),
+    stays: z
+      .array(
+        z
+          .object({
+            s: z.number().int().min(0).max(MAX_STEP_INDEX),
+            ms: z.number().int().min(0).max(MAX_STAY_MS),
+            f: z.literal(1).optional(),
+            b: z.literal(1).optional(),
+          })
+          .strict(),
+      )
+      .max(MAX_STAYS_PER_EVENT),
+    visit_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * MAX_STAY_MS)
+      .optional(),
+  })
+  .loose();
+
+/**
  * Validates a usage-event request body and stamps it (spec §7: a JSON array holding one event),
  * with the keys of its sender `from` (`senderKeys`: the intake's keyer, made from the app's secret).
  * A loaded view page names its visitor by the id the server issued it (`body.visitor_id`, checked
@@ -71,6 +104,7 @@ export function acceptUsageEvent(
   const parsed = eventSchema.safeParse(body);
   if (!parsed.success) return null;
   const [event] = parsed.data;
+  if (event.body.event_name === STEP_ENGAGEMENT_EVENT && !stepBodySchema.safeParse(event.body).success) return null;
   // Batches are stored all or nothing: an event PostgreSQL can't store (a NUL, a lone surrogate)
   // is refused here, never left to fail the batch it would travel in. JSON.stringify writes both
   // as \u escapes and nothing else a page sends does, so only text with one needs the full walk.

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client";
 import type { AcceptedEvent } from "./accepted-event";
+import { STAY_TIME_BUCKETS_MS, STEP_ENGAGEMENT_EVENT } from "./step-engagement";
 
 /** Product brief, Analytics; issue 14 item 3: a view counts once per visitor per presentation per 30 minutes. */
 export const VIEW_WINDOW_MINUTES = 30;
@@ -89,7 +90,7 @@ const STORE_SQL = `
       from decided d
      order by d.event_uid
         on conflict (event_uid) do nothing
-    returning presentation_oid, received_at, counted_view
+    returning presentation_oid, received_at, counted_view, event_name, payload
   ),
   views as (
     select p.id as presentation_id, t.day, t.n
@@ -108,10 +109,48 @@ const STORE_SQL = `
     select presentation_id, day, n from views order by presentation_id, day
         on conflict (presentation_id, day) do update set views = presentation_daily_views.views + excluded.views
     returning presentation_id
+  ),
+  -- Issue 33 item 1: the step events inserted (never a redelivery: those aren't inserted), by
+  -- presentation, UTC day and audience (a view link of that presentation, or '' for the public
+  -- page); an event naming a link that isn't that presentation's is left out of the aggregates.
+  engaged as (
+    select p.id as presentation_id, (i.received_at at time zone 'UTC')::date as day,
+           coalesce(v.link_id, '') as link_id, i.payload->'body' as body
+      from inserted i
+      join presentations p on p.oid = i.presentation_oid
+      left join view_links v on v.link_id = i.payload->'body'->>'link' and v.presentation_id = p.id
+     where i.event_name = $14 and (i.payload->'body'->>'link' is null or v.link_id is not null)
+  ),
+  stays as (
+    select e.presentation_id, e.day, e.link_id, (s->>'s')::int as step, (s->>'ms')::bigint as ms,
+           s ? 'f' as first, s ? 'b' as back
+      from engaged e cross join lateral jsonb_array_elements(e.body->'stays') s
+  ),
+  stepped as (
+    insert into presentation_step_daily as d (presentation_id, day, link_id, step, reached, backs, stays, total_ms)
+    select presentation_id, day, link_id, step, count(*) filter (where first), count(*) filter (where back),
+           count(*), sum(ms)
+      from stays group by 1, 2, 3, 4 order by 1, 2, 3, 4
+        on conflict (presentation_id, day, link_id, step) do update
+       set reached = d.reached + excluded.reached, backs = d.backs + excluded.backs,
+           stays = d.stays + excluded.stays, total_ms = d.total_ms + excluded.total_ms
+    returning 1
+  ),
+  timed as (
+    insert into presentation_step_times as t (presentation_id, day, link_id, step, bucket, n)
+    select presentation_id, day, link_id, step, bucket, count(*)::int
+      from (select presentation_id, day, link_id, step, width_bucket(ms, $15::bigint[]) as bucket from stays
+            union all
+            select presentation_id, day, link_id, -1, width_bucket((body->>'visit_ms')::bigint, $15::bigint[])
+              from engaged where body ? 'visit_ms' and (body->>'visit_ms')::bigint > 0) b
+     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+        on conflict (presentation_id, day, link_id, step, bucket) do update set n = t.n + excluded.n
+    returning 1
   )
   select (select count(*) from inserted)::int as stored,
          (select coalesce(sum(n), 0) from views)::int as counted,
-         (select count(*) from moved)::int as presentations`;
+         (select count(*) from moved)::int as presentations,
+         (select count(*) from stepped)::int + (select count(*) from timed)::int as engagement_rows`;
 
 /** What a stored batch changed. */
 export interface StoredBatch {
@@ -148,6 +187,8 @@ export async function storeEventBatch(db: Database, events: readonly AcceptedEve
       events.map((event) => event.sender.addressBefore),
       VIEW_WINDOW_MINUTES,
       ADDRESS_VIEWS_PER_HOUR,
+      STEP_ENGAGEMENT_EVENT,
+      STAY_TIME_BUCKETS_MS,
     ]);
     return { stored: row?.stored ?? 0, counted: row?.counted ?? 0 };
   });

@@ -10,6 +10,7 @@ import type { LocalImage, MarkdownWarning } from "../../presentation/document/ma
 import { CREATE_PATH, DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
+import { EngagementPanel } from "./EngagementPanel";
 import { StartPanel } from "./StartPanel";
 import { ThemePicker } from "./ThemePicker";
 import { ViewLinkItem } from "./ViewLinkItem";
@@ -278,6 +279,13 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
       <SpeakerNotesChoice action={`${path}/notes`} notes={p.notes} />
 
       <ActivityChart activity={data.activity} />
+      <EngagementPanel
+        action={`${path}/`}
+        engagement={data.engagement}
+        links={data.viewLinks
+          .filter((link) => link.revokedAt === null)
+          .map((link) => ({ linkId: link.linkId, name: link.name }))}
+      />
 
       <section className="panel" aria-labelledby="details-title">
         <h2 id="details-title">

@@ -12,10 +12,13 @@ export interface ViewLinkFacts {
   enabled: boolean;
   views: number;
   lastViewedAt: string | null;
+  /** Issue 33: the share of its visits that reached the last step (the analytics' period), or null. */
+  completionRate?: number | null;
 }
 
 /** Issue 33 item 3: a link's views, last view and state, in words, under its address. */
 export function ViewLinkStats({ link }: { link: ViewLinkFacts }) {
+  const intl = useIntl();
   return (
     <>
       <span>
@@ -31,6 +34,14 @@ export function ViewLinkStats({ link }: { link: ViewLinkFacts }) {
           <FormattedMessage id="dashboard.links.neverViewed" />
         )}
       </span>
+      {link.completionRate !== undefined && link.completionRate !== null ? (
+        <span>
+          <FormattedMessage
+            id="dashboard.links.completion"
+            values={{ rate: intl.formatNumber(link.completionRate, { style: "percent", maximumFractionDigits: 0 }) }}
+          />
+        </span>
+      ) : null}
       {!link.enabled ? (
         <span className="view-link__state">
           <FormattedMessage id="dashboard.links.stateOff" />

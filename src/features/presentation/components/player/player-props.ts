@@ -47,5 +47,7 @@ export function playerPropsOf(
           ? `/view/${data.viewLink.link_id}/presenter/`
           : `/p/presenter/${data.oid}/`,
     canEdit: data.viewerRights.edit,
+    // Issue 33: step reports say which view link the deck was watched through.
+    viewLinkId: data.viewLink?.link_id ?? null,
   };
 }
