@@ -108,3 +108,22 @@ export async function findStepEngagement(
   ]);
   return { totals, times };
 }
+
+/** Issue 33 item 2: where a deck's views came from over the last `days` UTC days, most first. */
+export interface ViewSourceRow {
+  kind: "direct" | "search" | "podium" | "site" | "embed" | "share";
+  host: string;
+  n: number;
+}
+
+export async function findViewSources(db: Queryable, presentationId: string, days: number): Promise<ViewSourceRow[]> {
+  return db.query<ViewSourceRow>(
+    `select kind, host, sum(n)::int as n
+       from presentation_daily_sources
+      where presentation_id = $1 and day >= (now() at time zone 'UTC')::date - ($2::int - 1)
+      group by 1, 2
+      order by 3 desc, 1, 2
+      limit 100`,
+    [presentationId, days],
+  );
+}

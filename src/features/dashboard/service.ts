@@ -46,7 +46,13 @@ import {
 } from "./engagement";
 import { DashboardError } from "./errors";
 import type { ImportedFile, ImportFile } from "./import-file";
-import { findDailyActivity, findStepEngagement, type PresentationActivity } from "./repository";
+import {
+  findDailyActivity,
+  findStepEngagement,
+  findViewSources,
+  type PresentationActivity,
+  type ViewSourceRow,
+} from "./repository";
 
 export { DashboardError } from "./errors";
 export type { ImportFile } from "./import-file";
@@ -244,6 +250,8 @@ export interface ManageData {
     /** "all", "public", or a view link's id. */
     audience: string;
     figures: EngagementFigures;
+    /** Issue 33 item 2: where views came from in the period (kind and host only). */
+    sources: ViewSourceRow[];
   };
 }
 
@@ -270,6 +278,7 @@ export async function getManageData(
     findDailyActivity(db, row),
     findStepEngagement(db, row.id, days),
   ]);
+  const sources = await findViewSources(db, row.id, days);
   const stepCount = row.document.path.length;
   const audienceKey =
     choice.audience === "public" || links.some((link) => link.linkId === choice.audience)
@@ -309,7 +318,7 @@ export async function getManageData(
     })),
     collaborators,
     activity,
-    engagement: { days, audience: audienceKey, figures: engagementFigures(stepRows, stepCount, audience) },
+    engagement: { days, audience: audienceKey, figures: engagementFigures(stepRows, stepCount, audience), sources },
   };
 }
 

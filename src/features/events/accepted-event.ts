@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
+import { NATIVE_LOG_EVENTS } from "./log-calls";
 import type { SenderKeyer, SenderKeys } from "./sender-keys";
 import { MAX_STAY_MS, MAX_STAYS_PER_EVENT, MAX_STEP_INDEX, STEP_ENGAGEMENT_EVENT } from "./step-engagement";
-import { VIEWER_EVENTS } from "./usage-event";
+import { PLAYER_EVENTS, VIEWER_EVENTS } from "./usage-event";
+import { embedSourceOf, shareSourceOf, type ViewSource, viewSourceOf } from "./view-source";
 import type { VisitorIds } from "./visitor-id";
 
 export type { SenderKeys } from "./sender-keys";
@@ -37,6 +39,12 @@ export interface AcceptedEvent {
   wantsView: boolean;
   /** Keys the server derives about the sender (issue 14 item 3); never client-chosen. */
   sender: SenderKeys;
+  /**
+   * Issue 33 item 2: where it came from, as a kind and a host only (view-source.ts): a loaded view
+   * page (counted only if it counts a view), a play in an embed, a share button used. Messages
+   * from before issue 33 have none.
+   */
+  source?: ViewSource | null;
 }
 
 /** Who sent a request, as the server sees it. */
@@ -116,6 +124,8 @@ export function acceptUsageEvent(
   const signed =
     wantsView && oid !== null && typeof token === "string" && visitorIds.verify(token, oid, event.user.session_id, now);
   return {
+    source:
+      oid === null ? null : sourceOf(event.body.event_name, event.body, (event as { platform?: unknown }).platform),
     id: randomUUID(),
     receivedAt: now,
     sessionId: event.user.session_id,
@@ -130,6 +140,20 @@ export function acceptUsageEvent(
       now,
     }),
   };
+}
+
+/** Issue 33 item 2: the source an event tells of, if it is one that counts where views come from. */
+function sourceOf(name: string, body: Record<string, unknown>, platform: unknown): ViewSource | null {
+  const page = (platform ?? {}) as { referer?: unknown; url?: unknown };
+  const referer = typeof page.referer === "string" ? page.referer : null;
+  const url = typeof page.url === "string" ? page.url : null;
+  if (name === VIEWER_EVENTS.loadedPublicViewPage) return viewSourceOf(referer, url);
+  if (name === PLAYER_EVENTS.presentationStarted && url !== null && /^https?:\/\/[^/]+\/p\/embed\//.test(url)) {
+    return embedSourceOf(referer);
+  }
+  if (name === NATIVE_LOG_EVENTS.sharePresentation) return shareSourceOf(body.type);
+  if (name === NATIVE_LOG_EVENTS.copyViewLink) return shareSourceOf("link");
+  return null;
 }
 
 /** Whether every string in a JSON value (keys too) is one PostgreSQL text and jsonb accept. */

@@ -46,9 +46,9 @@ const STORE_SQL = `
   with input as (
     select distinct on (event_uid) *
       from unnest($1::uuid[], $2::float8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[], $9::text[],
-                  $10::text[], $11::text[])
+                  $10::text[], $11::text[], $16::text[], $17::text[])
         as i(event_uid, received_ms, session_id, event_name, presentation_oid, payload, wants_view, visitor_key, address_key,
-             visitor_before, address_before)
+             visitor_before, address_before, source_kind, source_host)
      order by event_uid
   ),
   fresh as (
@@ -90,7 +90,7 @@ const STORE_SQL = `
       from decided d
      order by d.event_uid
         on conflict (event_uid) do nothing
-    returning presentation_oid, received_at, counted_view, event_name, payload
+    returning event_uid, presentation_oid, received_at, counted_view, event_name, payload
   ),
   views as (
     select p.id as presentation_id, t.day, t.n
@@ -146,11 +146,25 @@ const STORE_SQL = `
      group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
         on conflict (presentation_id, day, link_id, step, bucket) do update set n = t.n + excluded.n
     returning 1
+  ),
+  -- Issue 33 item 2: where views come from: a view page's source when it counted a view, every
+  -- play in an embed and every share button used, by kind and host (never a URL).
+  sourced as (
+    insert into presentation_daily_sources as s (presentation_id, day, kind, host, n)
+    select p.id, (d.received_at at time zone 'UTC')::date, d.source_kind, d.source_host, count(*)::int
+      from decided d
+      join inserted i on i.event_uid = d.event_uid
+      join presentations p on p.oid = d.presentation_oid
+     where d.source_kind is not null and (d.source_kind in ('embed', 'share') or d.counts)
+     group by 1, 2, 3, 4 order by 1, 2, 3, 4
+        on conflict (presentation_id, day, kind, host) do update set n = s.n + excluded.n
+    returning 1
   )
   select (select count(*) from inserted)::int as stored,
          (select coalesce(sum(n), 0) from views)::int as counted,
          (select count(*) from moved)::int as presentations,
-         (select count(*) from stepped)::int + (select count(*) from timed)::int as engagement_rows`;
+         (select count(*) from stepped)::int + (select count(*) from timed)::int as engagement_rows,
+         (select count(*) from sourced)::int as source_rows`;
 
 /** What a stored batch changed. */
 export interface StoredBatch {
@@ -189,6 +203,8 @@ export async function storeEventBatch(db: Database, events: readonly AcceptedEve
       ADDRESS_VIEWS_PER_HOUR,
       STEP_ENGAGEMENT_EVENT,
       STAY_TIME_BUCKETS_MS,
+      events.map((event) => event.source?.kind ?? null),
+      events.map((event) => event.source?.host ?? null),
     ]);
     return { stored: row?.stored ?? 0, counted: row?.counted ?? 0 };
   });

@@ -1,6 +1,7 @@
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import type { EngagementFigures } from "../engagement";
 import { ENGAGEMENT_PERIODS } from "../engagement";
+import type { ViewSourceRow } from "../repository";
 import "./engagement.css";
 
 /** The section's id (a link to the analytics lands here). */
@@ -41,7 +42,7 @@ export function EngagementPanel({
   links,
 }: {
   action: string;
-  engagement: { days: number; audience: string; figures: EngagementFigures };
+  engagement: { days: number; audience: string; figures: EngagementFigures; sources: ViewSourceRow[] };
   links: { linkId: string; name: string }[];
 }) {
   const intl = useIntl();
@@ -174,9 +175,71 @@ export function EngagementPanel({
           </div>
         </>
       )}
+      <ViewSources sources={engagement.sources} days={engagement.days} />
       <p className="field__hint engagement__privacy">
         <FormattedMessage id="engagement.privacy" />
       </p>
     </section>
+  );
+}
+
+const SOURCE_LABELS = {
+  direct: "engagement.source.direct",
+  search: "engagement.source.search",
+  podium: "engagement.source.podium",
+  site: "engagement.source.site",
+  embed: "engagement.source.embed",
+  share: "engagement.source.share",
+} as const;
+
+/**
+ * Issue 33 item 2: where views came from (a view counted from a referrer host, or direct), plays
+ * in embeds by the embedding site, and share buttons used: a table, hosts only.
+ */
+function ViewSources({ sources, days }: { sources: ViewSourceRow[]; days: number }) {
+  const intl = useIntl();
+  return (
+    <>
+      <h3 className="engagement__subtitle">
+        <FormattedMessage id="engagement.sources" />
+      </h3>
+      {sources.length === 0 ? (
+        <p>
+          <FormattedMessage id="engagement.sourcesEmpty" />
+        </p>
+      ) : (
+        <div className="engagement__table-frame">
+          <table className="engagement__table engagement__sources">
+            <caption>
+              <FormattedMessage id="engagement.sourcesCaption" values={{ days }} />
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <FormattedMessage id="engagement.sourceKind" />
+                </th>
+                <th scope="col">
+                  <FormattedMessage id="engagement.sourceHost" />
+                </th>
+                <th scope="col">
+                  <FormattedMessage id="engagement.sourceCount" />
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sources.map((source) => (
+                <tr key={`${source.kind} ${source.host}`} data-source={`${source.kind}:${source.host}`}>
+                  <th scope="row">
+                    <FormattedMessage id={SOURCE_LABELS[source.kind]} />
+                  </th>
+                  <td>{source.host || "—"}</td>
+                  <td>{intl.formatNumber(source.n)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
   );
 }
