@@ -62,7 +62,7 @@ async function watch(browser: Browser, baseURL: string, url: string, last: numbe
 
 /** The analytics table's rows: step → reached, median (ms), back. */
 async function table(page: Page) {
-  return page.locator("#engagement tbody tr").evaluateAll((rows) =>
+  return page.locator("#engagement tbody tr[data-step]").evaluateAll((rows) =>
     rows.map((row) => ({
       reached: Number(row.querySelector('[data-figure="reached"]')?.textContent?.replace(/,/g, "")),
       medianMs: Number(row.querySelector('[data-figure="median"]')?.getAttribute("data-ms") || Number.NaN),
