@@ -158,4 +158,40 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
     const page = (await owner.get(`/dashboard/next/presentations/${oid}/`)).body;
     expect(tableOf(page).map((row) => row.reached)).toEqual([3, 3, 2, 2]);
   });
+
+  it("I33.5 the owner downloads the analytics as CSV (steps, summary, sources, days); a formula in a link's name is defused; nobody else gets it", async () => {
+    const csv = await owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?days=30&audience=all`);
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(csv.headers["content-disposition"]).toBe(`attachment; filename="podium-analytics-${oid}.csv"`);
+    const lines = csv.body.split("\r\n");
+    expect(lines[0]).toBe("section,audience,item,reached,share_of_started,median_seconds,went_back,count");
+    expect(lines.filter((line) => line.startsWith("steps,all,")).map((line) => line.split(",")[3])).toEqual([
+      "3",
+      "3",
+      "2",
+      "2",
+    ]);
+    expect(lines).toContain("summary,all,visits,,,,,3");
+    expect(lines).toContain("summary,all,completion_rate,,,,,0.667");
+    expect(lines.filter((line) => line.startsWith("views,all,"))).toHaveLength(30);
+    // The owner's own text can't run as a formula in a spreadsheet.
+    expect(
+      (
+        await owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
+          name: '=HYPERLINK("https://evil.example","x")',
+          expiresOn: "",
+          passcode: "",
+          enabled: "on",
+        })
+      ).statusCode,
+    ).toBe(303);
+    const viaLink = await owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?audience=${linkId}`);
+    expect(viaLink.body).toContain(`steps,"'=HYPERLINK(""https://evil.example"",""x"")",1,1,`);
+    // Signed out: to the login page; another person: not found.
+    expect((await new TestAgent(app).get(`/dashboard/next/presentations/${oid}/analytics.csv`)).statusCode).toBe(303);
+    const stranger = new TestAgent(app);
+    await stranger.signUp("stranger@engagement.test");
+    expect([403, 404]).toContain((await stranger.get(`/dashboard/next/presentations/${oid}/analytics.csv`)).statusCode);
+  });
 });

@@ -3,6 +3,7 @@ import { createElement } from "react";
 import { safeNextPath } from "../../lib/safe-redirect";
 import type { FeatureContext } from "../http";
 import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
+import { analyticsCsv } from "./analytics-csv";
 import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
 import { CREATE_PATH } from "./paths";
 import {
@@ -293,6 +294,27 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
       return managePath(request.params.oid, "collaboratorRemoved");
     }),
   );
+
+  // Issue 33 item 5: the analytics as CSV, for the period and audience the page shows; the owner's alone.
+  app.get(`${base}presentations/:oid/analytics.csv`, async (request: FastifyRequest<OidParams>, reply) => {
+    const viewer = requireViewer(request, reply);
+    if (!viewer) return reply;
+    const query = request.query as { days?: string; audience?: string } | undefined;
+    try {
+      const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl, {
+        days: Number(query?.days),
+        audience: typeof query?.audience === "string" ? query.audience : "all",
+      });
+      return reply
+        .header("cache-control", "private, no-store")
+        .header("content-disposition", `attachment; filename="podium-analytics-${manage.presentation.oid}.csv"`)
+        .type("text/csv; charset=utf-8")
+        .send(analyticsCsv(manage));
+    } catch (error) {
+      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
+      throw error;
+    }
+  });
 
   // Deleting asks first (a GET never changes state), then the POST deletes.
   app.get(`${base}presentations/:oid/delete`, async (request: FastifyRequest<OidParams>, reply) => {

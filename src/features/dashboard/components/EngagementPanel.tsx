@@ -176,6 +176,15 @@ export function EngagementPanel({
         </>
       )}
       <ViewSources sources={engagement.sources} days={engagement.days} />
+      <p>
+        <a
+          className="button"
+          href={`${action}analytics.csv?days=${engagement.days}&audience=${encodeURIComponent(engagement.audience)}`}
+          download
+        >
+          <FormattedMessage id="engagement.csv" />
+        </a>
+      </p>
       <p className="field__hint engagement__privacy">
         <FormattedMessage id="engagement.privacy" />
       </p>
