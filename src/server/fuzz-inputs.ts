@@ -501,7 +501,15 @@ function routeTable(pools: FuzzPools): RouteDef[] {
       pattern: "/dashboard/next/presentations/:oid/",
       weight: 10,
       params: oid,
-      query: { notice: word("saved", "linkCreated") },
+      query: { notice: word("saved", "linkCreated"), days: word("7", "30", "90"), audience: word("all", "public") },
+    },
+    // Issue 33 item 5: the analytics as CSV.
+    {
+      method: "GET",
+      pattern: "/dashboard/next/presentations/:oid/analytics.csv",
+      weight: 4,
+      params: oid,
+      query: { days: word("7", "30", "90"), audience: word("all", "public") },
     },
     { method: "GET", pattern: "/dashboard/next/presentations/:oid/delete", weight: 6, params: oid },
     {

@@ -194,4 +194,20 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
     await stranger.signUp("stranger@engagement.test");
     expect([403, 404]).toContain((await stranger.get(`/dashboard/next/presentations/${oid}/analytics.csv`)).statusCode);
   });
+
+  it("I33.3 a view link turned off answers events as if it didn't exist: step events through it are left out", async () => {
+    const settings = (enabled: string) =>
+      owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
+        name: "Investor: Acme",
+        expiresOn: "",
+        passcode: "",
+        enabled,
+      });
+    expect((await settings("")).statusCode).toBe(303);
+    await send("f", { link: linkId, stays: [{ s: 0, ms: 1_000, f: 1 }] });
+    await app.usageEvents.flush();
+    const viaLink = (await owner.get(`/dashboard/next/presentations/${oid}/?audience=${linkId}`)).body;
+    expect(tableOf(viaLink).map((row) => row.reached)).toEqual([1, 1, 0, 1]);
+    expect((await settings("on")).statusCode).toBe(303);
+  });
 });

@@ -112,13 +112,15 @@ const STORE_SQL = `
   ),
   -- Issue 33 item 1: the step events inserted (never a redelivery: those aren't inserted), by
   -- presentation, UTC day and audience (a view link of that presentation, or '' for the public
-  -- page); an event naming a link that isn't that presentation's is left out of the aggregates.
+  -- page); an event naming a link that isn't that presentation's, or that is off or expired, is
+  -- left out of the aggregates.
   engaged as (
     select p.id as presentation_id, (i.received_at at time zone 'UTC')::date as day,
            coalesce(v.link_id, '') as link_id, i.payload->'body' as body
       from inserted i
       join presentations p on p.oid = i.presentation_oid
       left join view_links v on v.link_id = i.payload->'body'->>'link' and v.presentation_id = p.id
+            and v.enabled and v.revoked_at is null and (v.expires_at is null or v.expires_at > i.received_at)
      where i.event_name = $14 and (i.payload->'body'->>'link' is null or v.link_id is not null)
   ),
   stays as (
