@@ -173,7 +173,7 @@ await support.runBench("analytics", async () => {
        returning 1
      )
      insert into presentation_step_times (presentation_id, day, link_id, step, bucket, n)
-     select presentation_id, day, link_id, step, width_bucket(ms, $1::bigint[]), count(*)::int
+     select presentation_id, date_trunc('week', day)::date, link_id, step, width_bucket(ms, $1::bigint[]), count(*)::int
        from stays group by 1, 2, 3, 4, 5`,
     [defaultBounds()],
   );
@@ -220,8 +220,8 @@ await support.runBench("analytics", async () => {
 /** STAY_TIME_BUCKETS_MS (features/events/step-engagement.ts), written out for the bench. */
 function defaultBounds() {
   const bounds = [];
-  for (let t = 0; t <= 30_000; t += 500) bounds.push(t);
-  for (let t = 32_000; t <= 120_000; t += 2_000) bounds.push(t);
+  for (let t = 0; t <= 60_000; t += 1_000) bounds.push(t);
+  for (let t = 62_000; t <= 120_000; t += 2_000) bounds.push(t);
   for (let t = 135_000; t <= 600_000; t += 15_000) bounds.push(t);
   for (let t = 660_000; t <= 3_600_000; t += 60_000) bounds.push(t);
   return bounds;

@@ -14,9 +14,10 @@ create table presentation_step_daily (
   primary key (presentation_id, day, link_id, step)
 );
 
--- Medians come from histograms (features/events/step-engagement.ts STAY_TIME_BUCKETS_MS: 0.5 s
--- wide up to 30 s, 2 s to 2 min, 15 s to 10 min, 1 min to an hour): how many stays on a step fell
--- in each bucket. Step -1 holds whole visits' viewing times.
+-- Medians come from histograms (features/events/step-engagement.ts STAY_TIME_BUCKETS_MS: 1 s
+-- wide up to a minute, 2 s to 2 min, 15 s to 10 min, 1 min to an hour): how many stays on a step
+-- fell in each bucket, per week (day: the week's Monday, UTC; per day these rows would be most of
+-- what the analytics reads). Step -1 holds whole visits' viewing times.
 create table presentation_step_times (
   presentation_id bigint not null references presentations (id) on delete cascade,
   day date not null,

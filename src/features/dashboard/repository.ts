@@ -68,7 +68,11 @@ export async function findDailyActivity(
   };
 }
 
-/** Issue 33 item 1: a deck's step aggregates over the last `days` UTC days, per audience and step. */
+/**
+ * Issue 33 item 1: a deck's step aggregates over the last `days` UTC days, per audience and step.
+ * The time histograms are kept per week (their rows dominate what the analytics sums): the medians
+ * cover the weeks (from Monday, UTC) that the period touches.
+ */
 export interface StepTotalsRow {
   linkId: string;
   step: number;
@@ -101,7 +105,7 @@ export async function findStepEngagement(
     db.query<StepTimesRow>(
       `select link_id as "linkId", step, bucket, sum(n)::int as n
          from presentation_step_times
-        where presentation_id = $1 and day >= ${since}
+        where presentation_id = $1 and day >= date_trunc('week', ${since})::date
         group by 1, 2, 3`,
       [presentationId, days],
     ),

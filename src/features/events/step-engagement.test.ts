@@ -105,7 +105,7 @@ describe("I33.1 the player's step reports", () => {
     expect(sent[0]?.batch.stays).toEqual([{ s: 3, ms: MAX_STAY_MS, f: 1 }]);
   });
 
-  it("I33.1 medians from the histogram are within half a bucket: 0.25 s up to 30 s", () => {
+  it("I33.1 medians from the histogram are within a bucket's width: a second up to a minute", () => {
     const bucketOf = (ms: number) => STAY_TIME_BUCKETS_MS.filter((bound) => bound <= ms).length;
     const histogram = (times: number[]) => {
       const counts = new Map<number, number>();
@@ -116,7 +116,7 @@ describe("I33.1 the player's step reports", () => {
     for (const times of [[2_100], [4_000, 4_200, 9_000], [1_000, 2_000, 3_000, 4_000, 25_000], [12_345, 12_400]]) {
       const sorted = [...times].sort((a, b) => a - b);
       const exact = sorted[Math.ceil(sorted.length / 2) - 1] ?? 0;
-      expect(Math.abs((medianOfBuckets(histogram(times)) ?? 0) - exact)).toBeLessThanOrEqual(500);
+      expect(Math.abs((medianOfBuckets(histogram(times)) ?? 0) - exact)).toBeLessThanOrEqual(1_000);
     }
     expect(STAY_TIME_BUCKETS_MS.at(-1)).toBe(MAX_STAY_MS);
   });

@@ -20,15 +20,16 @@ export const MAX_STEP_INDEX = 9_999;
 export const MAX_STAY_MS = 60 * 60 * 1000;
 
 /**
- * Upper bounds of the histogram's buckets for times (ms), for medians exact enough: 0.5 s wide up
- * to 30 s (a median within 0.25 s), 2 s up to 2 minutes, 15 s up to 10 minutes, a minute up to an
- * hour. Bucket i holds times in [bounds[i-1], bounds[i]) (PostgreSQL's width_bucket with these
- * thresholds, which starts at 0); the last holds an hour and more.
+ * Lower bounds of the histogram's buckets for times (ms), for medians exact enough: 1 s wide up
+ * to a minute (a median within a second), 2 s up to 2 minutes, 15 s up to 10 minutes, a
+ * minute up to an hour. Bucket i holds times in [bounds[i-1], bounds[i]) (PostgreSQL's
+ * width_bucket with these thresholds); the last holds an hour. Coarser buckets would blur the
+ * medians; finer ones multiply the rows the analytics sums (bench:analytics).
  */
 export const STAY_TIME_BUCKETS_MS: readonly number[] = (() => {
   const bounds: number[] = [];
-  for (let t = 0; t <= 30_000; t += 500) bounds.push(t);
-  for (let t = 32_000; t <= 120_000; t += 2_000) bounds.push(t);
+  for (let t = 0; t <= 60_000; t += 1_000) bounds.push(t);
+  for (let t = 62_000; t <= 120_000; t += 2_000) bounds.push(t);
   for (let t = 135_000; t <= 600_000; t += 15_000) bounds.push(t);
   for (let t = 660_000; t <= MAX_STAY_MS; t += 60_000) bounds.push(t);
   return bounds;

@@ -141,9 +141,12 @@ const STORE_SQL = `
   timed as (
     insert into presentation_step_times as t (presentation_id, day, link_id, step, bucket, n)
     select presentation_id, day, link_id, step, bucket, count(*)::int
-      from (select presentation_id, day, link_id, step, width_bucket(ms, $15::bigint[]) as bucket from stays
+      from (select presentation_id, date_trunc('week', day)::date as day, link_id, step,
+                   width_bucket(ms, $15::bigint[]) as bucket
+              from stays
             union all
-            select presentation_id, day, link_id, -1, width_bucket((body->>'visit_ms')::bigint, $15::bigint[])
+            select presentation_id, date_trunc('week', day)::date, link_id, -1,
+                   width_bucket((body->>'visit_ms')::bigint, $15::bigint[])
               from engaged where body ? 'visit_ms' and (body->>'visit_ms')::bigint > 0) b
      group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
         on conflict (presentation_id, day, link_id, step, bucket) do update set n = t.n + excluded.n
