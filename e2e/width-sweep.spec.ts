@@ -1,4 +1,5 @@
 import type { Browser, Cookie, Page } from "@playwright/test";
+import { stableOid } from "../src/lib/ids";
 import {
   axeViolations,
   expect,
@@ -28,6 +29,8 @@ const SCREENSHOT_WIDTHS = [375, 768, 1440];
 
 /** Ada's unlisted board update (README, demo accounts): the view-link page, and the deck she edits. */
 const VIEW_LINK = "/view/demo-view-link-lumenly-board-update/";
+/** Issue 33: Ada's deck's manage page: its analytics (drop-off, sources) and link settings. */
+const MANAGE = `/dashboard/next/presentations/${stableOid("deck:lumenly-board-update-draft")}/`;
 
 type Signed = "out" | "in";
 interface PageKind {
@@ -174,6 +177,7 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
         // Ada may edit her deck: the private header bar with Edit (R2.20, R6.1).
         { name: "view-link", url: VIEW_LINK },
         { name: "dashboard", url: "/dashboard/next/" },
+        { name: "manage", url: MANAGE },
         { name: "settings", url: "/settings/" },
         { name: "editor", url: editor ?? "" },
       ],
@@ -210,6 +214,7 @@ const PAGE_NAMES: Record<Signed, string[]> = {
     "search",
     "developers-embed",
     "dashboard",
+    "manage",
     "settings",
     "editor",
   ],

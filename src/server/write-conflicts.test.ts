@@ -81,7 +81,7 @@ describe.each(testDatabaseTargets())("writes that lose a race on $name", (target
   it("issue 27 item 4: a view link whose new id another request took first is a 409 in words, for a page and for JSON", async () => {
     const { owner, oid } = await ownerWithDeck("link.race@podium.test");
     const takeItFirst = {
-      pattern: /insert into view_links \(link_id, presentation_id, for_presenting\) values/,
+      pattern: /insert into view_links \(link_id, presentation_id, for_presenting, name\) values/,
       run: async ([linkId, presentationId]: readonly unknown[]) => {
         await db.query("insert into view_links (link_id, presentation_id) values ($1, $2)", [linkId, presentationId]);
       },

@@ -1,6 +1,7 @@
 import { FormattedMessage } from "../i18n/intl";
 import type { MessageId } from "../i18n/locales";
 import { EmbedUnavailable } from "./EmbedUnavailable";
+import { LinkGate, type LinkGateData } from "./LinkGate";
 import { SiteLayout } from "./SiteLayout";
 
 /** A more precise explanation than the status alone gives (error.{reason} in the catalogue). */
@@ -11,11 +12,20 @@ export interface ErrorPageData {
   reason?: ErrorReason | null;
   /** Issue 12: shown inside another site's frame (an embed whose presentation isn't available). */
   frame?: boolean;
+  /** Issue 33: a closed view link: it says why, or asks for the link's passcode. */
+  linkGate?: LinkGateData;
 }
 
 /** A real error page: says what happened in words, and offers a way on. */
 export function ErrorPage({ data }: { data: ErrorPageData }) {
   if (data.frame) return <EmbedUnavailable />;
+  if (data.linkGate) {
+    return (
+      <SiteLayout>
+        <LinkGate gate={data.linkGate} />
+      </SiteLayout>
+    );
+  }
   const kind = errorKind(data.status);
   const title: MessageId = `error.${kind}.title`;
   const body: MessageId = data.reason ? `error.${data.reason}` : `error.${kind}.body`;

@@ -64,11 +64,16 @@ export function createLoginThrottle(
   secret: string,
   /** Where the counts live (in this process, or Redis shared by all). */
   store: Limits,
+  /**
+   * The counts' names; issue 33: a view link's passcode is throttled by the same rules under
+   * "link-passcode", the link id in the email's place.
+   */
+  namespace = "login",
 ): LoginThrottle {
   const deviceKey = createHmac("sha256", secret).update("podium device cookie").digest();
-  const failuresByAddress = store.sliding("login-address", limits.loginPerAddress, LOGIN_WINDOW_MS);
-  const failuresByAccount = store.sliding("login-account", limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
-  const failuresByClient = store.backoff("login-client", {
+  const failuresByAddress = store.sliding(`${namespace}-address`, limits.loginPerAddress, LOGIN_WINDOW_MS);
+  const failuresByAccount = store.sliding(`${namespace}-account`, limits.loginFailuresPerAccount, LOGIN_WINDOW_MS);
+  const failuresByClient = store.backoff(`${namespace}-client`, {
     freeFailures: LOGIN_FREE_FAILURES,
     baseDelayMs: LOGIN_BASE_DELAY_MS,
     maxDelayMs: LOGIN_MAX_DELAY_MS,

@@ -67,3 +67,67 @@ export async function findDailyActivity(
     },
   };
 }
+
+/**
+ * Issue 33 item 1: a deck's step aggregates over the last `days` UTC days, per audience and step.
+ * The time histograms are kept per week (their rows dominate what the analytics sums): the medians
+ * cover the weeks (from Monday, UTC) that the period touches.
+ */
+export interface StepTotalsRow {
+  linkId: string;
+  step: number;
+  reached: number;
+  backs: number;
+}
+
+export interface StepTimesRow {
+  linkId: string;
+  /** -1: whole visits. */
+  step: number;
+  bucket: number;
+  n: number;
+}
+
+export async function findStepEngagement(
+  db: Queryable,
+  presentationId: string,
+  days: number,
+): Promise<{ totals: StepTotalsRow[]; times: StepTimesRow[] }> {
+  const since = `(now() at time zone 'UTC')::date - ($2::int - 1)`;
+  const [totals, times] = await Promise.all([
+    db.query<StepTotalsRow>(
+      `select link_id as "linkId", step, sum(reached)::int as reached, sum(backs)::int as backs
+         from presentation_step_daily
+        where presentation_id = $1 and day >= ${since}
+        group by 1, 2`,
+      [presentationId, days],
+    ),
+    db.query<StepTimesRow>(
+      `select link_id as "linkId", step, bucket, sum(n)::int as n
+         from presentation_step_times
+        where presentation_id = $1 and day >= date_trunc('week', ${since})::date
+        group by 1, 2, 3`,
+      [presentationId, days],
+    ),
+  ]);
+  return { totals, times };
+}
+
+/** Issue 33 item 2: where a deck's views came from over the last `days` UTC days, most first. */
+export interface ViewSourceRow {
+  kind: "direct" | "search" | "podium" | "site" | "embed" | "share";
+  host: string;
+  n: number;
+}
+
+export async function findViewSources(db: Queryable, presentationId: string, days: number): Promise<ViewSourceRow[]> {
+  return db.query<ViewSourceRow>(
+    `select kind, host, sum(n)::int as n
+       from presentation_daily_sources
+      where presentation_id = $1 and day >= (now() at time zone 'UTC')::date - ($2::int - 1)
+      group by 1, 2
+      order by 3 desc, 1, 2
+      limit 100`,
+    [presentationId, days],
+  );
+}

@@ -3,6 +3,7 @@ import { createElement } from "react";
 import { safeNextPath } from "../../lib/safe-redirect";
 import type { FeatureContext } from "../http";
 import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
+import { analyticsCsv } from "./analytics-csv";
 import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
 import { CREATE_PATH } from "./paths";
 import {
@@ -20,6 +21,7 @@ import {
   removePresentation,
   revokeLink,
   saveDetails,
+  saveLinkSettings,
   setEmbedHosts,
   setNotesChoice,
 } from "./service";
@@ -50,6 +52,7 @@ const NOTICES = new Set([
   "saved",
   "linkCreated",
   "linkRevoked",
+  "linkSaved",
   "collaboratorAdded",
   "collaboratorRemoved",
   "copied",
@@ -103,7 +106,11 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   ) => {
     const viewer = requireViewer(request, reply);
     if (!viewer) return reply;
-    const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl);
+    const query = request.query as { days?: string; audience?: string } | undefined;
+    const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl, {
+      days: Number(query?.days),
+      audience: typeof query?.audience === "string" ? query.audience : "all",
+    });
     const importWarnings = decodeWarnings((request.query as { warnings?: unknown } | undefined)?.warnings);
     // Issue 28 item 7: image files the import couldn't show are offered for upload beside the warning.
     const localImages = importWarnings.some((warning) => warning.code === "localImage")
@@ -225,6 +232,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     action(async (request, viewer) => {
       await createViewLink(db, viewer, request.params.oid, {
         forPresenting: field(request.body as Body, "forPresenting") === "on",
+        name: field(request.body as Body, "name"),
       });
       return managePath(request.params.oid, "linkCreated");
     }),
@@ -256,6 +264,23 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     }),
   );
 
+  // Issue 33: a link's name, expiry, passcode, download and on/off.
+  app.post(
+    `${base}presentations/:oid/view-links/:linkId/settings`,
+    action(async (request, viewer) => {
+      const body = request.body as Body;
+      await saveLinkSettings(db, viewer, request.params.oid, (request.params as unknown as { linkId: string }).linkId, {
+        name: field(body, "name"),
+        expiresOn: field(body, "expiresOn"),
+        passcode: field(body, "passcode"),
+        removePasscode: field(body, "removePasscode") === "on",
+        allowDownload: field(body, "allowDownload") === "on",
+        enabled: field(body, "enabled") === "on",
+      });
+      return managePath(request.params.oid, "linkSaved");
+    }),
+  );
+
   app.post(
     `${base}presentations/:oid/collaborators`,
     action(async (request, viewer) => {
@@ -280,6 +305,27 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
       return managePath(request.params.oid, "collaboratorRemoved");
     }),
   );
+
+  // Issue 33 item 5: the analytics as CSV, for the period and audience the page shows; the owner's alone.
+  app.get(`${base}presentations/:oid/analytics.csv`, async (request: FastifyRequest<OidParams>, reply) => {
+    const viewer = requireViewer(request, reply);
+    if (!viewer) return reply;
+    const query = request.query as { days?: string; audience?: string } | undefined;
+    try {
+      const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl, {
+        days: Number(query?.days),
+        audience: typeof query?.audience === "string" ? query.audience : "all",
+      });
+      return reply
+        .header("cache-control", "private, no-store")
+        .header("content-disposition", `attachment; filename="podium-analytics-${manage.presentation.oid}.csv"`)
+        .type("text/csv; charset=utf-8")
+        .send(analyticsCsv(manage));
+    } catch (error) {
+      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
+      throw error;
+    }
+  });
 
   // Deleting asks first (a GET never changes state), then the POST deletes.
   app.get(`${base}presentations/:oid/delete`, async (request: FastifyRequest<OidParams>, reply) => {

@@ -5,11 +5,13 @@ import type { LocalImage, MarkdownWarning } from "../../document/markdown";
 import { countSlidesWithNotes, withoutNotes } from "../../document/notes";
 import type { PresentationDocument, Theme } from "../../document/schema";
 import { isOid, newOid } from "../../lib/ids";
+import { hashPassword } from "../accounts/password";
 import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import { editorUrl } from "../presentation/editor-links";
 import { parseEmbedHosts } from "../presentation/embed-protocol";
+import { LINK_NAME_MAX_LENGTH, PASSCODE_MAX_LENGTH, PASSCODE_MIN_LENGTH } from "../presentation/link-gate";
 import { localImagesOf } from "../presentation/local-images";
 import {
   type CollaboratorListing,
@@ -30,15 +32,29 @@ import {
   updateEmbedHosts,
   updateNotesPublic,
   updatePresentationDetails,
+  updateViewLinkSettings,
   upsertCollaborator,
   type ViewLinkListing,
+  type ViewLinkSettings,
 } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
 import type { Viewer } from "../viewer";
+import {
+  type Audience,
+  DEFAULT_ENGAGEMENT_PERIOD,
+  ENGAGEMENT_PERIODS,
+  type EngagementFigures,
+  engagementFigures,
+} from "./engagement";
 import { DashboardError } from "./errors";
 import type { ImportedFile, ImportFile } from "./import-file";
-
-import { findDailyActivity, type PresentationActivity } from "./repository";
+import {
+  findDailyActivity,
+  findStepEngagement,
+  findViewSources,
+  type PresentationActivity,
+  type ViewSourceRow,
+} from "./repository";
 
 export { DashboardError } from "./errors";
 export type { ImportFile } from "./import-file";
@@ -217,14 +233,30 @@ export interface ManageData {
     /** Issue 34: the sites that may embed the deck (empty: any site). */
     embedHosts: string[];
   };
-  viewLinks: (Omit<ViewLinkListing, "createdAt" | "revokedAt"> & {
+  viewLinks: (Omit<ViewLinkListing, "createdAt" | "revokedAt" | "expiresAt" | "lastViewedAt"> & {
     createdAt: string;
     revokedAt: string | null;
+    /** Issue 33: the last day the link works (UTC, YYYY-MM-DD), or null. */
+    expiresOn: string | null;
+    /** Issue 33: past its expiry now. */
+    expired: boolean;
+    lastViewedAt: string | null;
     url: string;
+    /** Issue 33: the share of this link's visits that reached the last step in the period, or null. */
+    completionRate: number | null;
   })[];
   collaborators: CollaboratorListing[];
   /** Views and likes per UTC day, computed here once so the page hydrates from the same days. */
   activity: PresentationActivity;
+  /** Issue 33 item 1: per-step engagement for the chosen period and audience. */
+  engagement: {
+    days: number;
+    /** "all", "public", or a view link's id. */
+    audience: string;
+    figures: EngagementFigures;
+    /** Issue 33 item 2: where views came from in the period (kind and host only). */
+    sources: ViewSourceRow[];
+  };
 }
 
 /**
@@ -236,14 +268,32 @@ export async function getManageData(
   viewer: NonNullable<Viewer>,
   oid: string,
   publicUrl = "",
+  /** Issue 33 item 1: the analytics' period (days) and audience ("all", "public" or a link id). */
+  choice: { days?: number; audience?: string } = {},
 ): Promise<ManageData> {
   // The owner's own page: it counts the private notes too.
   const row = await owned(db, viewer, oid, { withPrivateNotes: true });
-  const [links, collaborators, activity] = await Promise.all([
+  const days = (ENGAGEMENT_PERIODS as readonly number[]).includes(choice.days ?? 0)
+    ? (choice.days as number)
+    : DEFAULT_ENGAGEMENT_PERIOD;
+  const [links, collaborators, activity, stepRows] = await Promise.all([
     listViewLinks(db, row.id),
     listCollaborators(db, row.id),
     findDailyActivity(db, row),
+    findStepEngagement(db, row.id, days),
   ]);
+  const sources = await findViewSources(db, row.id, days);
+  const stepCount = row.document.path.length;
+  const audienceKey =
+    choice.audience === "public" || links.some((link) => link.linkId === choice.audience)
+      ? (choice.audience as string)
+      : "all";
+  const audience: Audience =
+    audienceKey === "all"
+      ? { kind: "all" }
+      : audienceKey === "public"
+        ? { kind: "public" }
+        : { kind: "link", linkId: audienceKey };
   return {
     presentation: {
       ...rowOf(row),
@@ -260,10 +310,20 @@ export async function getManageData(
       forPresenting: link.forPresenting,
       createdAt: link.createdAt.toISOString(),
       revokedAt: link.revokedAt?.toISOString() ?? null,
+      name: link.name,
+      expiresOn: link.expiresAt ? lastDayBefore(link.expiresAt) : null,
+      expired: link.expiresAt !== null && link.expiresAt.getTime() <= Date.now(),
+      hasPasscode: link.hasPasscode,
+      allowDownload: link.allowDownload,
+      enabled: link.enabled,
+      views: link.views,
+      lastViewedAt: link.lastViewedAt?.toISOString() ?? null,
       url: `${publicUrl}/view/${link.linkId}/`,
+      completionRate: engagementFigures(stepRows, stepCount, { kind: "link", linkId: link.linkId }).completionRate,
     })),
     collaborators,
     activity,
+    engagement: { days, audience: audienceKey, figures: engagementFigures(stepRows, stepCount, audience), sources },
   };
 }
 
@@ -319,12 +379,84 @@ export async function createViewLink(
   db: Queryable,
   viewer: NonNullable<Viewer>,
   oid: string,
-  options: { forPresenting?: boolean } = {},
+  options: { forPresenting?: boolean; name?: string } = {},
 ): Promise<string> {
   const row = await owned(db, viewer, oid);
+  const name = linkNameOf(options.name ?? "");
   const linkId = randomBytes(24).toString("base64url");
-  await insertViewLink(db, row.id, linkId, options.forPresenting === true);
+  await insertViewLink(db, row.id, linkId, options.forPresenting === true, name);
   return linkId;
+}
+
+/** Issue 33: a link's name as the owner typed it, trimmed; too long is refused in words. */
+function linkNameOf(input: string): string {
+  const name = input.trim().replace(/\s+/g, " ");
+  if (name.length > LINK_NAME_MAX_LENGTH) {
+    throw new DashboardError(400, "dashboard.error.linkName", { length: LINK_NAME_MAX_LENGTH });
+  }
+  return name;
+}
+
+/** Issue 33: "2026-12-31" (the last day a link works, UTC) → the instant it stops: the next midnight UTC. */
+export function expiryOf(date: string): Date | null {
+  if (date === "") return null;
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!match) throw new DashboardError(400, "dashboard.error.linkExpiry");
+  const day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
+  if (Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== date) {
+    throw new DashboardError(400, "dashboard.error.linkExpiry");
+  }
+  return new Date(day.getTime() + 24 * 60 * 60 * 1000);
+}
+
+/** The last day (UTC) before `expiresAt`: what the owner chose. */
+function lastDayBefore(expiresAt: Date): string {
+  return new Date(expiresAt.getTime() - 1).toISOString().slice(0, 10);
+}
+
+/**
+ * Issue 33 item 3: the owner's settings of one live link, as the form sends them: a name, the last
+ * day it works (or none), a new passcode (blank keeps the old one; `removePasscode` drops it),
+ * allow download, on/off. The passcode is hashed like passwords.
+ */
+export async function saveLinkSettings(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  linkId: string,
+  form: {
+    name: string;
+    expiresOn: string;
+    passcode: string;
+    removePasscode: boolean;
+    allowDownload: boolean;
+    enabled: boolean;
+  },
+): Promise<void> {
+  const row = await owned(db, viewer, oid);
+  const name = linkNameOf(form.name);
+  const expiresAt = expiryOf(form.expiresOn.trim());
+  let passcodeHash: string | null | undefined;
+  if (form.removePasscode) passcodeHash = null;
+  else if (form.passcode !== "") {
+    if (form.passcode.length < PASSCODE_MIN_LENGTH || form.passcode.length > PASSCODE_MAX_LENGTH) {
+      throw new DashboardError(400, "dashboard.error.linkPasscode", {
+        min: PASSCODE_MIN_LENGTH,
+        max: PASSCODE_MAX_LENGTH,
+      });
+    }
+    passcodeHash = await hashPassword(form.passcode);
+  }
+  const settings: ViewLinkSettings = {
+    name,
+    expiresAt,
+    allowDownload: form.allowDownload,
+    enabled: form.enabled,
+  };
+  if (passcodeHash !== undefined) settings.passcodeHash = passcodeHash;
+  if (!(await updateViewLinkSettings(db, row.id, linkId, settings))) {
+    throw new DashboardError(404, "dashboard.error.linkNotFound");
+  }
 }
 
 /** Issue 28: the owner's choice for a deck's speaker notes, as a form sends it. */

@@ -1,8 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
+import { NATIVE_LOG_EVENTS } from "./log-calls";
 import type { SenderKeyer, SenderKeys } from "./sender-keys";
-import { VIEWER_EVENTS } from "./usage-event";
+import { MAX_STAY_MS, MAX_STAYS_PER_EVENT, MAX_STEP_INDEX, STEP_ENGAGEMENT_EVENT } from "./step-engagement";
+import { PLAYER_EVENTS, VIEWER_EVENTS } from "./usage-event";
+import { embedSourceOf, shareSourceOf, type ViewSource, viewSourceOf } from "./view-source";
 import type { VisitorIds } from "./visitor-id";
 
 export type { SenderKeys } from "./sender-keys";
@@ -36,6 +39,12 @@ export interface AcceptedEvent {
   wantsView: boolean;
   /** Keys the server derives about the sender (issue 14 item 3); never client-chosen. */
   sender: SenderKeys;
+  /**
+   * Issue 33 item 2: where it came from, as a kind and a host only (view-source.ts): a loaded view
+   * page (counted only if it counts a view), a play in an embed, a share button used. Messages
+   * from before issue 33 have none.
+   */
+  source?: ViewSource | null;
 }
 
 /** Who sent a request, as the server sees it. */
@@ -55,6 +64,38 @@ const eventSchema = z.tuple([
 ]);
 
 /**
+ * Issue 33 item 1: a step_engagement event's body, checked here so that the statement that adds it
+ * to the aggregates (store-batch.ts) can trust its shape: a batch is stored all or nothing.
+ */
+const stepBodySchema = z
+  .object({
+    oid: z.string().refine(isOid),
+    link: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{16,64}$/)
+      .optional(),
+    stays: z
+      .array(
+        z
+          .object({
+            s: z.number().int().min(0).max(MAX_STEP_INDEX),
+            ms: z.number().int().min(0).max(MAX_STAY_MS),
+            f: z.literal(1).optional(),
+            b: z.literal(1).optional(),
+          })
+          .strict(),
+      )
+      .max(MAX_STAYS_PER_EVENT),
+    visit_ms: z
+      .number()
+      .int()
+      .min(0)
+      .max(24 * MAX_STAY_MS)
+      .optional(),
+  })
+  .loose();
+
+/**
  * Validates a usage-event request body and stamps it (spec §7: a JSON array holding one event),
  * with the keys of its sender `from` (`senderKeys`: the intake's keyer, made from the app's secret).
  * A loaded view page names its visitor by the id the server issued it (`body.visitor_id`, checked
@@ -71,6 +112,7 @@ export function acceptUsageEvent(
   const parsed = eventSchema.safeParse(body);
   if (!parsed.success) return null;
   const [event] = parsed.data;
+  if (event.body.event_name === STEP_ENGAGEMENT_EVENT && !stepBodySchema.safeParse(event.body).success) return null;
   // Batches are stored all or nothing: an event PostgreSQL can't store (a NUL, a lone surrogate)
   // is refused here, never left to fail the batch it would travel in. JSON.stringify writes both
   // as \u escapes and nothing else a page sends does, so only text with one needs the full walk.
@@ -82,6 +124,8 @@ export function acceptUsageEvent(
   const signed =
     wantsView && oid !== null && typeof token === "string" && visitorIds.verify(token, oid, event.user.session_id, now);
   return {
+    source:
+      oid === null ? null : sourceOf(event.body.event_name, event.body, (event as { platform?: unknown }).platform),
     id: randomUUID(),
     receivedAt: now,
     sessionId: event.user.session_id,
@@ -96,6 +140,20 @@ export function acceptUsageEvent(
       now,
     }),
   };
+}
+
+/** Issue 33 item 2: the source an event tells of, if it is one that counts where views come from. */
+function sourceOf(name: string, body: Record<string, unknown>, platform: unknown): ViewSource | null {
+  const page = (platform ?? {}) as { referer?: unknown; url?: unknown };
+  const referer = typeof page.referer === "string" ? page.referer : null;
+  const url = typeof page.url === "string" ? page.url : null;
+  if (name === VIEWER_EVENTS.loadedPublicViewPage) return viewSourceOf(referer, url);
+  if (name === PLAYER_EVENTS.presentationStarted && url !== null && /^https?:\/\/[^/]+\/p\/embed\//.test(url)) {
+    return embedSourceOf(referer);
+  }
+  if (name === NATIVE_LOG_EVENTS.sharePresentation) return shareSourceOf(body.type);
+  if (name === NATIVE_LOG_EVENTS.copyViewLink) return shareSourceOf("link");
+  return null;
 }
 
 /** Whether every string in a JSON value (keys too) is one PostgreSQL text and jsonb accept. */

@@ -1,5 +1,6 @@
 import type { Database } from "../../db/client";
 import type { AcceptedEvent } from "./accepted-event";
+import { STAY_TIME_BUCKETS_MS, STEP_ENGAGEMENT_EVENT } from "./step-engagement";
 
 /** Product brief, Analytics; issue 14 item 3: a view counts once per visitor per presentation per 30 minutes. */
 export const VIEW_WINDOW_MINUTES = 30;
@@ -45,9 +46,9 @@ const STORE_SQL = `
   with input as (
     select distinct on (event_uid) *
       from unnest($1::uuid[], $2::float8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[], $9::text[],
-                  $10::text[], $11::text[])
+                  $10::text[], $11::text[], $16::text[], $17::text[])
         as i(event_uid, received_ms, session_id, event_name, presentation_oid, payload, wants_view, visitor_key, address_key,
-             visitor_before, address_before)
+             visitor_before, address_before, source_kind, source_host)
      order by event_uid
   ),
   fresh as (
@@ -89,7 +90,7 @@ const STORE_SQL = `
       from decided d
      order by d.event_uid
         on conflict (event_uid) do nothing
-    returning presentation_oid, received_at, counted_view
+    returning event_uid, presentation_oid, received_at, counted_view, event_name, payload
   ),
   views as (
     select p.id as presentation_id, t.day, t.n
@@ -108,10 +109,67 @@ const STORE_SQL = `
     select presentation_id, day, n from views order by presentation_id, day
         on conflict (presentation_id, day) do update set views = presentation_daily_views.views + excluded.views
     returning presentation_id
+  ),
+  -- Issue 33 item 1: the step events inserted (never a redelivery: those aren't inserted), by
+  -- presentation, UTC day and audience (a view link of that presentation, or '' for the public
+  -- page); an event naming a link that isn't that presentation's, or that is off or expired, is
+  -- left out of the aggregates.
+  engaged as (
+    select p.id as presentation_id, (i.received_at at time zone 'UTC')::date as day,
+           coalesce(v.link_id, '') as link_id, i.payload->'body' as body
+      from inserted i
+      join presentations p on p.oid = i.presentation_oid
+      left join view_links v on v.link_id = i.payload->'body'->>'link' and v.presentation_id = p.id
+            and v.enabled and v.revoked_at is null and (v.expires_at is null or v.expires_at > i.received_at)
+     where i.event_name = $14 and (i.payload->'body'->>'link' is null or v.link_id is not null)
+  ),
+  stays as (
+    select e.presentation_id, e.day, e.link_id, (s->>'s')::int as step, (s->>'ms')::bigint as ms,
+           s ? 'f' as first, s ? 'b' as back
+      from engaged e cross join lateral jsonb_array_elements(e.body->'stays') s
+  ),
+  stepped as (
+    insert into presentation_step_daily as d (presentation_id, day, link_id, step, reached, backs, stays, total_ms)
+    select presentation_id, day, link_id, step, count(*) filter (where first), count(*) filter (where back),
+           count(*), sum(ms)
+      from stays group by 1, 2, 3, 4 order by 1, 2, 3, 4
+        on conflict (presentation_id, day, link_id, step) do update
+       set reached = d.reached + excluded.reached, backs = d.backs + excluded.backs,
+           stays = d.stays + excluded.stays, total_ms = d.total_ms + excluded.total_ms
+    returning 1
+  ),
+  timed as (
+    insert into presentation_step_times as t (presentation_id, day, link_id, step, bucket, n)
+    select presentation_id, day, link_id, step, bucket, count(*)::int
+      from (select presentation_id, date_trunc('week', day)::date as day, link_id, step,
+                   width_bucket(ms, $15::bigint[]) as bucket
+              from stays
+            union all
+            select presentation_id, date_trunc('week', day)::date, link_id, -1,
+                   width_bucket((body->>'visit_ms')::bigint, $15::bigint[])
+              from engaged where body ? 'visit_ms' and (body->>'visit_ms')::bigint > 0) b
+     group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5
+        on conflict (presentation_id, day, link_id, step, bucket) do update set n = t.n + excluded.n
+    returning 1
+  ),
+  -- Issue 33 item 2: where views come from: a view page's source when it counted a view, every
+  -- play in an embed and every share button used, by kind and host (never a URL).
+  sourced as (
+    insert into presentation_daily_sources as s (presentation_id, day, kind, host, n)
+    select p.id, (d.received_at at time zone 'UTC')::date, d.source_kind, d.source_host, count(*)::int
+      from decided d
+      join inserted i on i.event_uid = d.event_uid
+      join presentations p on p.oid = d.presentation_oid
+     where d.source_kind is not null and (d.source_kind in ('embed', 'share') or d.counts)
+     group by 1, 2, 3, 4 order by 1, 2, 3, 4
+        on conflict (presentation_id, day, kind, host) do update set n = s.n + excluded.n
+    returning 1
   )
   select (select count(*) from inserted)::int as stored,
          (select coalesce(sum(n), 0) from views)::int as counted,
-         (select count(*) from moved)::int as presentations`;
+         (select count(*) from moved)::int as presentations,
+         (select count(*) from stepped)::int + (select count(*) from timed)::int as engagement_rows,
+         (select count(*) from sourced)::int as source_rows`;
 
 /** What a stored batch changed. */
 export interface StoredBatch {
@@ -148,6 +206,10 @@ export async function storeEventBatch(db: Database, events: readonly AcceptedEve
       events.map((event) => event.sender.addressBefore),
       VIEW_WINDOW_MINUTES,
       ADDRESS_VIEWS_PER_HOUR,
+      STEP_ENGAGEMENT_EVENT,
+      STAY_TIME_BUCKETS_MS,
+      events.map((event) => event.source?.kind ?? null),
+      events.map((event) => event.source?.host ?? null),
     ]);
     return { stored: row?.stored ?? 0, counted: row?.counted ?? 0 };
   });

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FeatureContext } from "../http";
+import { linkGrantCookie } from "../presentation/link-gate";
 import { createLikeService, LikeError, type LikeTarget } from "./service";
 
 const LIKE_WINDOW_MS = 60 * 1000;
@@ -51,7 +52,8 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
   const byOid = (request: FastifyRequest) => ({ oid: (request.params as { oid: string }).oid });
   const byLink = (request: FastifyRequest) => {
     const query = request.query as { auth_key?: string; key_type?: string };
-    return { viewLinkId: query.auth_key ?? "", keyType: query.key_type ?? "" };
+    const viewLinkId = query.auth_key ?? "";
+    return { viewLinkId, keyType: query.key_type ?? "", grant: request.cookies[linkGrantCookie(viewLinkId)] };
   };
 
   // A like moves a count, which anonymous pages may show late (issue 11): no change-feed barrier.

@@ -1,8 +1,8 @@
 import type { Database } from "../../db/client";
 import { type BatchOptions, createBatcher } from "../../lib/batch";
 import { isOid } from "../../lib/ids";
-import { findAccessFacts, findLiveViewLink } from "../presentation/repository";
-import { accessTo, VIEW_LINK_PATTERN } from "../presentation/service";
+import { findAccessFacts } from "../presentation/repository";
+import { accessTo, presentationByLink } from "../presentation/service";
 import type { Viewer } from "../viewer";
 import { applyLikeChanges, type LikeChange } from "./repository";
 
@@ -20,7 +20,8 @@ export class LikeError extends Error {
   }
 }
 
-export type LikeTarget = { oid: string } | { viewLinkId: string; keyType: string };
+/** Issue 33: `grant` is the browser's passcode grant for the link (presentation/link-gate.ts), if any. */
+export type LikeTarget = { oid: string } | { viewLinkId: string; keyType: string; grant?: string | undefined };
 
 const NOT_FOUND = "This presentation doesn't exist.";
 
@@ -60,9 +61,10 @@ async function setLiked(
     oid = target.oid;
   } else {
     if (target.keyType !== VIEW_LINK_KEY_TYPE) throw new LikeError(400, `key_type must be "${VIEW_LINK_KEY_TYPE}".`);
-    const link = VIEW_LINK_PATTERN.test(target.viewLinkId) ? await findLiveViewLink(db, target.viewLinkId) : null;
-    if (!link) throw new LikeError(404, "This view link doesn't exist or was revoked.");
-    oid = link.presentationOid;
+    // Issue 33: a link turned off, expired or behind a passcode not given is one that doesn't exist.
+    const found = await presentationByLink(db, { linkId: target.viewLinkId, grant: target.grant }, viewer);
+    if (!found) throw new LikeError(404, "This view link doesn't exist or was revoked.");
+    oid = found.link.presentationOid;
     viaLiveLink = true;
   }
   const presentation = await findAccessFacts(db, oid);

@@ -283,18 +283,34 @@ export interface ViewLinkRow {
   presentationOid: string;
   /** Issue 28: made for presenting: its holder may open the presenter view, notes included. */
   forPresenting: boolean;
+  /** Issue 33: the owner turned it off (or revoked it). */
+  enabled: boolean;
+  /** Issue 33: it stops working at this instant. */
+  expiresAt: Date | null;
+  /** Issue 33: the scrypt hash of its passcode (accounts/password.ts), when it has one. */
+  passcodeHash: string | null;
+  allowDownload: boolean;
 }
 
-/** A view link that has not been revoked, with the oid of its presentation. */
-export async function findLiveViewLink(db: Queryable, linkId: string): Promise<ViewLinkRow | null> {
+/**
+ * A view link with its settings and the oid of its presentation, or null when there is none.
+ * Issue 33: revoked links are found too (as turned off), so the page can say so in words.
+ */
+export async function findViewLink(db: Queryable, linkId: string): Promise<ViewLinkRow | null> {
   const rows = await db.query<ViewLinkRow>(
     `select v.link_id as "linkId", v.key_type as "keyType", p.oid as "presentationOid",
-            v.for_presenting as "forPresenting"
+            v.for_presenting as "forPresenting", v.enabled and v.revoked_at is null as "enabled",
+            v.expires_at as "expiresAt", v.passcode_hash as "passcodeHash", v.allow_download as "allowDownload"
        from view_links v join presentations p on p.id = v.presentation_id
-      where v.link_id = $1 and v.revoked_at is null`,
+      where v.link_id = $1`,
     [linkId],
   );
   return rows[0] ?? null;
+}
+
+/** Issue 33: one more view through a view link, and when. */
+export async function countViewLinkView(db: Queryable, linkId: string): Promise<void> {
+  await db.query("update view_links set views = views + 1, last_viewed_at = now() where link_id = $1", [linkId]);
 }
 
 /** Inserts a view link unless one with its link id exists; true when it inserted. */
@@ -453,12 +469,22 @@ export interface ViewLinkListing {
   forPresenting: boolean;
   createdAt: Date;
   revokedAt: Date | null;
+  /** Issue 33: the owner's settings and the link's views. */
+  name: string;
+  expiresAt: Date | null;
+  hasPasscode: boolean;
+  allowDownload: boolean;
+  enabled: boolean;
+  views: number;
+  lastViewedAt: Date | null;
 }
 
 export async function listViewLinks(db: Queryable, presentationId: string): Promise<ViewLinkListing[]> {
   return db.query<ViewLinkListing>(
     `select link_id as "linkId", key_type as "keyType", for_presenting as "forPresenting",
-            created_at as "createdAt", revoked_at as "revokedAt"
+            created_at as "createdAt", revoked_at as "revokedAt", name, expires_at as "expiresAt",
+            passcode_hash is not null as "hasPasscode", allow_download as "allowDownload", enabled,
+            views, last_viewed_at as "lastViewedAt"
        from view_links where presentation_id = $1 order by created_at desc, id desc`,
     [presentationId],
   );
@@ -469,12 +495,49 @@ export async function insertViewLink(
   presentationId: string,
   linkId: string,
   forPresenting = false,
+  name = "",
 ): Promise<void> {
-  await db.query("insert into view_links (link_id, presentation_id, for_presenting) values ($1, $2, $3)", [
+  await db.query("insert into view_links (link_id, presentation_id, for_presenting, name) values ($1, $2, $3, $4)", [
     linkId,
     presentationId,
     forPresenting,
+    name,
   ]);
+}
+
+/** Issue 33: the owner's settings of a link. `passcodeHash` undefined keeps the passcode; null removes it. */
+export interface ViewLinkSettings {
+  name: string;
+  expiresAt: Date | null;
+  passcodeHash?: string | null;
+  allowDownload: boolean;
+  enabled: boolean;
+}
+
+/** Saves a live link's settings; false when this presentation has no such live link. */
+export async function updateViewLinkSettings(
+  db: Queryable,
+  presentationId: string,
+  linkId: string,
+  settings: ViewLinkSettings,
+): Promise<boolean> {
+  const rows = await db.query(
+    `update view_links
+        set name = $3, expires_at = $4, allow_download = $5, enabled = $6,
+            passcode_hash = case when $7::boolean then $8::text else passcode_hash end
+      where link_id = $1 and presentation_id = $2 and revoked_at is null returning 1`,
+    [
+      linkId,
+      presentationId,
+      settings.name,
+      settings.expiresAt,
+      settings.allowDownload,
+      settings.enabled,
+      settings.passcodeHash !== undefined,
+      settings.passcodeHash ?? null,
+    ],
+  );
+  return rows.length > 0;
 }
 
 /** Revokes one of this presentation's links; false when it has no such live link. */

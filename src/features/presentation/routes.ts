@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { escapeHtml } from "../../lib/html";
 import { LISTS_TAG, presentationTag } from "../content-changes";
 import type { FeatureContext } from "../http";
+import { linkRouteOf } from "./link-gate";
 import { lastListedId, listSitemapEntries } from "./repository";
 import { canonicalPathOf, getDocument, getThumbnailSvg, type PresentationRoute } from "./service";
 import { registerThemeRoute } from "./theme";
@@ -54,13 +55,13 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
     sendDocument({ oid: request.params.oid }, request, reply),
   );
   app.get("/view/:linkId/document.json", (request: LinkRequest, reply) =>
-    sendDocument({ linkId: request.params.linkId }, request, reply),
+    sendDocument(linkRouteOf(request.params.linkId, request.cookies), request, reply),
   );
   app.get("/p/:oid/thumbnail.svg", (request: OidRequest, reply) =>
     sendThumbnail({ oid: request.params.oid }, request, reply),
   );
   app.get("/view/:linkId/thumbnail.svg", (request: LinkRequest, reply) =>
-    sendThumbnail({ linkId: request.params.linkId }, request, reply),
+    sendThumbnail(linkRouteOf(request.params.linkId, request.cookies), request, reply),
   );
   // Issue 34 item 5: each step's own thumbnail, a step link's og:image (cached like the deck's).
   app.get(
@@ -76,7 +77,7 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
     sendThumbnail({ oid: request.params.oid }, request, reply, { images: false }),
   );
   app.get(`/view/:linkId/${FALLBACK_THUMBNAIL}`, (request: LinkRequest, reply) =>
-    sendThumbnail({ linkId: request.params.linkId }, request, reply, { images: false }),
+    sendThumbnail(linkRouteOf(request.params.linkId, request.cookies), request, reply, { images: false }),
   );
 
   // The slide theme, chosen on the dashboard's manage page (issue 10).

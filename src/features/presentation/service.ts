@@ -5,16 +5,18 @@ import type { Card } from "../../lib/card";
 import { isOid, slugify } from "../../lib/ids";
 import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import type { Viewer } from "../viewer";
+import { type LinkState, linkStateOf } from "./link-gate";
 import type { OwnerData } from "./page-data";
 import { accessOf, type PresentationAccess } from "./policy";
 import {
   findCollaboratorRight,
-  findLiveViewLink,
   findPresentationByOid,
+  findViewLink,
   type OwnerRow,
   type PresentationRow,
   type PresentationSummary,
   type RowOptions,
+  type ViewLinkRow,
 } from "./repository";
 import { stepTopic } from "./step-titles";
 import { renderThumbnailSvg } from "./thumbnail";
@@ -91,23 +93,49 @@ export function presentationCard(p: PresentationSummary): Card {
 /** View links are long random ids (a capability: whoever holds one may watch). */
 export const VIEW_LINK_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
 
-/** Resolves a live view link to its presentation, or null (unknown, revoked, or hidden). */
-export async function presentationByLink(db: Queryable, linkId: string, viewer: Viewer, options: RowOptions = {}) {
-  if (!VIEW_LINK_PATTERN.test(linkId)) return null;
-  const link = await findLiveViewLink(db, linkId);
+/**
+ * Issue 33: a view link's gate. Null for an unknown link (or one whose deck is gone or hidden);
+ * else its state for this browser (link-gate.ts), with the deck only when the link is open.
+ */
+export async function viewLinkGate(
+  db: Queryable,
+  route: LinkRoute,
+  viewer: Viewer,
+  options: RowOptions = {},
+): Promise<
+  | { state: "open"; link: ViewLinkRow; row: PresentationRow; access: PresentationAccess }
+  | { state: Exclude<LinkState, "open">; link: ViewLinkRow }
+  | null
+> {
+  if (!VIEW_LINK_PATTERN.test(route.linkId)) return null;
+  const link = await findViewLink(db, route.linkId);
   if (!link) return null;
+  const state = linkStateOf(link, route.grant);
+  if (state !== "open") return { state, link };
   const row = await findPresentationByOid(db, link.presentationOid, options);
   if (!row) return null;
   const access = await accessTo(db, row, viewer, { viaLiveLink: true });
-  return access.view ? { link, row, access } : null;
+  return access.view ? { state, link, row, access } : null;
+}
+
+/** Resolves an open view link to its presentation, or null (unknown, closed, or hidden). */
+export async function presentationByLink(db: Queryable, route: LinkRoute, viewer: Viewer, options: RowOptions = {}) {
+  const gate = await viewLinkGate(db, route, viewer, options);
+  return gate?.state === "open" ? gate : null;
+}
+
+/** Issue 33: a route through a view link: its id and the browser's passcode grant, if any. */
+export interface LinkRoute {
+  linkId: string;
+  grant?: string | undefined;
 }
 
 /** How a document or thumbnail is asked for: by the public route, or through a view link. */
-export type PresentationRoute = { oid: string } | { linkId: string };
+export type PresentationRoute = { oid: string } | LinkRoute;
 
 /** The presentation behind a route when this viewer may see it (the view page's rules), or null. */
 export async function accessibleRow(db: Queryable, access: PresentationRoute, viewer: Viewer) {
-  if ("linkId" in access) return (await presentationByLink(db, access.linkId, viewer))?.row ?? null;
+  if ("linkId" in access) return (await presentationByLink(db, access, viewer))?.row ?? null;
   if (!isOid(access.oid)) return null;
   const row = await findPresentationByOid(db, access.oid);
   return row && (await accessTo(db, row, viewer)).view ? row : null;
@@ -124,7 +152,7 @@ export async function presenterAccess(
   viewer: Viewer,
 ): Promise<{ row: PresentationRow; mayPresent: boolean } | null> {
   if ("linkId" in route) {
-    const found = await presentationByLink(db, route.linkId, viewer, { withPrivateNotes: true });
+    const found = await presentationByLink(db, route, viewer, { withPrivateNotes: true });
     return found ? { row: found.row, mayPresent: found.access.edit || found.link.forPresenting } : null;
   }
   if (!isOid(route.oid)) return null;

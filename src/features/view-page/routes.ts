@@ -3,11 +3,24 @@ import { createElement } from "react";
 import { transcriptPlainText } from "../../document/transcript";
 import { isOid } from "../../lib/ids";
 import { ErrorPage, type ErrorPageData } from "../../ui/ErrorPage";
+import type { LinkGateData } from "../../ui/LinkGate";
+import { createLoginThrottle } from "../accounts/login-throttle";
+import { PasswordHashingBusyError, verifyPassword } from "../accounts/password";
 import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag, VIDEOS_TAG } from "../content-changes";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
+import {
+  LINK_GRANT_MAX_AGE_SECONDS,
+  type LinkState,
+  linkGrantCookie,
+  linkGrantFor,
+  linkRouteOf,
+  linkStateOf,
+  PASSCODE_MAX_LENGTH,
+} from "../presentation/link-gate";
 import type { PresentationPageData } from "../presentation/page-data";
-import { stepThumbnailPathOf } from "../presentation/service";
+import { findViewLink } from "../presentation/repository";
+import { stepThumbnailPathOf, VIEW_LINK_PATTERN } from "../presentation/service";
 import { PresentationPage } from "./components/PresentationPage";
 import { ReadingPage } from "./components/ReadingPage";
 import { ReadingSlides } from "./components/ReadingSlides";
@@ -142,10 +155,45 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     });
   });
 
+  // Issue 33: a view link's passcode is throttled by the login rules (the link id for the email).
+  const passcodeThrottle = createLoginThrottle(context.accountLimits, context.secret, context.limits, "link-passcode");
+
+  /**
+   * Issue 33: a closed view link's page: why, in words (turned off, expired), or the passcode form.
+   * It is a 404 for a closed link (nothing of the deck in it), 401 while it asks for a passcode.
+   */
+  const sendLinkGate = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    linkId: string,
+    state: Exclude<LinkState, "open">,
+    problem: LinkGateData["problem"] = null,
+    status = state === "passcode" ? 401 : 404,
+    seconds?: number,
+  ) => {
+    reply.header("cache-control", "private, no-store");
+    // The link id stays off other sites (no Referer leaves the origin); "no-referrer" would make
+    // the passcode form's POST carry `Origin: null`, which the CSRF check rightly refuses.
+    reply.header("referrer-policy", "same-origin");
+    const linkGate: LinkGateData = { state, action: `/view/${linkId}/passcode`, problem };
+    if (seconds !== undefined) linkGate.seconds = seconds;
+    return context.sendPage<ErrorPageData>(request, reply, {
+      entry: "error",
+      status,
+      forms: state === "passcode",
+      data: { status, reason: null, linkGate },
+      render: (pageData) => createElement(ErrorPage, { data: pageData }),
+      head: { title: { id: `linkGate.${state}.title` }, noindex: true },
+    });
+  };
+
   // The private full-screen view page, opened through a view link (product brief).
   app.get("/view/:linkId/", async (request: LinkRequest, reply) => {
-    const data = await getPrivateViewPage(db, { ...viewRequest(request), linkId: request.params.linkId });
-    if (!data) return context.sendNotFound(request, reply);
+    const { linkId } = request.params;
+    const found = await getPrivateViewPage(db, { ...viewRequest(request), ...linkRouteOf(linkId, request.cookies) });
+    if (!found) return context.sendNotFound(request, reply);
+    if (found.state !== "open") return sendLinkGate(request, reply, linkId, found.state);
+    const { data } = found;
     // The link is a secret: keep it out of caches and Referer headers.
     reply.header("cache-control", "private, no-store");
     reply.header("referrer-policy", "no-referrer");
@@ -155,6 +203,47 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
       render: (pageData) => createElement(ViewLinkPage, { data: pageData }),
       head: { title: data.title, noindex: true, largestImage: data.previewUrl },
     });
+  });
+
+  // Issue 33: the passcode form's answer: right, a grant cookie and back to the link; wrong, the form again.
+  app.post("/view/:linkId/passcode", async (request: LinkRequest, reply) => {
+    const { linkId } = request.params;
+    const link = VIEW_LINK_PATTERN.test(linkId) ? await findViewLink(db, linkId) : null;
+    if (!link) return context.sendNotFound(request, reply);
+    const state = linkStateOf(link, undefined);
+    // Turned off or expired: the passcode changes nothing (and isn't checked).
+    if (state !== "passcode" || link.passcodeHash === null) {
+      return state === "open" ? reply.redirect(`/view/${linkId}/`, 303) : sendLinkGate(request, reply, linkId, state);
+    }
+    const body = request.body as Record<string, unknown> | undefined;
+    const passcode = typeof body?.passcode === "string" ? body.passcode : "";
+    const attempt = await passcodeThrottle.begin({ email: linkId, address: request.ip, deviceCookie: undefined });
+    if (!attempt.allowed) {
+      reply.header("retry-after", String(attempt.retryAfterSeconds));
+      return sendLinkGate(request, reply, linkId, "passcode", "tooMany", 429, attempt.retryAfterSeconds);
+    }
+    let right: boolean;
+    try {
+      right =
+        passcode.length > 0 &&
+        passcode.length <= PASSCODE_MAX_LENGTH &&
+        (await verifyPassword(passcode, link.passcodeHash));
+    } catch (error) {
+      await attempt.end("aborted");
+      if (error instanceof PasswordHashingBusyError)
+        return sendLinkGate(request, reply, linkId, "passcode", "busy", 503);
+      throw error;
+    }
+    await attempt.end(right ? "success" : "failure");
+    if (!right) return sendLinkGate(request, reply, linkId, "passcode", "wrong");
+    reply.setCookie(linkGrantCookie(linkId), linkGrantFor({ linkId, passcodeHash: link.passcodeHash }), {
+      path: "/",
+      httpOnly: true,
+      sameSite: "lax",
+      secure: context.publicUrl.startsWith("https:"),
+      maxAge: LINK_GRANT_MAX_AGE_SECONDS,
+    });
+    return reply.redirect(`/view/${linkId}/`, 303);
   });
 
   // Issue 12: the view page's "More from this author" and related lists, loaded as they near the screen.
@@ -216,7 +305,10 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
     });
   });
   app.get("/view/:linkId/read/", async (request: LinkRequest, reply) => {
-    const data = await getLinkReadingPage(db, { ...viewRequest(request), linkId: request.params.linkId });
+    const data = await getLinkReadingPage(db, {
+      ...viewRequest(request),
+      ...linkRouteOf(request.params.linkId, request.cookies),
+    });
     if (!data) return context.sendNotFound(request, reply);
     // The link is a secret: keep it out of caches and Referer headers.
     reply.header("cache-control", "private, no-store");

@@ -9,9 +9,11 @@ import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag 
 import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { clampStep, parseEmbedOptions } from "../presentation/embed-options";
+import type { LinkState } from "../presentation/link-gate";
 import type { PresentationPageData } from "../presentation/page-data";
 import { accessOf, type PresentationAccess } from "../presentation/policy";
 import {
+  countViewLinkView,
   findPresentationByOid,
   findPresentationFacts,
   hasLiked,
@@ -20,7 +22,15 @@ import {
   listStaffPicks,
   type PresentationRow,
 } from "../presentation/repository";
-import { accessTo, canonicalPathOf, ownerDataOf, presentationByLink, presentationCard } from "../presentation/service";
+import {
+  accessTo,
+  canonicalPathOf,
+  type LinkRoute,
+  ownerDataOf,
+  presentationByLink,
+  presentationCard,
+  viewLinkGate,
+} from "../presentation/service";
 import { stepTitles } from "../presentation/step-titles";
 import { FALLBACK_THUMBNAIL } from "../presentation/thumbnail";
 import { cachedSidebar, type SidebarData } from "../sidebar/service";
@@ -300,14 +310,21 @@ export async function getStepPreview(
   return { step, total, title: stepTitles(row.document)[step - 1] ?? "" };
 }
 
-/** The private full-screen view page (spec §2) opened through a view link, or null for a 404. */
+/**
+ * The private full-screen view page (spec §2) opened through a view link, or null for a 404.
+ * Issue 33: a closed link (turned off, expired, or asking for its passcode) gives its state
+ * alone, nothing of the deck; an open one counts a view of the link (not the owner's or an
+ * editor's own).
+ */
 export async function getPrivateViewPage(
   db: Queryable,
-  request: ViewRequest & { linkId: string },
-): Promise<PresentationPageData | null> {
-  const found = await presentationByLink(db, request.linkId, request.viewer);
+  request: ViewRequest & LinkRoute,
+): Promise<{ state: "open"; data: PresentationPageData } | { state: Exclude<LinkState, "open"> } | null> {
+  const found = await viewLinkGate(db, request, request.viewer);
   if (!found) return null;
-  return buildPageData(db, found.row, request, {
+  if (found.state !== "open") return { state: found.state };
+  if (!found.access.edit) await countViewLinkView(db, found.link.linkId);
+  const data = await buildPageData(db, found.row, request, {
     access: found.access,
     surroundings: null,
     embedMode: false,
@@ -316,6 +333,7 @@ export async function getPrivateViewPage(
     shouldAutoplay: false,
     canPresent: found.access.edit || found.link.forPresenting,
   });
+  return { state: "open", data };
 }
 
 /** Issue 12: the reading mode's first guess of a slide's width (CSS px) per device class, before its script measures it. */
@@ -349,9 +367,9 @@ export async function getPublicReadingPage(
 /** Issue 12: the reading mode through a view link, by the view link's rules. */
 export async function getLinkReadingPage(
   db: Queryable,
-  request: ViewRequest & { linkId: string },
+  request: ViewRequest & LinkRoute,
 ): Promise<ReadingPageData | null> {
-  const found = await presentationByLink(db, request.linkId, request.viewer);
+  const found = await presentationByLink(db, request, request.viewer);
   if (!found) return null;
   return readingPageOf(found.row, request, `/view/${found.link.linkId}/`);
 }

@@ -351,6 +351,15 @@ function routeTable(pools: FuzzPools): RouteDef[] {
     { method: "GET", pattern: "/view/:linkId/thumbnail.svg", weight: 6, params: { linkId: "linkId" } },
     { method: "GET", pattern: "/p/presenter/:oid/", weight: 6, params: oid },
     { method: "GET", pattern: "/view/:linkId/presenter/", weight: 6, params: { linkId: "linkId" } },
+    // Issue 33: a view link's passcode form.
+    {
+      method: "POST",
+      pattern: "/view/:linkId/passcode",
+      weight: 3,
+      params: { linkId: "linkId" },
+      body: "form",
+      fields: { passcode: rawText },
+    },
     {
       method: "GET",
       pattern: "/oembed",
@@ -380,7 +389,15 @@ function routeTable(pools: FuzzPools): RouteDef[] {
       pattern: "/dashboard/next/presentations/:oid/",
       weight: 10,
       params: oid,
-      query: { notice: word("saved", "linkCreated") },
+      query: { notice: word("saved", "linkCreated"), days: word("7", "30", "90"), audience: word("all", "public") },
+    },
+    // Issue 33 item 5: the analytics as CSV.
+    {
+      method: "GET",
+      pattern: "/dashboard/next/presentations/:oid/analytics.csv",
+      weight: 4,
+      params: oid,
+      query: { days: word("7", "30", "90"), audience: word("all", "public") },
     },
     { method: "GET", pattern: "/dashboard/next/presentations/:oid/delete", weight: 6, params: oid },
     {
@@ -513,6 +530,22 @@ function routeTable(pools: FuzzPools): RouteDef[] {
       fields: { theme: word("light", "dark", "contrast", "neon") },
     },
     { method: "POST", pattern: "/dashboard/next/presentations/:oid/view-links", weight: 9, params: oid, body: "form" },
+    {
+      method: "POST",
+      pattern: "/dashboard/next/presentations/:oid/view-links/:linkId/settings",
+      weight: 6,
+      params: { oid: "oid", linkId: "linkId" },
+      body: "form",
+      fields: {
+        name: rawText,
+        expiresOn: likely("", "2030-01-31", "2020-01-01", "2026-02-30"),
+        // Rarely a passcode that gets hashed (scrypt: 128 MiB, a few hundred ms each).
+        passcode: fc.constantFrom("", "", "", "abc", "harbour-42"),
+        allowDownload: word("on", ""),
+        enabled: likely("on", ""),
+      },
+      destructive: "ids",
+    },
     {
       method: "POST",
       pattern: "/dashboard/next/presentations/:oid/view-links/:linkId/revoke",

@@ -20,9 +20,11 @@ import { ImportWarnings } from "../../presentation/components/ImportWarnings";
 import { CREATE_PATH, DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
+import { EngagementPanel } from "./EngagementPanel";
 import { StartPanel } from "./StartPanel";
 import { ThemePicker } from "./ThemePicker";
 import { ViewLinkItem } from "./ViewLinkItem";
+import { ViewLinkSettingsForm, ViewLinkStats } from "./ViewLinkSettings";
 import "./dashboard.css";
 
 export interface Notice {
@@ -323,6 +325,13 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
       <SpeakerNotesChoice action={`${path}/notes`} notes={p.notes} />
 
       <ActivityChart activity={data.activity} />
+      <EngagementPanel
+        action={`${path}/`}
+        engagement={data.engagement}
+        links={data.viewLinks
+          .filter((link) => link.revokedAt === null)
+          .map((link) => ({ linkId: link.linkId, name: link.name }))}
+      />
 
       <FormSection id="details-title" title={<FormattedMessage id="dashboard.details" />}>
         <PostForm action={`${path}/details`}>
@@ -382,6 +391,15 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                 index={index}
                 privateDeck={p.privacy === "private"}
                 forPresenting={link.forPresenting}
+                name={link.name}
+                stats={<ViewLinkStats link={link} />}
+                settings={
+                  <ViewLinkSettingsForm
+                    link={link}
+                    index={index}
+                    action={`${path}/view-links/${link.linkId}/settings`}
+                  />
+                }
                 revoke={
                   <ButtonForm
                     action={`${path}/view-links/${link.linkId}/revoke`}
@@ -405,6 +423,13 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           </p>
         ) : null}
         <PostForm action={`${path}/view-links`} className="inline-form">
+          {/* Issue 33: the link's name, for the owner ("Investor: Acme"). */}
+          <div className="field">
+            <label htmlFor="new-link-name">
+              <FormattedMessage id="dashboard.links.name" />
+            </label>
+            <input id="new-link-name" name="name" type="text" maxLength={100} />
+          </div>
           {/* Issue 28: a link made for presenting also opens the presenter view, notes included. */}
           <label className="checkbox">
             <input type="checkbox" name="forPresenting" value="on" />{" "}

@@ -16,6 +16,9 @@ export function ViewLinkItem({
   privateDeck,
   forPresenting = false,
   revoke,
+  name = "",
+  stats = null,
+  settings = null,
 }: {
   url: string;
   createdAt: string;
@@ -26,6 +29,12 @@ export function ViewLinkItem({
   /** Issue 28: made for presenting: it opens the presenter view too, with the speaker notes. */
   forPresenting?: boolean;
   revoke: ReactNode;
+  /** Issue 33: the owner's name for the link ("Investor: Acme"). */
+  name?: string;
+  /** Issue 33: its views, last view and state. */
+  stats?: ReactNode;
+  /** Issue 33: its settings form. */
+  settings?: ReactNode;
 }) {
   const intl = useIntl();
   const [copied, setCopied] = useState<"copied" | "failed" | null>(null);
@@ -52,6 +61,7 @@ export function ViewLinkItem({
   const id = `view-link-${index}`;
   return (
     <li className="view-link">
+      {name ? <h3 className="view-link__name">{name}</h3> : null}
       <input
         ref={input}
         id={id}
@@ -88,12 +98,14 @@ export function ViewLinkItem({
             values={{ date: <FormattedDate value={createdAt} dateStyle="medium" timeZone="UTC" /> }}
           />
         </span>
+        {stats}
         <span className="view-link__status" role="status">
           {copied ? (
             <FormattedMessage id={copied === "copied" ? "dashboard.links.copied" : "dashboard.links.copyFailed"} />
           ) : null}
         </span>
       </p>
+      {settings}
     </li>
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import type { FeatureContext } from "../../http";
+import { linkRouteOf } from "../link-gate";
 import type { PresentationRoute } from "../service";
 import { PresenterPage } from "./components/PresenterPage";
 import { getPresenterPage } from "./service";
@@ -45,6 +46,6 @@ export function registerPresenterRoutes(app: FastifyInstance, context: FeatureCo
   };
   app.get("/p/presenter/:oid/", (request: OidRequest, reply) => send({ oid: request.params.oid }, request, reply));
   app.get("/view/:linkId/presenter/", (request: LinkRequest, reply) =>
-    send({ linkId: request.params.linkId }, request, reply),
+    send(linkRouteOf(request.params.linkId, request.cookies), request, reply),
   );
 }

@@ -62,6 +62,8 @@ export interface PlayerProps {
   presenterUrl?: string | null;
   /** The viewer may edit: the presenter view is offered even before there are notes. */
   canEdit?: boolean;
+  /** Issue 33: the view link the deck is watched through, for the step reports. */
+  viewLinkId?: string | null;
   /**
    * Issue 12: while playing, the first step (1-based) of the topic on screen, so the transcript can
    * mark its section; null when not playing.
@@ -354,6 +356,15 @@ export function Player(props: PlayerProps) {
         ["--poster-aspect" as string]: props.posterAspect,
       }}
     >
+      {viewer ? (
+        <viewer.chunk.StepReporter
+          oid={props.oid}
+          step={step}
+          playing={overlay === null}
+          linkId={props.viewLinkId ?? null}
+          canEdit={props.canEdit === true}
+        />
+      ) : null}
       {viewer ? (
         <viewer.chunk.AudienceSync
           oid={props.oid}

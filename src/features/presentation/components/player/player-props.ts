@@ -59,5 +59,7 @@ export function playerPropsOf(
           embedApi: { allowedHosts: data.embedHosts ?? [] },
         }
       : {}),
+    // Issue 33: step reports say which view link the deck was watched through.
+    viewLinkId: data.viewLink?.link_id ?? null,
   };
 }

@@ -25,6 +25,8 @@ import { slideThemeClass, TopicView } from "../slide/SlideView";
  */
 export { AudienceSync } from "../../presenter/components/use-audience-sync";
 export { RestartPromo } from "./RestartPromo";
+// Issue 33 item 1: the step reports load with the viewer, never before Present.
+export { StepReporter } from "./StepReporter";
 
 export interface PresentViewerProps {
   document: PresentationDocument;

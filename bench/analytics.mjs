@@ -1,0 +1,228 @@
+// Benchmark of the owner's analytics page with per-step engagement (issue 33 item 1, done-when:
+// "the analytics page for a deck with 1,000,000 step events over 90 days renders in p95 ≤ 50 ms").
+// On PostgreSQL: an owner signs up, imports a 20-step deck and makes three view links through the
+// HTTP API; 1 million stays (each as one step_engagement event would report it) over the last 90
+// days are generated: the raw events into usage_events, and the per-day aggregates from them with
+// the same shapes the batch's statement writes (presentation_step_daily, presentation_step_times:
+// reached, backs, stays, time histograms). Then the deck's manage page (the analytics over 90 days,
+// everyone, and one link) is requested one at a time, beside the page of a deck without events.
+//
+// This reports figures; it is not a pass/fail test on speed. It exits non-zero only when the page
+// doesn't answer 200 or doesn't show the visits it should.
+//
+// Usage: npm run bench:analytics [-- --events 1000000 --requests 50]
+import { randomBytes } from "node:crypto";
+import { loadavg } from "node:os";
+import pg from "pg";
+import * as support from "./support.mjs";
+
+process.chdir(support.ROOT);
+
+const EVENTS = Math.floor(support.option("events", 1_000_000));
+const REQUESTS = Math.floor(support.option("requests", 50));
+const PG_ADMIN_URL = `postgres://root@${support.HOST}:5432/test`;
+/** The issue's goal, reported (never enforced): p95 ≤ 50 ms. */
+const GOAL_MS = 50;
+const DAYS = 90;
+const STEPS = 20;
+const LINKS = 3;
+
+async function signUp(port) {
+  const jar = new support.CookieJar();
+  const form = await support.request(port, { path: "/signup/" });
+  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
+  jar.store(form);
+  const body = new URLSearchParams({
+    firstName: "Bench",
+    lastName: "Owner",
+    publicDisplayName: "",
+    email: `chart-${randomBytes(3).toString("hex")}@bench.test`,
+    password: "correct horse battery staple",
+    _csrf: jar.get("XSRF-TOKEN") ?? "",
+  }).toString();
+  const response = await support.request(port, {
+    method: "POST",
+    path: "/signup/",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
+    body,
+  });
+  if (response.status !== 303) throw new Error(`POST /signup/ answered ${response.status}`);
+  jar.store(response);
+  return jar;
+}
+
+/** A multipart body as a browser sends it (as in bench/likes.mjs). */
+function multipart(fields, file) {
+  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
+  const parts = Object.entries(fields).map(
+    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${file.content}\r\n`,
+    `--${boundary}--\r\n`,
+  );
+  return { body: parts.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function importPresentation(port, jar, title) {
+  const { body, contentType } = multipart(
+    { _csrf: jar.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title },
+    { name: "bench.md", content: Array.from({ length: STEPS }, (_, i) => `# Step ${i + 1}`).join("\n---\n") },
+  );
+  const response = await support.request(port, {
+    method: "POST",
+    path: "/dashboard/next/import",
+    headers: { "content-type": contentType, cookie: jar.header() },
+    body,
+  });
+  const oid = /\/presentations\/([^/]+)\//.exec(String(response.headers.location ?? ""))?.[1];
+  if (response.status !== 303 || !oid) throw new Error(`POST /dashboard/next/import answered ${response.status}`);
+  return oid;
+}
+
+async function createLink(port, jar, oid, name) {
+  const response = await support.request(port, {
+    method: "POST",
+    path: `/dashboard/next/presentations/${oid}/view-links`,
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
+    body: new URLSearchParams({ name, _csrf: jar.get("XSRF-TOKEN") ?? "" }).toString(),
+  });
+  if (response.status !== 303) throw new Error(`creating a link answered ${response.status}`);
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+const summary = (times) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+};
+
+/**
+ * Requests two pages in turn, `REQUESTS` times each (after 5 unmeasured rounds), so the machine's
+ * load changes weigh on both alike: ms per answer of each.
+ */
+async function timePages(port, jar, paths, check) {
+  const times = paths.map(() => []);
+  for (let i = 0; i < REQUESTS + 5; i++) {
+    for (const [which, path] of paths.entries()) {
+      const start = performance.now();
+      const response = await support.request(port, { path, headers: { cookie: jar.header() } });
+      const elapsed = performance.now() - start;
+      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+      if (i === 0) check(which, response.body.toString());
+      if (i >= 5) times[which].push(elapsed);
+    }
+  }
+  return times.map(summary);
+}
+
+await support.runBench("analytics", async () => {
+  support.ensureBuild();
+  const database = await support.temporaryDatabase(PG_ADMIN_URL);
+  // BENCH_PORT: a port of one's own on a shared machine; else any free one.
+  const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await support.freePort();
+  await support.startPodium(port, database, {
+    PODIUM_SEED: "off",
+    PODIUM_WORKERS: "1",
+    PODIUM_SIGNUP_RATE_LIMIT: "100000000",
+  });
+  const owner = await signUp(port);
+  const busy = await importPresentation(port, owner, "Busy");
+  const quiet = await importPresentation(port, owner, "Quiet");
+  for (let i = 1; i <= LINKS; i++) await createLink(port, owner, busy, `Link ${i}`);
+
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  support.onCleanUp(() => client.end().catch(() => {}));
+  const links = (
+    await client.query(
+      "select v.link_id from view_links v join presentations p on p.id = v.presentation_id where p.oid = $1 order by v.id",
+      [busy],
+    )
+  ).rows.map((row) => row.link_id);
+  console.log(`generating ${EVENTS.toLocaleString("en")} step events over ${DAYS} days…`);
+  const generateStart = performance.now();
+  // One stay per event: a visit walks the steps in order and some leave at each step; a stay lasts
+  // 1–40 s; one in four comes through a view link.
+  await client.query(
+    `insert into usage_events (event_uid, received_at, session_id, event_name, presentation_oid, payload)
+     select gen_random_uuid(), ((now() at time zone 'UTC')::date - i % ${DAYS})::timestamp at time zone 'UTC' + (i % 86000) * interval '1 second',
+            'bench-' || (i / ${STEPS}), 'step_engagement', $1,
+            jsonb_build_object('body', jsonb_build_object(
+              'event_name', 'step_engagement', 'oid', $1::text,
+              'link', case when i % 4 = 0 then ($2::text[])[1 + (i / 4) % ${LINKS}] end,
+              'stays', jsonb_build_array(jsonb_build_object(
+                's', least(${STEPS - 1}, floor(${STEPS} * sqrt(((i * 7919) % 10007) / 10007.0)))::int,
+                'ms', 1000 + (i * 104729) % 39000, 'f', 1))))
+       from generate_series(1, $3::int) as i`,
+    [busy, links, EVENTS],
+  );
+  // The aggregates, as the batch's statement adds them (features/events/store-batch.ts).
+  await client.query(
+    `with stays as (
+       select p.id as presentation_id, (e.received_at at time zone 'UTC')::date as day,
+              coalesce(e.payload->'body'->>'link', '') as link_id, (s->>'s')::int as step, (s->>'ms')::bigint as ms,
+              s ? 'f' as first, s ? 'b' as back
+         from usage_events e join presentations p on p.oid = e.presentation_oid
+         cross join lateral jsonb_array_elements(e.payload->'body'->'stays') s
+        where e.event_name = 'step_engagement'
+     ),
+     stepped as (
+       insert into presentation_step_daily (presentation_id, day, link_id, step, reached, backs, stays, total_ms)
+       select presentation_id, day, link_id, step, count(*) filter (where first), count(*) filter (where back), count(*), sum(ms)
+         from stays group by 1, 2, 3, 4
+       returning 1
+     )
+     insert into presentation_step_times (presentation_id, day, link_id, step, bucket, n)
+     select presentation_id, date_trunc('week', day)::date, link_id, step, width_bucket(ms, $1::bigint[]), count(*)::int
+       from stays group by 1, 2, 3, 4, 5`,
+    [defaultBounds()],
+  );
+  await client.query("vacuum analyze presentation_step_daily");
+  await client.query("vacuum analyze presentation_step_times");
+  const [{ rows: stepRows }, { rows: timeRows }] = await Promise.all([
+    client.query("select count(*)::int as n from presentation_step_daily"),
+    client.query("select count(*)::int as n from presentation_step_times"),
+  ]);
+  console.log(
+    `generated in ${((performance.now() - generateStart) / 1000).toFixed(1)} s: ${stepRows[0].n.toLocaleString("en")} step rows, ${timeRows[0].n.toLocaleString("en")} histogram rows`,
+  );
+
+  const expectVisits = (which, body) => {
+    if (which === 0 && !/data-figure="visits">[1-9]/.test(body)) {
+      throw new Error("the busy presentation's analytics show no visits");
+    }
+  };
+  const [busyPage, linkPage, quietPage] = await timePages(
+    port,
+    owner,
+    [
+      `/dashboard/next/presentations/${busy}/?days=90`,
+      `/dashboard/next/presentations/${busy}/?days=90&audience=${links[0]}`,
+      `/dashboard/next/presentations/${quiet}/?days=90`,
+    ],
+    expectVisits,
+  );
+
+  const [load1] = loadavg();
+  console.log(
+    `\nissue 33 item 1 — the owner's analytics, ${EVENTS.toLocaleString("en")} step events over ${DAYS} days (PostgreSQL; load average ${load1.toFixed(2)})`,
+  );
+  const row = support.tableHeader(["measured", "median ms", "p95 ms"], [62, 10, 8]);
+  const lines = [
+    [`manage page with the analytics, everyone, 90 days`, busyPage],
+    [`the same, one view link's figures`, linkPage],
+    ["baseline: same page, a deck without events", quietPage],
+  ];
+  for (const [label, figures] of lines) console.log(row([label, support.ms(figures.median), support.ms(figures.p95)]));
+  console.log(`\ngoal p95 ≤ ${GOAL_MS} ms: ${busyPage.p95 <= GOAL_MS ? "met" : "not met"}`);
+});
+
+/** STAY_TIME_BUCKETS_MS (features/events/step-engagement.ts), written out for the bench. */
+function defaultBounds() {
+  const bounds = [];
+  for (let t = 0; t <= 60_000; t += 1_000) bounds.push(t);
+  for (let t = 62_000; t <= 120_000; t += 2_000) bounds.push(t);
+  for (let t = 135_000; t <= 600_000; t += 15_000) bounds.push(t);
+  for (let t = 660_000; t <= 3_600_000; t += 60_000) bounds.push(t);
+  return bounds;
+}

@@ -1,0 +1,254 @@
+import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
+import type { EngagementFigures } from "../engagement";
+import { ENGAGEMENT_PERIODS } from "../engagement";
+import type { ViewSourceRow } from "../repository";
+import "./engagement.css";
+
+/** The section's id (a link to the analytics lands here). */
+export const ENGAGEMENT_SECTION = "engagement";
+
+/** "12.3 s", "4 min 05 s": a time read at a glance. */
+export function Duration({ ms }: { ms: number | null }) {
+  const intl = useIntl();
+  if (ms === null) return <FormattedMessage id="engagement.none" />;
+  const seconds = ms / 1000;
+  if (seconds < 60) {
+    return (
+      <FormattedMessage
+        id="engagement.seconds"
+        values={{ seconds: intl.formatNumber(seconds, { maximumFractionDigits: 1 }) }}
+      />
+    );
+  }
+  const whole = Math.round(seconds);
+  return (
+    <FormattedMessage
+      id="engagement.minutes"
+      values={{ minutes: Math.floor(whole / 60), seconds: String(whole % 60).padStart(2, "0") }}
+    />
+  );
+}
+
+/**
+ * Issue 33 item 1: which steps held the viewers. For a chosen period and audience (everyone, the
+ * public page, one view link): a drop-off chart (viewers who reached each step) with its table
+ * equivalent (reached, share of those who started, median time per stay, arrivals by going back),
+ * completion rate and median viewing time per visit; and, in words, what is measured and what
+ * is not (item 6). A plain GET form chooses the period and audience: it works without JavaScript.
+ */
+export function EngagementPanel({
+  action,
+  engagement,
+  links,
+}: {
+  action: string;
+  engagement: { days: number; audience: string; figures: EngagementFigures; sources: ViewSourceRow[] };
+  links: { linkId: string; name: string }[];
+}) {
+  const intl = useIntl();
+  const { figures } = engagement;
+  const top = Math.max(1, ...figures.steps.map((step) => step.reached));
+  const percent = (n: number) =>
+    figures.visits > 0 ? intl.formatNumber(n / figures.visits, { style: "percent", maximumFractionDigits: 0 }) : "—";
+  return (
+    <section className="panel engagement" id={ENGAGEMENT_SECTION} aria-labelledby="engagement-title">
+      <h2 id="engagement-title">
+        <FormattedMessage id="engagement.title" />
+      </h2>
+      <form method="get" action={`${action}#${ENGAGEMENT_SECTION}`} className="engagement__choice">
+        <div className="field">
+          <label htmlFor="engagement-days">
+            <FormattedMessage id="engagement.period" />
+          </label>
+          <select id="engagement-days" name="days" defaultValue={String(engagement.days)}>
+            {ENGAGEMENT_PERIODS.map((days) => (
+              <option key={days} value={days}>
+                {intl.formatMessage({ id: "engagement.lastDays" }, { days })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="engagement-audience">
+            <FormattedMessage id="engagement.audience" />
+          </label>
+          <select id="engagement-audience" name="audience" defaultValue={engagement.audience}>
+            <option value="all">{intl.formatMessage({ id: "engagement.audienceAll" })}</option>
+            <option value="public">{intl.formatMessage({ id: "engagement.audiencePublic" })}</option>
+            {links.map((link, index) => (
+              <option key={link.linkId} value={link.linkId}>
+                {link.name || intl.formatMessage({ id: "engagement.unnamedLink" }, { number: index + 1 })}
+              </option>
+            ))}
+          </select>
+        </div>
+        <button type="submit" className="button">
+          <FormattedMessage id="engagement.show" />
+        </button>
+      </form>
+
+      <dl className="engagement__summary">
+        <div>
+          <dt>
+            <FormattedMessage id="engagement.visits" />
+          </dt>
+          <dd data-figure="visits">
+            <FormattedNumber value={figures.visits} />
+          </dd>
+        </div>
+        <div>
+          <dt>
+            <FormattedMessage id="engagement.completion" />
+          </dt>
+          <dd data-figure="completion">
+            {figures.completionRate === null
+              ? intl.formatMessage({ id: "engagement.none" })
+              : intl.formatNumber(figures.completionRate, { style: "percent", maximumFractionDigits: 0 })}
+          </dd>
+        </div>
+        <div>
+          <dt>
+            <FormattedMessage id="engagement.medianVisit" />
+          </dt>
+          <dd data-figure="median-visit">
+            <Duration ms={figures.medianVisitMs} />
+          </dd>
+        </div>
+      </dl>
+
+      {figures.visits === 0 && figures.steps.every((step) => step.reached === 0) ? (
+        <p>
+          <FormattedMessage id="engagement.empty" />
+        </p>
+      ) : (
+        <>
+          {/* The chart, for the eye; the table below says the same for everyone. */}
+          <div className="engagement__chart" aria-hidden="true">
+            {figures.steps.map((step) => (
+              <div key={step.step} className="engagement__row">
+                <span className="engagement__label">{step.step}</span>
+                <span className="engagement__track">
+                  <span className="engagement__bar" style={{ width: `${(step.reached / top) * 100}%` }} />
+                </span>
+                <span className="engagement__count">{intl.formatNumber(step.reached)}</span>
+              </div>
+            ))}
+          </div>
+          <div className="engagement__table-frame">
+            <table className="engagement__table">
+              <caption>
+                <FormattedMessage id="engagement.tableCaption" values={{ days: engagement.days }} />
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <FormattedMessage id="engagement.step" />
+                  </th>
+                  <th scope="col">
+                    <FormattedMessage id="engagement.reached" />
+                  </th>
+                  <th scope="col">
+                    <FormattedMessage id="engagement.share" />
+                  </th>
+                  <th scope="col">
+                    <FormattedMessage id="engagement.medianStay" />
+                  </th>
+                  <th scope="col">
+                    <FormattedMessage id="engagement.backs" />
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {figures.steps.map((step) => (
+                  <tr key={step.step} data-step={step.step}>
+                    <th scope="row">{step.step}</th>
+                    <td data-figure="reached">{intl.formatNumber(step.reached)}</td>
+                    <td>{percent(step.reached)}</td>
+                    <td data-figure="median" data-ms={step.medianMs ?? ""}>
+                      <Duration ms={step.medianMs} />
+                    </td>
+                    <td data-figure="backs">{intl.formatNumber(step.backs)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+      <ViewSources sources={engagement.sources} days={engagement.days} />
+      <p>
+        <a
+          className="button"
+          href={`${action}analytics.csv?days=${engagement.days}&audience=${encodeURIComponent(engagement.audience)}`}
+          download
+        >
+          <FormattedMessage id="engagement.csv" />
+        </a>
+      </p>
+      <p className="field__hint engagement__privacy">
+        <FormattedMessage id="engagement.privacy" />
+      </p>
+    </section>
+  );
+}
+
+const SOURCE_LABELS = {
+  direct: "engagement.source.direct",
+  search: "engagement.source.search",
+  podium: "engagement.source.podium",
+  site: "engagement.source.site",
+  embed: "engagement.source.embed",
+  share: "engagement.source.share",
+} as const;
+
+/**
+ * Issue 33 item 2: where views came from (a view counted from a referrer host, or direct), plays
+ * in embeds by the embedding site, and share buttons used: a table, hosts only.
+ */
+function ViewSources({ sources, days }: { sources: ViewSourceRow[]; days: number }) {
+  const intl = useIntl();
+  return (
+    <>
+      <h3 className="engagement__subtitle">
+        <FormattedMessage id="engagement.sources" />
+      </h3>
+      {sources.length === 0 ? (
+        <p>
+          <FormattedMessage id="engagement.sourcesEmpty" />
+        </p>
+      ) : (
+        <div className="engagement__table-frame">
+          <table className="engagement__table engagement__sources">
+            <caption>
+              <FormattedMessage id="engagement.sourcesCaption" values={{ days }} />
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">
+                  <FormattedMessage id="engagement.sourceKind" />
+                </th>
+                <th scope="col">
+                  <FormattedMessage id="engagement.sourceHost" />
+                </th>
+                <th scope="col">
+                  <FormattedMessage id="engagement.sourceCount" />
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sources.map((source) => (
+                <tr key={`${source.kind} ${source.host}`} data-source={`${source.kind}:${source.host}`}>
+                  <th scope="row">
+                    <FormattedMessage id={SOURCE_LABELS[source.kind]} />
+                  </th>
+                  <td>{source.host || "—"}</td>
+                  <td>{intl.formatNumber(source.n)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,125 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import { createTestApp, TestAgent } from "../../server/testing";
+import { embedSourceOf, hostOf, shareSourceOf, viewSourceOf } from "../events/view-source";
+
+describe("I33.2 a view's source is a kind and a host, never a URL", () => {
+  it("I33.2 direct, search engines, Podium's own pages and search, other sites", () => {
+    const page = "https://podium.example/p/abcdefghijkl/";
+    expect(viewSourceOf(null, page)).toEqual({ kind: "direct", host: "" });
+    expect(viewSourceOf("", page)).toEqual({ kind: "direct", host: "" });
+    expect(viewSourceOf("https://www.google.co.uk/search?q=private+words", page)).toEqual({
+      kind: "search",
+      host: "google.co.uk",
+    });
+    expect(viewSourceOf("https://duckduckgo.com/", page)).toEqual({ kind: "search", host: "duckduckgo.com" });
+    expect(viewSourceOf("https://podium.example/explore/search/?search=mars", page)).toEqual({
+      kind: "search",
+      host: "podium",
+    });
+    expect(viewSourceOf("https://podium.example/explore/", page)).toEqual({ kind: "podium", host: "" });
+    expect(viewSourceOf("https://School.Example.org/class/7?student=ada", page)).toEqual({
+      kind: "site",
+      host: "school.example.org",
+    });
+    expect(viewSourceOf("javascript:alert(1)", page)).toEqual({ kind: "direct", host: "" });
+    expect(embedSourceOf("https://blog.example.net/post?id=1")).toEqual({ kind: "embed", host: "blog.example.net" });
+    expect(shareSourceOf("TWITTER")).toEqual({ kind: "share", host: "twitter" });
+    expect(shareSourceOf("<script>")).toBeNull();
+    expect(hostOf("not a url")).toBeNull();
+  });
+});
+
+/** Issue 33 item 2: the owner sees where views came from, from real events through the intake. */
+describe.each(testDatabaseTargets())("I33.2 where views come from, on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  let owner: TestAgent;
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+    owner = new TestAgent(app);
+    await owner.signUp("owner@sources.test");
+  });
+  afterAll(() => close());
+
+  const post = (event: object) =>
+    app.inject({
+      method: "POST",
+      url: "/log/json",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify([event]),
+    });
+  const loaded = async (oid: string, session: string, referer: string | null, address: string) => {
+    const { visitorId } = (
+      await app.inject({ method: "GET", url: `/api/views/${oid}/visitor-id?session_id=${session}` })
+    ).json() as { visitorId: string };
+    return app.inject({
+      method: "POST",
+      url: "/log/json",
+      remoteAddress: address,
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify([
+        {
+          core: { type: "Analytics", event_type: "loaded_public_view_page" },
+          platform: { type: "Web", id: null, referer, url: `https://podium.example/p/${oid}/` },
+          user: { session_id: session },
+          body: { event_name: "loaded_public_view_page", oid, visitor_id: visitorId },
+        },
+      ]),
+    });
+  };
+
+  it("I33.2 counted views by referrer host or direct, plays in embeds by site, share buttons; hosts only", async () => {
+    await owner.get("/dashboard/next/");
+    const created = await owner.importDeck({ name: "mars.md", content: "# Mars\n---\n# Dust" });
+    const oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
+    expect((await loaded(oid, "s1", "https://www.google.com/search?q=secret+words", "198.51.100.1")).statusCode).toBe(
+      204,
+    );
+    await loaded(oid, "s2", "https://www.google.com/search?q=other", "198.51.100.2");
+    await loaded(oid, "s3", null, "198.51.100.3");
+    await loaded(oid, "s4", "https://school.example.org/class/7?student=ada", "198.51.100.4");
+    // The same visitor again within 30 minutes: no view, so no source either.
+    await loaded(oid, "s4", "https://school.example.org/class/7?student=ada", "198.51.100.4");
+    await post({
+      core: { type: "Analytics", event_type: "presentation_started" },
+      platform: {
+        type: "Web",
+        id: null,
+        referer: "https://blog.example.net/post?id=9",
+        url: `https://podium.example/p/embed/${oid}/`,
+      },
+      user: { session_id: "e1" },
+      body: { event_name: "presentation_started", oid },
+    });
+    await post({
+      core: { type: "Analytics", event_type: "share_presentation" },
+      user: { session_id: "s1" },
+      body: { event_name: "share_presentation", oid, type: "LINKEDIN" },
+    });
+    await app.usageEvents.flush();
+
+    const page = (await owner.get(`/dashboard/next/presentations/${oid}/`)).body;
+    const rows = Object.fromEntries(
+      [...page.matchAll(/<tr data-source="([^"]*)">[\s\S]*?<td>[^<]*<\/td><td>(\d+)<\/td><\/tr>/g)].map((match) => [
+        match[1],
+        Number(match[2]),
+      ]),
+    );
+    expect(rows).toEqual({
+      "search:google.com": 2,
+      "direct:": 1,
+      "site:school.example.org": 1,
+      "embed:blog.example.net": 1,
+      "share:linkedin": 1,
+    });
+    // Nothing of a path or a query is kept.
+    const kept = await db.query<{ host: string }>("select host from presentation_daily_sources");
+    for (const { host } of kept) expect(host).not.toMatch(/[/?=]/);
+    expect(page).not.toContain("secret+words");
+    expect(page).not.toContain("student=ada");
+  });
+});
