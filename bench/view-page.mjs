@@ -124,6 +124,7 @@ async function coldLoad(target, profile, { present }) {
   }
   const vitals = await page.evaluate(() => ({
     fcp: performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? 0,
+    ttfb: performance.getEntriesByType("navigation")[0]?.responseStart ?? 0,
     ...window.__vitals,
   }));
   let presentMs = null;
@@ -289,6 +290,7 @@ const summary = Object.fromEntries(
     {
       jsBytes: median(runs.map((r) => r.js)),
       totalBytes: median(runs.map((r) => r.total)),
+      ttfbMs: Math.round(median(runs.map((r) => r.ttfb))),
       fcpMs: Math.round(median(runs.map((r) => r.fcp))),
       lcpMs: Math.round(median(runs.map((r) => r.lcp))),
       cls: Number(median(runs.map((r) => r.cls)).toFixed(4)),
@@ -305,7 +307,7 @@ console.log("  Present → first step ≤ 150 ms. Baseline: the same slides as a
 for (const [name, r] of Object.entries(summary)) {
   const present = r.presentToFirstStepMs === null ? "" : `, Present → first step ${r.presentToFirstStepMs} ms`;
   console.log(
-    `  ${name}: JS ${(r.jsBytes / 1024).toFixed(1)} KiB, total ${(r.totalBytes / 1024).toFixed(1)} KiB, FCP ${r.fcpMs} ms, LCP ${r.lcpMs} ms, CLS ${r.cls}${present} (LCP: ${r.lcpElement})`,
+    `  ${name}: JS ${(r.jsBytes / 1024).toFixed(1)} KiB, total ${(r.totalBytes / 1024).toFixed(1)} KiB, first byte ${r.ttfbMs} ms, FCP ${r.fcpMs} ms, LCP ${r.lcpMs} ms, CLS ${r.cls}${present} (LCP: ${r.lcpElement})`,
   );
 }
 for (const name of Object.keys(PROFILES)) {
