@@ -1,4 +1,6 @@
 import type { FastifyInstance } from "fastify";
+import ogs from "open-graph-scraper";
+import { unfurl } from "unfurl.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
@@ -115,6 +117,22 @@ describe.each(testDatabaseTargets())("issue 34 item 5: a step's own address and 
     expect(first.body).toContain("Why the sea &quot;breathes&quot; &lt;twice&gt; · Podium");
     expect(linkPreview(first.body)["og:title"]).toBe('Why the sea "breathes" <twice> · Podium');
     expect(first.body).not.toContain("private words");
+  });
+
+  it("issue 34 done-when: unfurl.js and open-graph-scraper, fetching a step link over HTTP, give that step's title and image", async () => {
+    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    const url = `${address}/p/${oid}/tides/?step=2`;
+    const { result, error } = await ogs({ url, timeout: 20 });
+    expect(error).toBe(false);
+    expect(result.ogTitle).toBe("Spring & neap tides · Podium");
+    expect(result.ogImage?.[0]?.url).toBe(`${ORIGIN}/p/${oid}/steps/2/thumbnail.svg`);
+    expect(result.ogDescription).toBe("Step 2 of 3 in “Tides”");
+    // Its oEmbed link points at the test app's public address, which isn't served here.
+    const card = await unfurl(url, { timeout: 20_000, oembed: false });
+    expect(card.open_graph?.title).toBe("Spring & neap tides · Podium");
+    expect(card.open_graph?.images?.[0]?.url).toBe(`${ORIGIN}/p/${oid}/steps/2/thumbnail.svg`);
+    expect(card.open_graph?.url).toBe(`${ORIGIN}/p/${oid}/tides/?step=2`);
+    expect(card.twitter_card?.card).toBe("summary_large_image");
   });
 
   it("a step past the end is the last; anything else is the deck's own page and preview", async () => {
