@@ -52,6 +52,8 @@ test.describe("issue 11: lighter HTML", () => {
     await expect(page.getByRole("button", { name: german["transcript.hideFull"] })).toBeVisible();
     await page.getByRole("button", { name: german["toolbar.embed"] }).click();
     const dialog = page.getByRole("dialog", { name: german["embed.header"] });
+    // Issue 34: the code is responsive by default; the fixed size's fields come with its choice.
+    await dialog.getByRole("radio", { name: german["embed.sizeFixed"] }).check();
     await expect(dialog.getByRole("textbox", { name: german["embed.width"] })).toHaveValue("560");
     expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press("Escape");
