@@ -141,19 +141,19 @@ await support.runBench("analytics", async () => {
   ).rows.map((row) => row.link_id);
   console.log(`generating ${EVENTS.toLocaleString("en")} step events over ${DAYS} days…`);
   const generateStart = performance.now();
-  // One stay per event: a visit walks the steps in order and some leave at each step; a stay lasts
+  // One stay per event (i is a bigint: i × 104729 passes 2^31 at a million): a visit walks the steps in order and some leave at each step; a stay lasts
   // 1–40 s; one in four comes through a view link.
   await client.query(
     `insert into usage_events (event_uid, received_at, session_id, event_name, presentation_oid, payload)
-     select gen_random_uuid(), ((now() at time zone 'UTC')::date - i % ${DAYS})::timestamp at time zone 'UTC' + (i % 86000) * interval '1 second',
+     select gen_random_uuid(), ((now() at time zone 'UTC')::date - (i % ${DAYS})::int)::timestamp at time zone 'UTC' + (i % 86000)::int * interval '1 second',
             'bench-' || (i / ${STEPS}), 'step_engagement', $1,
             jsonb_build_object('body', jsonb_build_object(
               'event_name', 'step_engagement', 'oid', $1::text,
-              'link', case when i % 4 = 0 then ($2::text[])[1 + (i / 4) % ${LINKS}] end,
+              'link', case when i % 4 = 0 then ($2::text[])[(1 + (i / 4) % ${LINKS})::int] end,
               'stays', jsonb_build_array(jsonb_build_object(
                 's', least(${STEPS - 1}, floor(${STEPS} * sqrt(((i * 7919) % 10007) / 10007.0)))::int,
                 'ms', 1000 + (i * 104729) % 39000, 'f', 1))))
-       from generate_series(1, $3::int) as i`,
+       from generate_series(1::bigint, $3::bigint) as i`,
     [busy, links, EVENTS],
   );
   // The aggregates, as the batch's statement adds them (features/events/store-batch.ts).
