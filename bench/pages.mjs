@@ -11,8 +11,8 @@
 //
 // Each target gets a short warm-up, then DURATION_S measured. The table gives req/s, p50, p99,
 // the bytes of each response on the wire (headers included) and its ratio to the baseline,
-// then the issue's goals as PASS/MISS lines: anonymous pages ≥ 80 % of the baseline's req/s,
-// signed-in p99 ≤ 50 ms. Speed is measured, not tested: a MISS never fails the run. It exits
+// then the issues' goals as PASS/MISS lines: anonymous pages ≥ 80 % of the baseline's req/s,
+// signed-in ≥ 25 % of it with p99 ≤ 30 ms (issue 32). Speed is measured, not tested: a MISS never fails the run. It exits
 // non-zero only when the figures can't be trusted: a server that fails to start, request
 // errors, timeouts or non-2xx answers, or a check before the load that fails (a page not
 // compressed, a signed-in page that isn't the signed-in one).
@@ -47,9 +47,12 @@ const WORKERS = Math.floor(support.option("workers", 1));
 const DATABASE_ADMIN_URL = support.argument("database") ?? null;
 const JSON_FILE = support.argument("json") ?? null;
 
-/** Issue 11's goals, reported as PASS/MISS and never enforced. */
+/** Issue 11's and issue 32's goals, reported as PASS/MISS and never enforced. */
 const GOAL_ANONYMOUS_RATIO = 0.8;
-const GOAL_SIGNED_IN_P99_MS = 50;
+/** Issue 32 item 5: signed-in pages (the template path) at a quarter of the precompressed baseline… */
+const GOAL_SIGNED_IN_RATIO = 0.25;
+/** …with p99 ≤ 30 ms at 20 connections (issue 11 asked 50). */
+const GOAL_SIGNED_IN_P99_MS = 30;
 
 /** A demo person of the seed (src/server/seed/content/catalogue.ts, DEMO_PASSWORD in seed.ts). */
 const DEMO_EMAIL = "ada@podium.test";
@@ -399,6 +402,12 @@ async function main() {
   }
   const signedIn = podiumRows.find((r) => r.name.includes("(signed in)"));
   if (signedIn) {
+    const ratio = signedIn.requestsPerSecond / baseline.requestsPerSecond;
+    goals.push({
+      goal: `Podium view page (signed in) ≥ ${GOAL_SIGNED_IN_RATIO * 100}% of the baseline's req/s`,
+      value: percent(ratio),
+      met: ratio >= GOAL_SIGNED_IN_RATIO,
+    });
     goals.push({
       goal: `Podium view page (signed in) p99 ≤ ${GOAL_SIGNED_IN_P99_MS} ms at ${SIGNED_IN_CONNECTIONS} connections`,
       value: `${support.ms(signedIn.latencyMs.p99)} ms`,
