@@ -1,8 +1,22 @@
+import { type ReactNode, useId } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import type { EngagementFigures } from "../engagement";
 import { ENGAGEMENT_PERIODS } from "../engagement";
 import type { ViewSourceRow } from "../repository";
 import "./engagement.css";
+
+/**
+ * A table that may be wider than a phone scrolls sideways in its frame; the frame is a named region
+ * the keyboard can reach and scroll (WCAG 2.1.1; axe scrollable-region-focusable), with visible focus.
+ */
+function TableFrame({ captionId, children }: { captionId: string; children: ReactNode }) {
+  return (
+    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take focus to scroll by keyboard
+    <section className="engagement__table-frame" aria-labelledby={captionId} tabIndex={0}>
+      {children}
+    </section>
+  );
+}
 
 /** The section's id (a link to the analytics lands here). */
 export const ENGAGEMENT_SECTION = "engagement";
@@ -46,6 +60,7 @@ export function EngagementPanel({
   links: { linkId: string; name: string }[];
 }) {
   const intl = useIntl();
+  const ids = useId();
   const { figures } = engagement;
   const top = Math.max(1, ...figures.steps.map((step) => step.reached));
   const percent = (n: number) =>
@@ -134,9 +149,9 @@ export function EngagementPanel({
               </div>
             ))}
           </div>
-          <div className="engagement__table-frame">
+          <TableFrame captionId={`${ids}-steps`}>
             <table className="engagement__table">
-              <caption>
+              <caption id={`${ids}-steps`}>
                 <FormattedMessage id="engagement.tableCaption" values={{ days: engagement.days }} />
               </caption>
               <thead>
@@ -172,7 +187,7 @@ export function EngagementPanel({
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableFrame>
         </>
       )}
       <ViewSources sources={engagement.sources} days={engagement.days} />
@@ -207,6 +222,7 @@ const SOURCE_LABELS = {
  */
 function ViewSources({ sources, days }: { sources: ViewSourceRow[]; days: number }) {
   const intl = useIntl();
+  const ids = useId();
   return (
     <>
       <h3 className="engagement__subtitle">
@@ -217,9 +233,9 @@ function ViewSources({ sources, days }: { sources: ViewSourceRow[]; days: number
           <FormattedMessage id="engagement.sourcesEmpty" />
         </p>
       ) : (
-        <div className="engagement__table-frame">
+        <TableFrame captionId={`${ids}-sources`}>
           <table className="engagement__table engagement__sources">
-            <caption>
+            <caption id={`${ids}-sources`}>
               <FormattedMessage id="engagement.sourcesCaption" values={{ days }} />
             </caption>
             <thead>
@@ -247,7 +263,7 @@ function ViewSources({ sources, days }: { sources: ViewSourceRow[]; days: number
               ))}
             </tbody>
           </table>
-        </div>
+        </TableFrame>
       )}
     </>
   );
