@@ -92,6 +92,15 @@ async function stageView(page: Page) {
 async function expectOnePageFilling(page: Page, where: string) {
   const viewer = page.locator(".viewer");
   await expect(viewer).toHaveAttribute("data-camera", "settled");
+  // Right after a step's click the flag may still be the last step's "settled": wait for the camera
+  // to have arrived (the page inside the stage, no other beside it), then look.
+  await expect
+    .poll(async () => {
+      const now = await stageView(page);
+      return now.inside && now.others.length === 0;
+    })
+    .toBe(true)
+    .catch(() => undefined);
   const view = await stageView(page);
   const described = `${where}: ${JSON.stringify(view)}`;
   expect(view.others, described).toEqual([]);
