@@ -2,6 +2,10 @@ import { availableParallelism } from "node:os";
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vitest/config";
 
+// Issue 29: sign-ups and logins in tests hash with scrypt's N = 2^10 instead of 2^17 (accounts/password.ts;
+// password.test.ts proves the full cost is the default). The global setup's seeded databases too.
+process.env.PODIUM_TEST_PASSWORD_HASH_COST ??= "10";
+
 export default defineConfig({
   plugins: [react()],
   test: {

@@ -47,6 +47,8 @@ export function e2eServerEnv(port: number): Record<string, string> {
     PODIUM_RATE_LIMIT: "100000",
     PODIUM_SIGNUP_RATE_LIMIT: "1000",
     PODIUM_LOGIN_RATE_LIMIT: "1000",
+    // Issue 29: scrypt at N = 2^10 for this throwaway database's passwords (accounts/password.ts).
+    PODIUM_TEST_PASSWORD_HASH_COST: "10",
   };
 }
 

@@ -48,6 +48,17 @@ describe("configuration from the environment", () => {
     expect(config.features).toMatchObject({ "allow-content-curation": false, "embed-responsive-only": true });
   });
 
+  it("issue 29 the cheap test password cost stops a server whose database keeps real people's passwords", () => {
+    const onDisk = () =>
+      configFromEnv({ PODIUM_TEST_PASSWORD_HASH_COST: "10", PODIUM_DATA_DIR: "./data" }, { clientDir: null });
+    expect(onDisk).toThrow(ConfigError);
+    expect(onDisk).toThrow(/in-memory database only/);
+    expect(
+      configFromEnv({ PODIUM_TEST_PASSWORD_HASH_COST: "10", PODIUM_DATA_DIR: "memory://" }, { clientDir: null })
+        .dataDir,
+    ).toBe("memory://");
+  });
+
   it("issue 13 an unknown feature flag stops the start, naming it and the known ones", () => {
     const attempt = () =>
       configFromEnv({ PODIUM_FEATURES: "allow-content-curation=on,alow-content-curation=off" }, { clientDir: null });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { compile as compileTrust } from "@fastify/proxy-addr";
+import { passwordHashLog2N } from "../features/accounts/password";
 import { DEFAULT_EVENT_QUEUE_LIMIT } from "../features/events/pipeline/in-process";
 import { DEFAULT_EVENT_STREAM, DEFAULT_EVENT_STREAM_MB } from "../features/events/pipeline/jetstream";
 import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
@@ -367,6 +368,11 @@ export function configFromEnv(
   const nativeApps = nativeAppsFrom(env);
   if (secret !== null && secret.length < 32) throw new ConfigError("PODIUM_SECRET must be at least 32 characters.");
   const dataDir = env.PODIUM_DATA_DIR ?? "./data";
+  try {
+    passwordHashLog2N(env);
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
   const consent = env.PODIUM_COOKIE_CONSENT ?? "required";
   if (consent !== "required" && consent !== "not-required") {
     throw new ConfigError(`PODIUM_COOKIE_CONSENT must be "required" or "not-required", not "${consent}".`);

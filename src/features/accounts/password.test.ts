@@ -6,8 +6,10 @@ import {
   hashPassword,
   MAX_CONCURRENT_HASHES,
   MAX_WAITING_HASHES,
+  PASSWORD_HASH_LOG2N,
   PasswordHashingBusyError,
   passwordHashingStats,
+  passwordHashLog2N,
   verifyPassword,
 } from "./password";
 
@@ -67,6 +69,33 @@ afterEach(() => {
 });
 
 describe("password hashing", () => {
+  it("issue 29: real passwords get OWASP's full cost; the cheap test cost only where no real password can be stored", () => {
+    expect(PASSWORD_HASH_LOG2N).toBe(17);
+    // Nothing set: the full cost, whatever the database.
+    expect(passwordHashLog2N({})).toBe(17);
+    expect(passwordHashLog2N({ PODIUM_DATA_DIR: "/srv/podium" })).toBe(17);
+    // Asked for: under Vitest, or a server on an in-memory database only.
+    expect(passwordHashLog2N({ PODIUM_TEST_PASSWORD_HASH_COST: "10", VITEST: "true" })).toBe(10);
+    expect(passwordHashLog2N({ PODIUM_TEST_PASSWORD_HASH_COST: "10", PODIUM_DATA_DIR: "memory://" })).toBe(10);
+    expect(() => passwordHashLog2N({ PODIUM_TEST_PASSWORD_HASH_COST: "10" })).toThrow(/in-memory database only/);
+    expect(() => passwordHashLog2N({ PODIUM_TEST_PASSWORD_HASH_COST: "10", PODIUM_DATA_DIR: "./data" })).toThrow(
+      /in-memory database only/,
+    );
+    expect(() =>
+      passwordHashLog2N({
+        PODIUM_TEST_PASSWORD_HASH_COST: "10",
+        PODIUM_DATA_DIR: "memory://",
+        DATABASE_URL: "postgres://db/podium",
+      }),
+    ).toThrow(/in-memory database only/);
+    // Out of range or not a number: refused, never a weaker hash.
+    for (const bad of ["4", "9", "18", "ten", "10.5"]) {
+      expect(() => passwordHashLog2N({ PODIUM_TEST_PASSWORD_HASH_COST: bad, VITEST: "true" })).toThrow(
+        /whole number from 10 to 17/,
+      );
+    }
+  });
+
   it("hardening 7: never more than one scrypt at a time, for hashes and verifications alike", async () => {
     const stored = await hashPassword("a password to verify");
     watch.peak = 0;

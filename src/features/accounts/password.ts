@@ -1,10 +1,40 @@
 import { randomBytes, type ScryptOptions, scrypt, timingSafeEqual } from "node:crypto";
 
+/** OWASP's scrypt guidance: N = 2^17 (with r = 8: 128 MiB of memory per hash). */
+export const PASSWORD_HASH_LOG2N = 17;
+/** Issue 29: the cheapest N tests may ask for (2^10: about a millisecond a hash). */
+const TEST_PASSWORD_HASH_MIN_LOG2N = 10;
+
 /**
- * Passwords are hashed with scrypt (memory-hard, in node:crypto). Parameters follow
- * OWASP's scrypt guidance (N=2^17, r=8, p=1: 128 MiB of memory per hash).
+ * Issue 29: the scrypt cost new hashes get, as log2 N. PODIUM_TEST_PASSWORD_HASH_COST lowers it
+ * for tests, whose hundreds of sign-ups and logins spent most of their time in scrypt (0.35 s a
+ * hash on a quiet core, 2 s on a busy one). It is honoured only where no real person's password
+ * can be stored: under Vitest, or a server on an in-memory database (PODIUM_DATA_DIR=memory://,
+ * no DATABASE_URL). Anywhere else it is refused, and the server does not start (config.ts).
+ * Hashes keep their parameters ("scrypt$N$…"), so either kind verifies under any setting.
  */
-const SCRYPT = { N: 2 ** 17, r: 8, p: 1, keyLength: 64, maxmem: 256 * 1024 * 1024 } as const;
+export function passwordHashLog2N(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = env.PODIUM_TEST_PASSWORD_HASH_COST;
+  if (asked === undefined || asked === "") return PASSWORD_HASH_LOG2N;
+  const log2N = Number(asked);
+  if (!Number.isInteger(log2N) || log2N < TEST_PASSWORD_HASH_MIN_LOG2N || log2N > PASSWORD_HASH_LOG2N) {
+    throw new Error(
+      `PODIUM_TEST_PASSWORD_HASH_COST must be a whole number from ${TEST_PASSWORD_HASH_MIN_LOG2N} to ${PASSWORD_HASH_LOG2N}, not "${asked}".`,
+    );
+  }
+  const throwaway = env.VITEST !== undefined || (env.PODIUM_DATA_DIR?.startsWith("memory://") && !env.DATABASE_URL);
+  if (!throwaway) {
+    throw new Error(
+      "PODIUM_TEST_PASSWORD_HASH_COST is for tests on an in-memory database only (PODIUM_DATA_DIR=memory://, no DATABASE_URL): real passwords get the full cost.",
+    );
+  }
+  return log2N;
+}
+
+/** Passwords are hashed with scrypt (memory-hard, in node:crypto), r = 8, p = 1. */
+const SCRYPT = { r: 8, p: 1, keyLength: 64, maxmem: 256 * 1024 * 1024 } as const;
+/** N for new hashes, read once, when the first is made (a bad setting stops the server first: config.ts). */
+let hashN: number | null = null;
 
 /**
  * Derivations running at once, per process. scrypt runs on libuv's thread pool (4 threads
@@ -78,13 +108,14 @@ function derive(password: string, salt: Buffer, options: ScryptOptions, keyLengt
 /** "scrypt$N$r$p$salt$hash" (base64url), so parameters can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
+  hashN ??= 2 ** passwordHashLog2N();
   const key = await derive(
     password,
     salt,
-    { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p, maxmem: SCRYPT.maxmem },
+    { N: hashN, r: SCRYPT.r, p: SCRYPT.p, maxmem: SCRYPT.maxmem },
     SCRYPT.keyLength,
   );
-  return ["scrypt", SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), key.toString("base64url")].join("$");
+  return ["scrypt", hashN, SCRYPT.r, SCRYPT.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
