@@ -27,6 +27,30 @@ export function messageCatalogues(): Plugin {
 }
 
 /**
+ * Issue 30: every page's shell (React, the messages' formatter, hydration, the cookie banner, the
+ * usage events) is one chunk, `hydrate`, the browser caches across pages: each module that
+ * src/client/hydrate.tsx imports statically, however deep. Left to itself the bundler splits off
+ * the parts a lazily loaded part shares with the shell, and each small file compresses worse.
+ */
+function appShellChunk() {
+  let shell: Set<string> | null = null;
+  return (moduleId: string, context: { getModuleInfo(id: string): { importedIds: readonly string[] } | null }) => {
+    if (!shell) {
+      const found = new Set<string>();
+      const root = `${import.meta.dirname}/src/client/hydrate.tsx`;
+      const visit = (id: string) => {
+        if (found.has(id)) return;
+        found.add(id);
+        for (const imported of context.getModuleInfo(id)?.importedIds ?? []) visit(imported);
+      };
+      visit(root);
+      shell = found;
+    }
+    return shell.has(moduleId) ? "hydrate" : null;
+  };
+}
+
+/**
  * Two builds from one config: the browser bundles (one entry per page kind, with a manifest
  * the server reads to link each page to its files, and the message catalogues) and the server
  * bundle (`--ssr`), which renders the same React components.
@@ -58,6 +82,9 @@ export default defineConfig(({ isSsrBuild }) => ({
         manifest: true,
         emptyOutDir: true,
         target: "es2022",
-        rolldownOptions: { input: Object.values(CLIENT_ENTRIES) },
+        rolldownOptions: {
+          input: Object.values(CLIENT_ENTRIES),
+          output: { codeSplitting: { groups: [{ name: appShellChunk() }] } },
+        },
       },
 }));

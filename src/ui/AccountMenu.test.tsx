@@ -1,11 +1,11 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messagesFor } from "../i18n/catalogues";
 import { createPodiumIntl, type Locale } from "../i18n/locales";
 import { PodiumApp } from "./PodiumApp";
-import { SiteLayout } from "./SiteLayout";
+import { AccountMenu, SiteLayout } from "./SiteLayout";
 import { ANONYMOUS_SESSION, type SessionInfo } from "./session";
 
 afterEach(cleanup);
@@ -27,7 +27,23 @@ function renderPage(ui: ReactElement, session: SessionInfo = signedIn, locale: L
   );
 }
 
+describe("issue 30: the account menu's code reaches signed-in people only", () => {
+  // First in the file: nothing has loaded the menu's chunk yet.
+  it("a browser showing the menu loads its part, then draws it; signed out, nothing is asked for", async () => {
+    renderPage(<SiteLayout>content</SiteLayout>, ANONYMOUS_SESSION);
+    expect(screen.queryByRole("button", { name: /Ada/ })).toBeNull();
+    cleanup();
+    renderPage(<SiteLayout>content</SiteLayout>);
+    expect(screen.queryByRole("button", { name: "Ada Okafor" })).toBeNull();
+    const button = await screen.findByRole("button", { name: "Ada Okafor" });
+    expect(button.getAttribute("aria-expanded")).toBe("false");
+  });
+});
+
 describe("issue 12: one account menu on every page", () => {
+  // What hydration does first in a browser showing the menu (issue 30: it is a part of its own).
+  beforeAll(() => AccountMenu.preload());
+
   it("R2.9 R2.24 a signed-in page's header is the account menu: the name, My dashboard, Account settings, Language, Log out", () => {
     renderPage(<SiteLayout>content</SiteLayout>);
     // No links side by side in the header any more: one button.

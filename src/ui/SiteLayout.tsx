@@ -1,10 +1,16 @@
 import type { MouseEvent, ReactNode } from "react";
 import { FormattedMessage, useIntl } from "../i18n/intl";
-import { AccountMenu } from "./AccountMenu";
 import { CookieSettingsButton } from "./CookieBanner";
 import { LanguagePicker } from "./LanguagePicker";
+import { loadedWhereShown } from "./LoadedWhereShown";
 import { useSession } from "./session";
 import "./styles/base.css";
+
+/** Issue 30: the account menu's code reaches signed-in people's browsers only. */
+export const AccountMenu = loadedWhereShown(
+  import.meta.env.SSR ? (await import("./AccountMenu")).AccountMenu : null,
+  () => import("./AccountMenu").then((module) => module.AccountMenu),
+);
 
 /** The frame of Podium's pages: skip link, header with the logo, main content, footer. */
 export function SiteLayout({

@@ -1,15 +1,20 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { followAfterLog, redirectAfter } from "../../../lib/redirect";
-import { AccountMenu } from "../../../ui/AccountMenu";
-import { SignedOutNav, SiteLogo } from "../../../ui/SiteLayout";
+import { loadedWhereShown } from "../../../ui/LoadedWhereShown";
+import { AccountMenu, SignedOutNav, SiteLogo } from "../../../ui/SiteLayout";
 import { trackEvent } from "../../events/client";
 import { HEADER_LOG_EVENTS, searchLog } from "../../events/log-calls";
 import { useSearchSuggestions } from "../../search-suggest/components/useSearchSuggestions";
 import { HEADER_CLICK_SOURCE, type HeaderAppData } from "../header-data";
 import { searchUrl } from "../search";
-import { NativeAppBadges } from "./NativeAppBadges";
 import "./header.css";
+
+/** Issue 30: the app badges are for signed-in people (spec §2), and so is their code. */
+export const NativeAppBadges = loadedWhereShown(
+  import.meta.env.SSR ? (await import("./NativeAppBadges")).NativeAppBadges : null,
+  () => import("./NativeAppBadges").then((module) => module.NativeAppBadges),
+);
 
 /** Spec §9: the extra-small breakpoint; below it the search collapses to an icon. */
 const EXTRA_SMALL_QUERY = "(max-width: 433px)";

@@ -1,14 +1,15 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from "@testing-library/react";
 import type { ReactElement } from "react";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
+import { AccountMenu } from "../../../ui/SiteLayout";
 import { trackEvent } from "../../events/client";
 import type { HeaderAppData } from "../header-data";
 import { SEARCH_TERMS } from "../search";
-import { ViewerHeader } from "./ViewerHeader";
+import { NativeAppBadges, ViewerHeader } from "./ViewerHeader";
 
 vi.mock("../../events/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../events/client")>()),
@@ -57,6 +58,9 @@ const appData = (overrides: Partial<HeaderAppData> = {}): HeaderAppData => ({
 });
 
 describe("viewer header", () => {
+  // Issue 30: the signed-in parts load as hydration begins in a browser that shows them.
+  beforeAll(() => Promise.all([AccountMenu.preload(), NativeAppBadges.preload()]));
+
   it("R2.23 is not rendered without searchTerms", () => {
     const { container } = renderIntl(<ViewerHeader appData={appData({ searchTerms: null })} />);
     expect(container.querySelector("header")).toBeNull();

@@ -6,6 +6,7 @@ import { ownerDisplayName } from "../../../lib/owner";
 import { followAfterLog, redirectAfter } from "../../../lib/redirect";
 import { accountPath } from "../../../lib/sign-in-reason";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
+import { loadedWhereShown } from "../../../ui/LoadedWhereShown";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
 import { isMobileViewport } from "../../../ui/viewport";
@@ -24,10 +25,16 @@ import type { PresentationPageData } from "../../presentation/page-data";
 import { readingPathOf } from "../../presentation/reading-path";
 import { LazySidebar } from "../../sidebar/components/Sidebar";
 import { MoreDecks } from "./MoreDecks";
-import { OwnerTools, OwnLikes, workActionOf } from "./OwnerTools";
+import { OwnLikes } from "./OwnLikes";
 import { ToolbarActionLabel } from "./ToolbarIcons";
+import { workActionOf } from "./work-action";
 import "./more-decks.css";
 import "../../presentation/components/presentation.css";
+
+/** Issue 30: the owner's and collaborators' tools reach only their browsers. */
+export const OwnerTools = loadedWhereShown(import.meta.env.SSR ? (await import("./OwnerTools")).OwnerTools : null, () =>
+  import("./OwnerTools").then((module) => module.OwnerTools),
+);
 
 /** Spec §5: views show only when > 0 and the presentation is public or reusable. */
 export function showsViewCount(data: Pick<PresentationPageData, "viewCount" | "privacy">): boolean {
@@ -318,7 +325,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                     </ToolbarActionLabel>
                   </a>
                 ) : null}
-                <OwnerTools data={data} />
+                {data.isOwner || workActionOf(data) !== null ? <OwnerTools data={data} /> : null}
                 {data.isAuthenticated && workActionOf(data) === null ? (
                   <a
                     className="button button--primary toolbar__action"

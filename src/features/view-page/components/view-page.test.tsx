@@ -10,7 +10,7 @@ import { PodiumApp } from "../../../ui/PodiumApp";
 import { trackEvent, trackViewPageLoaded } from "../../events/client";
 import { sendLike } from "../../likes/like-client";
 import type { PresentationPageData } from "../../presentation/page-data";
-import { PresentationPage } from "./PresentationPage";
+import { OwnerTools, PresentationPage } from "./PresentationPage";
 
 vi.mock("../../events/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../events/client")>()),
@@ -194,6 +194,9 @@ describe("issue 28: the player takes the deck's page shape", () => {
 });
 
 describe("issue 12: the owner's and collaborators' toolbar", () => {
+  // Issue 30: the tools are a part of their own, loaded as hydration begins where they are shown.
+  beforeAll(() => OwnerTools.preload());
+
   it("issue 12 the owner gets Edit, Share settings and Analytics, their likes as a figure, no Report or Like", () => {
     renderPage(pageData({ isOwner: true, viewerRights: { edit: true, comment: true }, schemaVersion: "0" }));
     const left = toolbarGroup("left");
