@@ -37,18 +37,31 @@ function appShellChunk() {
   return (moduleId: string, context: { getModuleInfo(id: string): { importedIds: readonly string[] } | null }) => {
     if (!shell) {
       const found = new Set<string>();
-      const root = `${import.meta.dirname}/src/client/hydrate.tsx`;
       const visit = (id: string) => {
         if (found.has(id)) return;
         found.add(id);
         for (const imported of context.getModuleInfo(id)?.importedIds ?? []) visit(imported);
       };
-      visit(root);
+      visit(`${import.meta.dirname}/src/client/hydrate.tsx`);
+      // The pure helpers every page kind uses (lib/), the avatar, the kept server markup and the
+      // bundler's runtime: a few hundred bytes each, that would otherwise each be a file of its own.
+      const pages = new Set<string>();
+      const reach = (id: string) => {
+        if (pages.has(id)) return;
+        pages.add(id);
+        for (const imported of context.getModuleInfo(id)?.importedIds ?? []) reach(imported);
+      };
+      for (const entry of Object.values(CLIENT_ENTRIES)) reach(`${import.meta.dirname}/${entry}`);
+      for (const id of pages) if (SHELL_HELPERS.test(id)) found.add(id);
       shell = found;
     }
     return shell.has(moduleId) ? "hydrate" : null;
   };
 }
+/** Modules of every page's shell beyond what hydration imports (issue 30). */
+const SHELL_HELPERS = /\/src\/(lib\/[^/]+\.ts|ui\/(Avatar|ServerMarkup)\.tsx)$|^\0rolldown\/runtime\.js$/;
+/** The player's modules the pages that play load before Present (issue 30). */
+const PLAYER_PARTS = /\/src\/features\/presentation\/components\/player\/(Player|player-props|CircularProgress|load-viewer)\.tsx?$|\/src\/features\/presentation\/(player-rules|page-data)\.ts$/;
 
 /**
  * Two builds from one config: the browser bundles (one entry per page kind, with a manifest
@@ -84,7 +97,15 @@ export default defineConfig(({ isSsrBuild }) => ({
         target: "es2022",
         rolldownOptions: {
           input: Object.values(CLIENT_ENTRIES),
-          output: { codeSplitting: { groups: [{ name: appShellChunk() }] } },
+          output: {
+            codeSplitting: {
+              groups: [
+                { name: appShellChunk(), debugName: "hydrate", priority: 2 },
+                // The player's first part (overlays, rules, props) as one file, without the shell it uses.
+                { name: "Player", test: PLAYER_PARTS, priority: 1 },
+              ],
+            },
+          },
         },
       },
 }));

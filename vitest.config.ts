@@ -21,6 +21,7 @@ export default defineConfig({
     maxWorkers: Number(process.env.VITEST_WORKERS ?? availableParallelism()),
     // Builds the document worker once per run (route tests parse imports in worker threads), and
     // prepares the databases test databases copy (issue 29: no migrations or seeding per test database).
+    setupFiles: ["src/ui/testing/dom-setup.ts"],
     globalSetup: ["src/server/testing/build-workers.ts", "src/server/testing/templates.ts"],
   },
 });

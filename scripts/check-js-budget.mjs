@@ -17,13 +17,14 @@ const KIB = 1024;
 /**
  * Page kind → its client entry (src/client/entries.ts) and budget in KiB gzip: each page's measured
  * figure rounded up a little, so that growth fails and is a decision (change the budget here,
- * saying why in the commit). The view page measured 108.3 KiB before issue 30 and 93.8 KiB after
- * its first steps (ARCHITECTURE.md, "What loads when"); issue 30's goal for it is
+ * saying why in the commit). The view page measured 108.3 KiB before issue 30, 93.8 KiB after
+ * its first steps and 91.3 KiB once the parts only some people see were split off and the small
+ * shared files joined the shell (ARCHITECTURE.md, "What loads when"); issue 30's goal for it is
  * VIEW_PAGE_GOAL_KIB, printed beside it until it is reached, then its budget.
  */
 export const VIEW_PAGE_GOAL_KIB = 90;
 export const BUDGETS = [
-  { page: "view page", entry: "src/client/presentation.tsx", budgetKiB: 94 },
+  { page: "view page", entry: "src/client/presentation.tsx", budgetKiB: 92 },
   { page: "embed", entry: "src/client/embed.tsx", budgetKiB: 81 },
   { page: "home", entry: "src/client/home.tsx", budgetKiB: 79 },
   { page: "explore", entry: "src/client/explore.tsx", budgetKiB: 84 },

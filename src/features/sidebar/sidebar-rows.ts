@@ -1,3 +1,4 @@
+import type { MouseEvent } from "react";
 import type { Card } from "../../lib/card";
 import type { SidebarData } from "./service";
 
@@ -19,3 +20,9 @@ export function sidebarRowsPath(oid: string): string {
 
 /** Issue 11: the rows load when the sidebar comes within this distance of the viewport (IntersectionObserver). */
 export const SIDEBAR_LOAD_AHEAD_PX = 600;
+
+/** Spec §9 (R9.10): a sidebar thumbnail is 170×95.63 px (sidebar.css draws it at this size). */
+export const SIDEBAR_THUMBNAIL = { width: 170, height: 95.63 } as const;
+
+/** Spec §4: the page logs a card's opening (presentation card opened) before following it. */
+export type CardClickHandler = (card: Card, event: MouseEvent<HTMLAnchorElement>) => void;

@@ -1,16 +1,19 @@
-import { type MouseEvent, type Ref, useCallback, useEffect, useRef, useState } from "react";
+import { type Ref, useCallback, useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
-import { SIDEBAR_LOAD_AHEAD_PX, type SidebarRows, sidebarRowsPath } from "../sidebar-rows";
-import { LazyThumbnail } from "./LazyThumbnail";
+import { loadedWhereShown } from "../../../ui/LoadedWhereShown";
+import { type CardClickHandler, SIDEBAR_LOAD_AHEAD_PX, type SidebarRows, sidebarRowsPath } from "../sidebar-rows";
 import "./sidebar.css";
 
-/** Spec §9 (R9.10): a sidebar thumbnail is 170×95.63 px (sidebar.css draws it at this size). */
-export const SIDEBAR_THUMBNAIL = { width: 170, height: 95.63 } as const;
-
-/** Spec §4: the page logs a card's opening (presentation card opened) before following it. */
-export type CardClickHandler = (card: Card, event: MouseEvent<HTMLAnchorElement>) => void;
+/**
+ * Issue 30 item 1: the cards (and their thumbnails' code) load with the rows, once the sidebar
+ * comes near the screen; the server never draws them (its page holds the rows' room).
+ */
+export const SidebarCards = loadedWhereShown(
+  import.meta.env.SSR ? (await import("./SidebarCards")).SidebarCards : null,
+  () => import("./SidebarCards").then((module) => module.SidebarCards),
+);
 
 /** The sidebar's columns, by the id their heading carries (`sidebar-{id}`). */
 export const COLUMN = { videos: "videos", templates: "templates", picks: "picks" } as const;
@@ -126,10 +129,14 @@ export function LazySidebar({ oid, onCardClick }: { oid: string; onCardClick?: C
     if (requests === 0) return;
     const abort = new AbortController();
     setState("loading");
+    // The cards' code comes with the rows, so they are drawn at once when both are here.
+    const cardsPart = SidebarCards.preload();
     fetch(sidebarRowsPath(oid), { headers: { accept: "application/json" }, signal: abort.signal })
       .then(async (response) => {
         if (!response.ok) throw new Error(`Podium: the sidebar's rows answered ${response.status}.`);
         const loaded = (await response.json()) as SidebarRows;
+        await cardsPart;
+        if (abort.signal.aborted) return;
         setRows(loaded);
         setState("loaded");
       })
@@ -176,34 +183,7 @@ function SidebarColumn({
         <FormattedMessage id={titleId} />
       </h2>
       {cards ? (
-        <ul className="sidebar__cards" aria-label={intl.formatMessage({ id: titleId })}>
-          {cards.map((card) => (
-            <li key={card.path}>
-              <a
-                className="sidebar-card"
-                href={card.path}
-                data-card-type={card.type}
-                onClick={onCardClick ? (event) => onCardClick(card, event) : undefined}
-              >
-                <LazyThumbnail
-                  src={card.thumbnail}
-                  hoverSrc={card.previewAnimation}
-                  width={SIDEBAR_THUMBNAIL.width}
-                  height={SIDEBAR_THUMBNAIL.height}
-                  className="sidebar-card__thumbnail"
-                />
-                <span className="sidebar-card__text">
-                  <span className="sidebar-card__title" style={{ WebkitLineClamp: card.titleLines }}>
-                    {card.title}
-                  </span>
-                  <span className="sidebar-card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
-                    {card.subTitle}
-                  </span>
-                </span>
-              </a>
-            </li>
-          ))}
-        </ul>
+        <SidebarCards cards={cards} label={intl.formatMessage({ id: titleId })} onCardClick={onCardClick} />
       ) : pending ? (
         // The row's room, drawn as quiet empty cards while it loads (CSS, only where scripts run).
         <div className="sidebar__placeholder" />

@@ -9,7 +9,7 @@ import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { videoCard } from "../service";
 import { SIDEBAR_LOAD_AHEAD_PX, type SidebarRows } from "../sidebar-rows";
-import { LazySidebar, Sidebar } from "./Sidebar";
+import { LazySidebar, Sidebar, SidebarCards } from "./Sidebar";
 
 /** Every observed thumbnail is in view at once. */
 beforeAll(() => {
@@ -39,6 +39,9 @@ const template: Card = {
 };
 
 describe("sidebar cards", () => {
+  // Issue 30: the cards are a part of their own, which LazySidebar loads with the rows.
+  beforeAll(() => SidebarCards.preload());
+
   it("R3.8 a card shows its title and subTitle within their line limits, its thumbnail, opens its path and plays its previewAnimation on hover", () => {
     const video = videoCard({
       slug: "record-yourself",
