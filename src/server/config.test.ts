@@ -3,7 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_EVENT_QUEUE_LIMIT } from "../features/events/pipeline/in-process";
-import { DEFAULT_EVENT_STREAM, DEFAULT_EVENT_STREAM_MB } from "../features/events/pipeline/jetstream";
+import {
+  DEFAULT_EVENT_STREAM,
+  DEFAULT_EVENT_STREAM_MB,
+  EVENT_DRAIN_MAX_MS,
+} from "../features/events/pipeline/jetstream";
 import {
   ConfigError,
   configFromEnv,
@@ -180,6 +184,7 @@ describe("issue 14 items 1–2: the usage-event pipeline's settings", () => {
       stream: DEFAULT_EVENT_STREAM,
       streamMaxBytes: DEFAULT_EVENT_STREAM_MB * 1024 * 1024,
       queueLimit: DEFAULT_EVENT_QUEUE_LIMIT,
+      drainMaxMs: EVENT_DRAIN_MAX_MS,
     });
     expect(events({ PODIUM_EVENT_QUEUE: "500" }).queueLimit).toBe(500);
     expect(() => events({ PODIUM_EVENT_QUEUE: "0" })).toThrow("PODIUM_EVENT_QUEUE must be a positive whole number.");

@@ -4,7 +4,11 @@ import { resolve } from "node:path";
 import { compile as compileTrust } from "@fastify/proxy-addr";
 import { passwordHashLog2N } from "../features/accounts/password";
 import { DEFAULT_EVENT_QUEUE_LIMIT } from "../features/events/pipeline/in-process";
-import { DEFAULT_EVENT_STREAM, DEFAULT_EVENT_STREAM_MB } from "../features/events/pipeline/jetstream";
+import {
+  DEFAULT_EVENT_STREAM,
+  DEFAULT_EVENT_STREAM_MB,
+  EVENT_DRAIN_MAX_MS,
+} from "../features/events/pipeline/jetstream";
 import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
 import type { FeatureFlags } from "../lib/features";
 import { type LogFormat, logFormatFrom } from "./request-log";
@@ -89,6 +93,12 @@ export interface EventPipelineConfig {
   streamMaxBytes: number;
   /** PODIUM_EVENT_QUEUE: events the in-process queue holds at most (beyond it, 503). */
   queueLimit: number;
+  /**
+   * On close, how long the JetStream consumer goes on storing what the stream holds
+   * (EVENT_DRAIN_MAX_MS, within the 10 s a stop allows; issue 29: tests allow longer, since a busy
+   * machine stored 226 of 500 events in 7 s).
+   */
+  drainMaxMs: number;
 }
 
 export interface NativeAppConfig {
@@ -343,6 +353,7 @@ function eventPipelineConfig(env: NodeJS.ProcessEnv): EventPipelineConfig {
     stream,
     streamMaxBytes: positiveInt(env, "PODIUM_EVENT_STREAM_MB", DEFAULT_EVENT_STREAM_MB) * 1024 * 1024,
     queueLimit: positiveInt(env, "PODIUM_EVENT_QUEUE", DEFAULT_EVENT_QUEUE_LIMIT),
+    drainMaxMs: EVENT_DRAIN_MAX_MS,
   };
 }
 

@@ -58,16 +58,17 @@ describe.each(testDatabaseTargets())(
         expect(response.statusCode).toBe(422);
         expect(response.body).toContain("couldn&#x27;t read that file within 0.1 seconds");
         expect(await count()).toBe(before);
-        // The pool goes on: an ordinary deck imports (once the replacement worker has started).
+        // The pool goes on: an ordinary deck imports once the replacement worker has started (issue 29:
+        // that start took over 10 s on a busy machine, so the wait is the test's, not a tuned one).
         await expect
           .poll(async () => (await importFile(agent, "ok.md", "# A normal deck\n---\n# Second")).statusCode, {
-            timeout: 10_000,
+            timeout: 100_000,
           })
           .toBe(303);
       } finally {
         await harness.close();
       }
-    }, 60_000);
+    }, 120_000);
 
     it("keeps answering other requests while a big import is parsed", async () => {
       const harness = await createTestApp(target);

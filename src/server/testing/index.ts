@@ -47,7 +47,14 @@ export const TEST_CONFIG: Config = {
   redisUrl: null,
   redisPrefix: "podium:",
   drainMs: 0,
-  events: { natsUrl: null, stream: "PODIUM_EVENTS", streamMaxBytes: 64 * 1024 * 1024, queueLimit: 100_000 },
+  // Issue 29: close() stores all the stream holds however busy the machine is (it ends when the stream is empty).
+  events: {
+    natsUrl: null,
+    stream: "PODIUM_EVENTS",
+    streamMaxBytes: 64 * 1024 * 1024,
+    queueLimit: 100_000,
+    drainMaxMs: 120_000,
+  },
 };
 
 /**

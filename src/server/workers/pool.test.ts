@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { WorkBusyError, WorkerPool, WorkTimeoutError } from "./pool";
 
 /** A worker speaking the pool's protocol, with tasks that misbehave on purpose. */
@@ -14,6 +14,17 @@ const tasks = {
   fail: () => { const error = new Error("refused"); error.name = "RefusalError"; error.statusCode = 418; throw error; },
   crash: () => { setTimeout(() => { throw new Error("crash"); }); return new Promise(() => {}); },
   slow: (ms) => new Promise((resolve) => setTimeout(() => resolve(ms), ms)),
+  // Ends "together" once all the parties sharing its counter have started, "alone" if they never do.
+  meet: ({ shared, parties }) => {
+    const count = new Int32Array(shared);
+    Atomics.add(count, 0, 1);
+    Atomics.notify(count, 0);
+    const deadline = Date.now() + 20_000;
+    for (let seen = Atomics.load(count, 0); seen < parties; seen = Atomics.load(count, 0)) {
+      if (Atomics.wait(count, 0, seen, deadline - Date.now()) === "timed-out") return "alone";
+    }
+    return "together";
+  },
 };
 parentPort.on("message", async ({ id, task, payload }) => {
   try {
@@ -49,8 +60,12 @@ describe("the worker pool (CPU-heavy work off the request loop)", () => {
     await expect(pool.run("spin", null)).rejects.toBeInstanceOf(WorkTimeoutError);
     clearInterval(ticker);
     expect(ticks).toBeGreaterThan(3);
-    await expect(pool.run("echo", { hello: "again" })).resolves.toEqual({ hello: "again" });
-  });
+    // The replacement worker's start counts against a task's 200 ms (issue 29: on a busy machine it
+    // took longer): asked again until it answers, as a caller would.
+    await expect
+      .poll(() => pool.run("echo", { hello: "again" }).catch((error: unknown) => error), { timeout: 50_000 })
+      .toEqual({ hello: "again" });
+  }, 60_000);
 
   it("hands the task's own error back with its fields, and survives a crashing worker", async () => {
     pool = new WorkerPool(script, { size: 1, timeoutMs: 5_000 });
@@ -66,28 +81,40 @@ describe("the worker pool (CPU-heavy work off the request loop)", () => {
   it("hardening 1: the time limit counts from the request, so a task queued behind a slow one is refused in time", async () => {
     pool = new WorkerPool(script, { size: 1, timeoutMs: 300 });
     await pool.run("echo", "warm");
-    const settledAt = (work: Promise<unknown>) =>
-      work.then(
-        () => ({ error: null, at: performance.now() }),
-        (error: unknown) => ({ error, at: performance.now() }),
-      );
-    const [first, second] = await Promise.all([settledAt(pool.run("spin", null)), settledAt(pool.run("slow", 10))]);
-    expect(first.error).toBeInstanceOf(WorkTimeoutError);
-    expect(second.error).toBeInstanceOf(WorkTimeoutError);
-    // Both answered at the same deadline, not one time limit after the other (300 ms apart).
-    expect(Math.abs(second.at - first.at)).toBeLessThan(150);
+    // Issue 29: the pool's deadlines on a clock the test moves (the worker keeps its own, real one).
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const settled: Array<{ task: string; error: unknown }> = [];
+      const watch = (task: string, work: Promise<unknown>) =>
+        work.then(
+          () => settled.push({ task, error: null }),
+          (error: unknown) => settled.push({ task, error }),
+        );
+      const both = Promise.all([watch("spin", pool.run("spin", null)), watch("slow", pool.run("slow", 10))]);
+      await vi.advanceTimersByTimeAsync(299);
+      expect(settled).toEqual([]);
+      // Both answered at the same deadline, 300 ms after they were asked, not one time limit after the other.
+      await vi.advanceTimersByTimeAsync(1);
+      await both;
+      expect(settled.map((entry) => entry.task)).toEqual(["spin", "slow"]);
+      for (const entry of settled) expect(entry.error).toBeInstanceOf(WorkTimeoutError);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("runs tasks side by side up to its size, queues the rest, and refuses past the queue's bound", async () => {
-    pool = new WorkerPool(script, { size: 2, timeoutMs: 5_000, maxQueue: 2 });
-    // Both workers started and ready.
-    await Promise.all([pool.run("slow", 50), pool.run("slow", 50)]);
-    const started = performance.now();
-    const running = [pool.run("slow", 300), pool.run("slow", 300)];
+    pool = new WorkerPool(script, { size: 2, timeoutMs: 60_000, maxQueue: 2 });
+    // Issue 29: no timing. Two tasks that can only end when both have started: both workers are
+    // up and ready once they end "together" ...
+    const meeting = () => ({ shared: new SharedArrayBuffer(4), parties: 2 });
+    const warm = meeting();
+    expect(await Promise.all([pool.run("meet", warm), pool.run("meet", warm)])).toEqual(["together", "together"]);
+    // ... and two at once, not one after the other: each waits for the other (one at a time, the first would end "alone").
+    const both = meeting();
+    const running = [pool.run("meet", both), pool.run("meet", both)];
     const queued = [pool.run("slow", 10), pool.run("slow", 10)];
     await expect(pool.run("slow", 10)).rejects.toBeInstanceOf(WorkBusyError);
-    expect(await Promise.all([...running, ...queued])).toEqual([300, 300, 10, 10]);
-    // Two at once, not one after the other.
-    expect(performance.now() - started).toBeLessThan(900);
-  });
+    expect(await Promise.all([...running, ...queued])).toEqual(["together", "together", 10, 10]);
+  }, 60_000);
 });

@@ -47,6 +47,8 @@ export interface JetStreamOptions {
   stream: string;
   /** The stream's size limit in bytes. */
   maxBytes?: number;
+  /** On close, store what the stream holds for at most this long (EVENT_DRAIN_MAX_MS unless said). */
+  drainMaxMs?: number;
   /** Told when a batch fails to store (its messages are delivered again later). */
   onError?: (error: unknown, batchSize: number) => void;
 }
@@ -238,7 +240,7 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
       if (closing) return;
       closing = true;
       // Store what the stream holds (ours and others'), for a while: a stopping deployment leaves it empty.
-      draining = Date.now() + EVENT_DRAIN_MAX_MS;
+      draining = Date.now() + (options.drainMaxMs ?? EVENT_DRAIN_MAX_MS);
       await Promise.all(loops);
       await nc.drain().catch(() => nc.close());
     },

@@ -9,7 +9,7 @@ import type { EventPipeline } from "./types";
  */
 export async function startEventPipeline(
   db: Database,
-  settings: { natsUrl: string | null; stream: string; streamMaxBytes: number; queueLimit: number },
+  settings: { natsUrl: string | null; stream: string; streamMaxBytes: number; queueLimit: number; drainMaxMs: number },
   onError: (error: unknown, batchSize: number) => void,
 ): Promise<EventPipeline> {
   if (settings.natsUrl) {
@@ -17,6 +17,7 @@ export async function startEventPipeline(
       url: settings.natsUrl,
       stream: settings.stream,
       maxBytes: settings.streamMaxBytes,
+      drainMaxMs: settings.drainMaxMs,
       onError,
     });
   }
