@@ -61,7 +61,8 @@ function appShellChunk() {
 /** Modules of every page's shell beyond what hydration imports (issue 30). */
 const SHELL_HELPERS = /\/src\/(lib\/[^/]+\.ts|ui\/(Avatar|ServerMarkup)\.tsx)$|^\0rolldown\/runtime\.js$/;
 /** The player's modules the pages that play load before Present (issue 30). */
-const PLAYER_PARTS = /\/src\/features\/presentation\/components\/player\/(Player|player-props|CircularProgress|load-viewer)\.tsx?$|\/src\/features\/presentation\/(player-rules|page-data)\.ts$/;
+const PLAYER_PARTS =
+  /\/src\/features\/presentation\/components\/player\/(Player|player-props|CircularProgress|load-viewer)\.tsx?$|\/src\/features\/presentation\/(player-rules|page-data)\.ts$/;
 
 /**
  * Two builds from one config: the browser bundles (one entry per page kind, with a manifest

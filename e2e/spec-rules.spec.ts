@@ -221,8 +221,8 @@ async function startServer(env: string): Promise<{ port: number; child: ChildPro
 
 test("R9.12 the usage cookie's domain follows the environment: the production domain, host-only on local", async () => {
   test.setTimeout(120_000);
-  const production = await startServer("production");
-  const local = await startServer("local");
+  // Issue 29 item 4: the two servers start side by side.
+  const [production, local] = await Promise.all([startServer("production"), startServer("local")]);
   // Chromium resolves podium.test and its hosts to this machine, as DNS would for a real domain.
   const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,

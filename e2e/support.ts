@@ -206,9 +206,17 @@ export const test = base.extend<
     await use(context);
   },
   consoleProblems: [
-    async ({ page }, use) => {
+    async ({ page, javaScriptEnabled }, use) => {
       const problems: string[] = [];
       page.on("console", (message) => {
+        // Without scripts nothing reads the message catalogue the page preloads for hydration, and
+        // Chromium says so once the page has been open a few seconds (issue 29: seen only on a busy
+        // machine, where the test took longer): expected there, a problem anywhere else.
+        if (
+          !javaScriptEnabled &&
+          /messages-[a-z]{2}-[\w-]+\.json was preloaded using link preload but not used/.test(message.text())
+        )
+          return;
         if (message.type() === "error" || message.type() === "warning")
           problems.push(`${message.type()}: ${message.text()}`);
       });
