@@ -461,6 +461,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     signIn: sessions.signIn,
     signOut: sessions.signOut,
     environment: config.env,
+    cookieConsentRequired: config.cookieConsentRequired,
     likeRateLimitPerMinute: config.likeRateLimitPerMinute,
     accountLimits: config.accountLimits,
     limits,
@@ -543,6 +544,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     visitorIds: createVisitorIds(secret),
     addressOf: visitorAddress(config.trustProxy),
     perMinute: config.rateLimitPerMinute,
+    consentRequired: config.cookieConsentRequired,
   });
   registerEventRoutes(app, context, eventIntake);
   app.decorate("usageEvents", events);

@@ -1,13 +1,16 @@
 import { useEffect, useRef } from "react";
-import { trackEvent } from "../../../events/client";
+import { fetchVisitorId, trackEvent, visitConsented } from "../../../events/client";
 import { createStepRecorder, STEP_ENGAGEMENT_EVENT } from "../../../events/step-engagement";
 import { EVENT_FAMILIES } from "../../../events/usage-event";
 
 /**
  * Issue 33 item 1: reports the player's steps (events/step-engagement.ts) through the page's usage
- * events, under the same rules as every other event (trackEvent: the usage session and its
- * consent, the page's filters, the hosts that don't send). It comes with the viewer's chunk, so
- * the page loads none of it before Present. The owner's and editors' own viewing isn't reported.
+ * events (trackEvent: the usage session, the page's filters, the hosts that don't send), and
+ * (issue 33 item 6) only with the visitor's consent to performance cookies, or where none is
+ * asked: without it nothing is sent (embeds never ask, so they send none). Each batch carries
+ * the visitor id the server signed for this page load, without which it adds nothing. It comes
+ * with the viewer's chunk, so the page loads none of it before Present. The owner's and editors'
+ * own viewing isn't reported.
  */
 export function StepReporter({
   oid,
@@ -26,6 +29,9 @@ export function StepReporter({
   const recorder = useRef<ReturnType<typeof createStepRecorder> | null>(null);
   useEffect(() => {
     if (canEdit) return;
+    // Asked once, as the viewer starts; batches go once it is in (by the time the page is hidden
+    // it long is, and then the batch still goes within the pagehide handler's task).
+    const visitorId = fetchVisitorId(oid);
     const made = createStepRecorder({
       link: linkId,
       now: () => performance.now(),
@@ -33,7 +39,16 @@ export function StepReporter({
         const timer = setTimeout(run, ms);
         return () => clearTimeout(timer);
       },
-      send: (batch) => void trackEvent(STEP_ENGAGEMENT_EVENT, { oid, ...batch }, EVENT_FAMILIES.analyticsWebgl),
+      send: (batch) => {
+        if (!visitConsented()) return;
+        void visitorId.then((id) =>
+          trackEvent(
+            STEP_ENGAGEMENT_EVENT,
+            id === null ? { oid, ...batch } : { oid, ...batch, visitor_id: id },
+            EVENT_FAMILIES.analyticsWebgl,
+          ),
+        );
+      },
     });
     recorder.current = made;
     const onVisibility = () => (document.visibilityState === "hidden" ? made.hide() : made.show());
