@@ -16,6 +16,7 @@ import { registerAssetRoutes } from "../features/assets/routes";
 import { registerCatalogRoutes } from "../features/catalog/routes";
 import { LISTS_TAG } from "../features/content-changes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
+import { registerDownloadRoutes } from "../features/downloads/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
 import { createEventIntake, type EventIntake } from "../features/events/intake";
@@ -550,6 +551,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.decorate("usageEvents", events);
   health.addCheck({ name: "events", required: false, check: async () => events.state() });
   registerEmbedRoutes(app, context);
+  registerDownloadRoutes(app, context);
   registerLikeRoutes(app, context);
   registerViewPageRoutes(app, context);
   registerPresentationRoutes(app, context);

@@ -6,6 +6,7 @@ import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
 import { randomSubset } from "../../lib/random-subset";
 import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { downloadOfferOf } from "../downloads/service";
 import { ADDRESS_VIEWS_PER_HOUR, VIEW_WINDOW_MINUTES } from "../events/store-batch";
 import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
@@ -156,6 +157,8 @@ interface PageVariant {
   shouldAutoplay: boolean;
   /** Issue 28: the viewer may open the presenter view (edit right, or a view link made for presenting). */
   canPresent: boolean;
+  /** Issue 33 item 4: the deck may be downloaded here (the deck's setting, or the view link's). */
+  downloadAllowed: boolean;
 }
 
 /**
@@ -238,6 +241,7 @@ async function buildPageData(
     canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
     isOwner: variant.access.manage,
     canPresent: variant.canPresent && !variant.embedMode,
+    downloads: variant.downloadAllowed && !variant.embedMode ? downloadOfferOf(variant.basePath, row) : null,
   };
 }
 
@@ -269,6 +273,7 @@ export async function getPublicViewPage(
       basePath: `/p/${row.oid}/`,
       shouldAutoplay: false,
       canPresent: access.edit,
+      downloadAllowed: row.allowDownload,
     },
     { liked: facts.liked },
   );
@@ -292,6 +297,7 @@ export async function getEmbedPage(
     basePath: `/p/${row.oid}/`,
     shouldAutoplay: embedOptions.autoplay,
     canPresent: false,
+    downloadAllowed: false,
   });
   return { ...data, embedOptions, embedHosts: row.embedHosts };
 }
@@ -340,6 +346,7 @@ export async function getPrivateViewPage(
     basePath: `/view/${found.link.linkId}/`,
     shouldAutoplay: false,
     canPresent: found.access.edit || found.link.forPresenting,
+    downloadAllowed: found.link.allowDownload,
   });
   return { state: "open", data };
 }
