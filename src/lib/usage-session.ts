@@ -111,11 +111,6 @@ export interface UsageSession {
   readonly id: string;
   /** The cookie-derived id for platform.id: the id while it lives in a cookie, else null. */
   readonly cookieId: string | null;
-  /**
-   * Issue 33 item 6: whether the visitor allowed what is kept of a visit (performance cookies), or
-   * the installation needs no consent (mode "always"). A player's step events go only then.
-   */
-  readonly consented: boolean;
   /** Renews the cookie (30 more minutes) when cookies are allowed; call with each event. */
   touch(now?: number): void;
   /** A consent change: allowed sets the cookie, refused removes it (the id stays for this page). */
@@ -156,9 +151,6 @@ export function createUsageSession(options: {
     id,
     get cookieId() {
       return inCookie ? id : null;
-    },
-    get consented() {
-      return allowed;
     },
     touch(now) {
       if (mode !== "off" && allowed) write(now);

@@ -133,40 +133,22 @@ const VISITOR_ID_TIMEOUT_MS = 20_000;
  */
 export async function trackViewPageLoaded(oid: string): Promise<boolean> {
   if (typeof window === "undefined") return false;
-  const visitorId = await fetchVisitorId(oid);
+  let visitorId: string | null = null;
+  if (eventDelivery(document.documentElement.dataset.env) === "send") {
+    try {
+      const sessionId = currentUsageSession().id;
+      const response = await fetch(onPageOrigin(`${visitorIdPath(oid)}?session_id=${encodeURIComponent(sessionId)}`), {
+        credentials: "same-origin",
+        headers: { accept: "application/json" },
+        signal: AbortSignal.timeout(VISITOR_ID_TIMEOUT_MS),
+      });
+      const body = response.ok ? ((await response.json()) as { visitorId?: unknown }) : null;
+      if (typeof body?.visitorId === "string") visitorId = body.visitorId;
+    } catch {
+      // No id: the event is still sent, and counts no view.
+    }
+  }
   return trackEvent(VIEWER_EVENTS.loadedPublicViewPage, visitorId === null ? { oid } : { oid, visitor_id: visitorId });
-}
-
-/**
- * The visitor id the server signs for this page's usage session and `oid` (issue 28 item 4), or
- * null: where events aren't sent, for the owner and collaborators, or when asking fails (then
- * what carries it counts nothing). The view page's loaded event and (issue 33) the player's
- * step events carry it.
- */
-export async function fetchVisitorId(oid: string): Promise<string | null> {
-  if (typeof window === "undefined" || eventDelivery(document.documentElement.dataset.env) !== "send") return null;
-  try {
-    const sessionId = currentUsageSession().id;
-    const response = await fetch(onPageOrigin(`${visitorIdPath(oid)}?session_id=${encodeURIComponent(sessionId)}`), {
-      credentials: "same-origin",
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(VISITOR_ID_TIMEOUT_MS),
-    });
-    const body = response.ok ? ((await response.json()) as { visitorId?: unknown }) : null;
-    return typeof body?.visitorId === "string" ? body.visitorId : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Issue 33 item 6: whether this visitor allowed what is kept of a visit (or none is asked). */
-export function visitConsented(): boolean {
-  if (typeof window === "undefined") return false;
-  try {
-    return currentUsageSession().consented;
-  } catch {
-    return false;
-  }
 }
 
 let clientLogger: ClientLogger | null = null;

@@ -1,7 +1,41 @@
 import { useEffect, useRef } from "react";
-import { fetchVisitorId, trackEvent, visitConsented } from "../../../events/client";
+import { onPageOrigin } from "../../../../lib/http-client";
+import { currentUsageSession, trackEvent } from "../../../events/client";
 import { createStepRecorder, STEP_ENGAGEMENT_EVENT } from "../../../events/step-engagement";
-import { EVENT_FAMILIES } from "../../../events/usage-event";
+import { EVENT_FAMILIES, visitorIdPath } from "../../../events/usage-event";
+
+/**
+ * Issue 33 item 6: whether the visitor allowed what is kept of a visit (performance cookies), or
+ * none is asked: exactly when the usage session lives in its cookie (lib/usage-session.ts).
+ */
+function consented(): boolean {
+  try {
+    return currentUsageSession().cookieId !== null;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Issue 33: the visitor id the server signs for this page load's usage session and `oid` (as the
+ * view page's loaded event asks for one, events/client.ts), which a step event needs to count;
+ * null for the owner, or when asking fails (where events aren't sent, trackEvent sends none
+ * anyway). Here, in the viewer's chunk, so the view page loads none of it before Present (issue
+ * 30's budget).
+ */
+async function fetchVisitorId(oid: string): Promise<string | null> {
+  try {
+    const session = encodeURIComponent(currentUsageSession().id);
+    const response = await fetch(onPageOrigin(`${visitorIdPath(oid)}?session_id=${session}`), {
+      credentials: "same-origin",
+      headers: { accept: "application/json" },
+    });
+    const body = response.ok ? ((await response.json()) as { visitorId?: unknown }) : null;
+    return typeof body?.visitorId === "string" ? body.visitorId : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Issue 33 item 1: reports the player's steps (events/step-engagement.ts) through the page's usage
@@ -40,7 +74,7 @@ export function StepReporter({
         return () => clearTimeout(timer);
       },
       send: (batch) => {
-        if (!visitConsented()) return;
+        if (!consented()) return;
         void visitorId.then((id) =>
           trackEvent(
             STEP_ENGAGEMENT_EVENT,
