@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { FeatureContext } from "../http";
 import { linkRouteOf } from "../presentation/link-gate";
 import type { PresentationRoute } from "../presentation/service";
-import { type DownloadKind, getDownload } from "./service";
+import { DownloadBusyError, type DownloadKind, getDownload } from "./service";
 
 type OidRequest = FastifyRequest<{ Params: { oid: string } }>;
 type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
@@ -14,7 +14,16 @@ type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
  */
 export function registerDownloadRoutes(app: FastifyInstance, context: FeatureContext): void {
   const send = async (route: PresentationRoute, kind: DownloadKind, request: FastifyRequest, reply: FastifyReply) => {
-    const download = await getDownload(context.db, route, request.viewer, kind);
+    let download: Awaited<ReturnType<typeof getDownload>>;
+    try {
+      download = await getDownload(context.db, route, request.viewer, kind);
+    } catch (error) {
+      if (!(error instanceof DownloadBusyError)) throw error;
+      return reply
+        .status(503)
+        .header("retry-after", String(error.retryAfterSeconds))
+        .send({ statusCode: 503, error: "Service Unavailable", message: error.message });
+    }
     if (!download) return context.sendNotFound(request, reply);
     const ascii = download.filename.replace(/[^\x20-\x7e]/g, "_").replace(/["\\]/g, "_");
     return reply

@@ -111,11 +111,24 @@ const DRAWN_CACHE_MAX_BYTES = 16 * 1024 * 1024;
 const drawnCache = new Map<string, Uint8Array>();
 /** One deck drawn at a time in a process (CPU: sharp rasterises each slide); the others wait their turn. */
 let drawing: Promise<unknown> = Promise.resolve();
+/** Decks waiting to be drawn in a process, at most; past it the download is a 503 (issue 27: bounded work). */
+export const MAX_DRAWS_WAITING = 4;
+let waiting = 0;
+
+/** Too many PDFs are being drawn in this process: try again in a moment (the route answers 503). */
+export class DownloadBusyError extends Error {
+  readonly retryAfterSeconds = 5;
+  constructor() {
+    super("Podium is making too many PDFs right now; please try again in a few seconds.");
+  }
+}
 
 async function drawnPdf(db: Queryable, row: PresentationRow): Promise<Uint8Array> {
   const key = `${row.oid}:${row.lastModified.getTime()}`;
   const kept = drawnCache.get(key);
   if (kept) return kept;
+  if (waiting >= MAX_DRAWS_WAITING) throw new DownloadBusyError();
+  waiting += 1;
   const turn = drawing.then(async () => {
     const pages: SlidePage[] = [];
     for (let step = 1; step <= row.document.path.length; step++) {
@@ -137,7 +150,9 @@ async function drawnPdf(db: Queryable, row: PresentationRow): Promise<Uint8Array
     return slidesPdf({ title: row.title, pages });
   });
   drawing = turn.catch(() => {});
-  const pdf = await turn;
+  const pdf = await turn.finally(() => {
+    waiting -= 1;
+  });
   if (pdf.byteLength <= DRAWN_CACHE_MAX_BYTES) {
     if (drawnCache.size >= DRAWN_CACHE_ENTRIES) drawnCache.delete(drawnCache.keys().next().value ?? "");
     drawnCache.set(key, pdf);
