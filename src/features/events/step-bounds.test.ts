@@ -2,10 +2,12 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
+import en from "../../i18n/messages/en.json";
 import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
 import { linkGrantCookie, linkGrantFor } from "../link-grant";
+import { DEFAULT_EVENT_RETENTION_DAYS } from "./retention";
 import { STEP_ENGAGEMENT_EVENT, STEP_TIME_SLACK_MS, type StepBatch } from "./step-engagement";
-import { ADDRESS_VIEWS_PER_HOUR } from "./store-batch";
+import { ADDRESS_VIEWS_PER_HOUR, VIEW_WINDOW_MINUTES } from "./store-batch";
 import { createVisitorIds } from "./visitor-id";
 
 const DECK = "# One\n---\n# Two\n---\n# Three";
@@ -167,5 +169,16 @@ describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (ta
     expect(await stored("no-consent")).toBe(0);
     expect(await stored("refused")).toBe(0);
     expect(await reached()).toBe(before);
+  });
+});
+
+describe("I33.6 the analytics page's privacy text says what the code does", () => {
+  it("I33.6 its figures are the code's: the view window, the address cap, how long raw events are kept; step events only with consent", () => {
+    const text = en["engagement.privacy"];
+    expect(text).toContain(`once in ${VIEW_WINDOW_MINUTES} minutes`);
+    expect(text).toContain(`at most ${ADDRESS_VIEWS_PER_HOUR} views from one address in an hour`);
+    expect(text).toContain(`kept for ${DEFAULT_EVENT_RETENTION_DAYS} days`);
+    expect(text).toContain("only from visitors who allowed performance cookies");
+    expect(text).toContain("The address itself is never kept");
   });
 });
