@@ -33,7 +33,8 @@ async function importDeck(page: Page): Promise<string> {
  */
 async function watch(browser: Browser, baseURL: string, url: string, last: number): Promise<number[]> {
   const context = await browser.newContext({ baseURL });
-  await context.addCookies([{ name: "podium_cookie_consent", value: "necessary", url: baseURL }]);
+  // Issue 33 item 6: step events are kept only with the visitor's consent to performance cookies.
+  await context.addCookies([{ name: "podium_cookie_consent", value: "performance", url: baseURL }]);
   const page = await context.newPage();
   await page.goto(url);
   await waitForHydration(page);

@@ -55,6 +55,8 @@ export interface FeatureContext {
   signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Podium's environment (spec §7 host rules). */
   environment: string;
+  /** Spec §4: visitors are asked before the usage-session cookie is set (PODIUM_COOKIE_CONSENT=required). */
+  cookieConsentRequired: boolean;
   /** Requests per minute per signed-in person on the like API. */
   likeRateLimitPerMinute: number;
   /** Spec §3 nativeApp for the prompt and header badges (signed-in people only). */

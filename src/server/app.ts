@@ -16,6 +16,7 @@ import { registerAssetRoutes } from "../features/assets/routes";
 import { registerCatalogRoutes } from "../features/catalog/routes";
 import { LISTS_TAG } from "../features/content-changes";
 import { registerDashboardRoutes } from "../features/dashboard/routes";
+import { registerDownloadRoutes } from "../features/downloads/routes";
 import { registerEditorRoutes } from "../features/editor/routes";
 import { registerEmbedRoutes } from "../features/embed/routes";
 import { createEventIntake, type EventIntake } from "../features/events/intake";
@@ -461,6 +462,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     signIn: sessions.signIn,
     signOut: sessions.signOut,
     environment: config.env,
+    cookieConsentRequired: config.cookieConsentRequired,
     likeRateLimitPerMinute: config.likeRateLimitPerMinute,
     accountLimits: config.accountLimits,
     limits,
@@ -543,11 +545,13 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     visitorIds: createVisitorIds(secret),
     addressOf: visitorAddress(config.trustProxy),
     perMinute: config.rateLimitPerMinute,
+    consentRequired: config.cookieConsentRequired,
   });
   registerEventRoutes(app, context, eventIntake);
   app.decorate("usageEvents", events);
   health.addCheck({ name: "events", required: false, check: async () => events.state() });
   registerEmbedRoutes(app, context);
+  registerDownloadRoutes(app, context);
   registerLikeRoutes(app, context);
   registerViewPageRoutes(app, context);
   registerPresentationRoutes(app, context);

@@ -2,10 +2,11 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
 import { STAY_TIME_BUCKETS_MS, STEP_ENGAGEMENT_EVENT, type StepBatch } from "../events/step-engagement";
 import { storeEventBatch } from "../events/store-batch";
 import { acceptedEvent } from "../events/testing";
+import { createVisitorIds } from "../events/visitor-id";
 
 const DECK = "# One\n---\n# Two\n---\n# Three\n---\n# Four";
 
@@ -46,16 +47,24 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
   });
   afterAll(() => close());
 
+  // A visitor who allowed performance cookies (issue 33 item 6) and whose page load was given its
+  // visitor id ten minutes ago (issue 33: its stays may claim up to that much time).
+  const visitorIds = createVisitorIds(TEST_CONFIG.secret ?? "");
   const send = (session: string, batch: StepBatch) =>
     app.inject({
       method: "POST",
       url: "/log/json",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", cookie: "podium_cookie_consent=performance" },
       payload: JSON.stringify([
         {
           core: { type: "Analytics", event_type: STEP_ENGAGEMENT_EVENT },
           user: { session_id: session },
-          body: { event_name: STEP_ENGAGEMENT_EVENT, oid, ...batch },
+          body: {
+            event_name: STEP_ENGAGEMENT_EVENT,
+            oid,
+            visitor_id: visitorIds.issue(oid, session, Date.now() - 10 * 60_000),
+            ...batch,
+          },
         },
       ]),
     });

@@ -22,6 +22,7 @@ import {
   revokeLink,
   saveDetails,
   saveLinkSettings,
+  setDownloadChoice,
   setEmbedHosts,
   setNotesChoice,
 } from "./service";
@@ -59,6 +60,7 @@ const NOTICES = new Set([
   "themeSaved",
   "notesSaved",
   "embedHostsSaved",
+  "downloadsSaved",
 ]);
 
 function noticeFrom(query: unknown): Notice | null {
@@ -244,6 +246,15 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     action(async (request, viewer) => {
       await setNotesChoice(db, viewer, request.params.oid, field(request.body as Body, "notes"));
       return managePath(request.params.oid, "notesSaved");
+    }),
+  );
+
+  // Issue 33 item 4: whether viewers of the public page may download the deck.
+  app.post(
+    `${base}presentations/:oid/downloads`,
+    action(async (request, viewer) => {
+      await setDownloadChoice(db, viewer, request.params.oid, field(request.body as Body, "allowDownload") === "on");
+      return managePath(request.params.oid, "downloadsSaved");
     }),
   );
 

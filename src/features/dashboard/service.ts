@@ -8,6 +8,7 @@ import { isOid, newOid } from "../../lib/ids";
 import { hashPassword } from "../accounts/password";
 import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
+import { downloadsIn, setAllowDownload } from "../downloads/repository";
 import { DESCRIPTION_MAX_LENGTH, sanitizeDescription } from "../presentation/description";
 import { editorUrl } from "../presentation/editor-links";
 import { parseEmbedHosts } from "../presentation/embed-protocol";
@@ -232,6 +233,8 @@ export interface ManageData {
     notes: { slides: number; published: boolean };
     /** Issue 34: the sites that may embed the deck (empty: any site). */
     embedHosts: string[];
+    /** Issue 33 item 4: viewers of the public page may download it. */
+    allowDownload: boolean;
   };
   viewLinks: (Omit<ViewLinkListing, "createdAt" | "revokedAt" | "expiresAt" | "lastViewedAt"> & {
     createdAt: string;
@@ -254,6 +257,8 @@ export interface ManageData {
     /** "all", "public", or a view link's id. */
     audience: string;
     figures: EngagementFigures;
+    /** Issue 33 item 4: downloads in the period, for the audience. */
+    downloads: number;
     /** Issue 33 item 2: where views came from in the period (kind and host only). */
     sources: ViewSourceRow[];
   };
@@ -303,6 +308,7 @@ export async function getManageData(
       theme: row.document.theme ?? "light",
       notes: { slides: countSlidesWithNotes(row.document), published: row.notesPublic },
       embedHosts: row.embedHosts,
+      allowDownload: row.allowDownload,
     },
     viewLinks: links.map((link) => ({
       linkId: link.linkId,
@@ -323,8 +329,30 @@ export async function getManageData(
     })),
     collaborators,
     activity,
-    engagement: { days, audience: audienceKey, figures: engagementFigures(stepRows, stepCount, audience), sources },
+    engagement: {
+      days,
+      audience: audienceKey,
+      figures: engagementFigures(stepRows, stepCount, audience),
+      downloads: await downloadsIn(
+        db,
+        row.id,
+        days,
+        audience.kind === "all" ? "all" : { linkId: audience.kind === "link" ? audience.linkId : "" },
+      ),
+      sources,
+    },
   };
+}
+
+/** Issue 33 item 4: the owner lets viewers of the public page download the deck, or not. */
+export async function setDownloadChoice(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  allowed: boolean,
+): Promise<void> {
+  const row = await owned(db, viewer, oid);
+  await setAllowDownload(db, row.id, allowed);
 }
 
 const detailsSchema = z.object({

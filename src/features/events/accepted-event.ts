@@ -1,9 +1,18 @@
-import { randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
+import { linkGrantCookie } from "../link-grant";
 import { NATIVE_LOG_EVENTS } from "./log-calls";
 import type { SenderKeyer, SenderKeys } from "./sender-keys";
-import { MAX_STAY_MS, MAX_STAYS_PER_EVENT, MAX_STEP_INDEX, STEP_ENGAGEMENT_EVENT } from "./step-engagement";
+import {
+  claimedMs,
+  MAX_STAY_MS,
+  MAX_STAYS_PER_EVENT,
+  MAX_STEP_INDEX,
+  STEP_ENGAGEMENT_EVENT,
+  STEP_TIME_SLACK_MS,
+  STEP_VISITOR_ID_MAX_AGE_MS,
+} from "./step-engagement";
 import { PLAYER_EVENTS, VIEWER_EVENTS } from "./usage-event";
 import { embedSourceOf, shareSourceOf, type ViewSource, viewSourceOf } from "./view-source";
 import type { VisitorIds } from "./visitor-id";
@@ -45,12 +54,36 @@ export interface AcceptedEvent {
    * from before issue 33 have none.
    */
   source?: ViewSource | null;
+  /**
+   * Issue 33 (forged step events): a step event's bounds, or null when it can add nothing (no
+   * valid visitor id, or a claim past its own budget). storeEventBatch adds it to the aggregates
+   * only if the visitor's claims stay within `budgetMs`, its steps within the deck, its address
+   * within the hourly cap, and (through a view link with a passcode) `linkGrant` is the link's.
+   * Messages from before have none (and add nothing).
+   */
+  step?: StepBounds | null;
+}
+
+export interface StepBounds {
+  /** The time its stays claim (step-engagement.ts claimedMs). */
+  claimedMs: number;
+  /** The time since its visitor id was issued, plus STEP_TIME_SLACK_MS: what the visitor may claim in all. */
+  budgetMs: number;
+  /** The view link it names (body.link), if any. */
+  link: string | null;
+  /**
+   * SHA-256 (hex) of the passcode grant cookie the request carried for the event's view link, or
+   * null: the grant itself (a bearer proof) never travels through the pipeline.
+   */
+  linkGrant: string | null;
 }
 
 /** Who sent a request, as the server sees it. */
 export interface Sender {
   /** The socket's address, or the one a trusted balancer names (PODIUM_TRUST_PROXY): never the client's choice. */
   address: string;
+  /** The request's Cookie header (issue 33: a view link's passcode grant), if any. */
+  cookie?: string | undefined;
 }
 
 const eventSchema = z.tuple([
@@ -92,6 +125,7 @@ const stepBodySchema = z
       .min(0)
       .max(24 * MAX_STAY_MS)
       .optional(),
+    visitor_id: z.string().max(100).optional(),
   })
   .loose();
 
@@ -113,19 +147,27 @@ export function acceptUsageEvent(
   if (!parsed.success) return null;
   const [event] = parsed.data;
   if (event.body.event_name === STEP_ENGAGEMENT_EVENT && !stepBodySchema.safeParse(event.body).success) return null;
+  const oid = event.body.oid && isOid(event.body.oid) ? event.body.oid : null;
+  const source =
+    oid === null ? null : sourceOf(event.body.event_name, event.body, (event as { platform?: unknown }).platform);
+  // Issue 33 items 2 and 6: of the page that linked here only the site is kept, never its path or query.
+  keepRefererOrigin(event as { platform?: unknown });
   // Batches are stored all or nothing: an event PostgreSQL can't store (a NUL, a lone surrogate)
   // is refused here, never left to fail the batch it would travel in. JSON.stringify writes both
   // as \u escapes and nothing else a page sends does, so only text with one needs the full walk.
   const payload = JSON.stringify(event);
   if (payload.includes("\\u") && !storableInPostgres(event)) return null;
-  const oid = event.body.oid && isOid(event.body.oid) ? event.body.oid : null;
   const wantsView = event.body.event_name === VIEWER_EVENTS.loadedPublicViewPage && oid !== null;
   const token = event.body.visitor_id;
   const signed =
     wantsView && oid !== null && typeof token === "string" && visitorIds.verify(token, oid, event.user.session_id, now);
+  const step =
+    event.body.event_name === STEP_ENGAGEMENT_EVENT && oid !== null
+      ? stepBoundsOf(event.body as unknown as StepBody, oid, event.user.session_id, from, visitorIds, now)
+      : null;
   return {
-    source:
-      oid === null ? null : sourceOf(event.body.event_name, event.body, (event as { platform?: unknown }).platform),
+    step,
+    source,
     id: randomUUID(),
     receivedAt: now,
     sessionId: event.user.session_id,
@@ -135,11 +177,76 @@ export function acceptUsageEvent(
     wantsView,
     sender: senderKeys.keysOf({
       address: from.address,
-      visitorId: signed ? event.user.session_id : null,
-      presentationOid: wantsView ? oid : null,
+      visitorId: signed || step !== null ? event.user.session_id : null,
+      // Issue 33 item 6: every key is made for one presentation, so none joins a visitor's decks.
+      presentationOid: oid,
       now,
     }),
   };
+}
+
+type StepBody = z.infer<typeof stepBodySchema>;
+
+/**
+ * Issue 33 (forged step events): what a step event may add. Only with the visitor id the server
+ * signed for its page load (so only a visitor the server saw, never the owner's), and never more
+ * time than has passed since that id was issued.
+ */
+function stepBoundsOf(
+  body: StepBody,
+  oid: string,
+  sessionId: string,
+  from: Sender,
+  visitorIds: VisitorIds,
+  now: number,
+): StepBounds | null {
+  const token = body.visitor_id;
+  if (typeof token !== "string" || !visitorIds.verify(token, oid, sessionId, now, STEP_VISITOR_ID_MAX_AGE_MS)) {
+    return null;
+  }
+  const issuedAt = visitorIds.issuedAt(token) ?? now;
+  const budgetMs = Math.max(0, now - issuedAt) + STEP_TIME_SLACK_MS;
+  const claimed = claimedMs(body.stays);
+  if (claimed > budgetMs || (body.visit_ms ?? 0) > budgetMs) return null;
+  const grant = body.link ? cookieValue(from.cookie, linkGrantCookie(body.link)) : null;
+  return {
+    claimedMs: claimed,
+    budgetMs,
+    link: body.link ?? null,
+    linkGrant: grant === null ? null : createHash("sha256").update(grant).digest("hex"),
+  };
+}
+
+/** Replaces `platform.referer` with its origin (null when it isn't a web address). */
+function keepRefererOrigin(event: { platform?: unknown }) {
+  const platform = event.platform;
+  if (platform === null || typeof platform !== "object") return;
+  const page = platform as { referer?: unknown };
+  if (typeof page.referer !== "string") return;
+  try {
+    const url = new URL(page.referer);
+    page.referer = url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+  } catch {
+    page.referer = null;
+  }
+}
+
+/** One cookie's value in a Cookie header, or null. */
+export function cookieValue(header: string | undefined, name: string): string | null {
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponentSafe(part.slice(eq + 1).trim());
+  }
+  return null;
+}
+
+function decodeURIComponentSafe(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
 }
 
 /** Issue 33 item 2: the source an event tells of, if it is one that counts where views come from. */

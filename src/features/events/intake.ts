@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import secureJson from "secure-json-parse";
-import { acceptUsageEvent, type Sender } from "./accepted-event";
+import { COOKIE_CONSENT_COOKIE } from "../../lib/usage-session";
+import { acceptUsageEvent, cookieValue, type Sender } from "./accepted-event";
 import { EVENT_RETRY_AFTER_SECONDS, type EventPipeline } from "./pipeline/types";
 import type { SenderKeyer } from "./sender-keys";
+import { STEP_ENGAGEMENT_EVENT } from "./step-engagement";
 import type { VisitorIds } from "./visitor-id";
 
 /** Spec §7: where pages send usage events (sendBeacon, then fetch as the fallback). */
@@ -55,6 +57,12 @@ export interface EventIntakeOptions {
   addressOf: (request: IncomingMessage) => string;
   /** Usage-event requests per address per minute in this process (PODIUM_RATE_LIMIT). */
   perMinute: number;
+  /**
+   * Spec §4, issue 33 item 6: visitors are asked before anything of their visit is kept
+   * (PODIUM_COOKIE_CONSENT=required). Then a player's step events are stored only from a browser
+   * that allowed performance cookies; without it they are answered 204 and dropped.
+   */
+  consentRequired: boolean;
   now?: () => number;
 }
 
@@ -102,8 +110,12 @@ export function createEventIntake(options: EventIntakeOptions): EventIntake {
   const answer = async (body: unknown, sender: Sender): Promise<EventAnswer> => {
     const event = acceptUsageEvent(body, sender, options.senderKeys, options.visitorIds, now());
     if (event === null) return answers.invalid;
+    if (event.eventName === STEP_ENGAGEMENT_EVENT && !consented(sender)) return answers.accepted;
     return (await options.pipeline.accept(event)) === "queued" ? answers.accepted : answers.busy;
   };
+
+  const consented = (sender: Sender) =>
+    !options.consentRequired || cookieValue(sender.cookie, COOKIE_CONSENT_COOKIE) === "performance";
 
   const send = (response: ServerResponse, reply: EventAnswer, close = false) => {
     if (reply.body === null) {
@@ -163,7 +175,7 @@ export function createEventIntake(options: EventIntakeOptions): EventIntake {
           send(response, answers.invalid);
           return;
         }
-        answer(body, { address }).then(
+        answer(body, { address, cookie: request.headers.cookie }).then(
           (reply) => send(response, reply),
           () => send(response, answers.busy),
         );

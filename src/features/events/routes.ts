@@ -102,7 +102,7 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
         config: { csrfExempt: true, countsOnly: true },
       },
       async (request, reply) => {
-        const answer = await intake.answer(request.body, { address: request.ip });
+        const answer = await intake.answer(request.body, { address: request.ip, cookie: request.headers.cookie });
         return reply
           .status(answer.status)
           .headers(answer.headers)

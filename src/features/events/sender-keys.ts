@@ -58,7 +58,12 @@ export function createSenderKeyer(secret: string): SenderKeyer {
   const key = (salt: Buffer, parts: readonly string[]) =>
     createHmac("sha256", salt).update(parts.join("\u0000")).digest("base64url").slice(0, 22);
   const keysUnder = (salt: Buffer, address: string, visitorId: string | null, presentationOid: string | null) => ({
-    address: key(salt, ["address", addressKey(address)]),
+    // Issue 33 item 6: made for one presentation (or none), so one address's keys can't be joined
+    // across decks; the cap compares them only within a deck.
+    address: key(
+      salt,
+      presentationOid === null ? ["address", addressKey(address)] : ["address", addressKey(address), presentationOid],
+    ),
     visitor:
       presentationOid === null || visitorId === null ? null : key(salt, ["visitor-id", visitorId, presentationOid]),
   });

@@ -20,6 +20,30 @@ export const MAX_STEP_INDEX = 9_999;
 export const MAX_STAY_MS = 60 * 60 * 1000;
 
 /**
+ * Issue 33 (forged step events): a player's step events carry the visitor id its page load was
+ * signed (visitor-id.ts) for the whole visit; past this age they add nothing (a tab left open
+ * for half a day). Without a valid one, a step event is stored but adds nothing.
+ */
+export const STEP_VISITOR_ID_MAX_AGE_MS = 12 * 60 * 60 * 1000;
+/**
+ * "At most a step's worth of time per wall-clock time": the stays one visitor's events claim add
+ * up to no more than the time since its visitor id was issued, plus this (clocks, a flush's delay).
+ */
+export const STEP_TIME_SLACK_MS = 15_000;
+/**
+ * Each stay claims at least this much of that time, so that a script can't add many stays of
+ * 0 ms (each a viewer who reached a step) for free: four steps a second is faster than anyone reads.
+ */
+export const MIN_STAY_CHARGE_MS = 250;
+
+/** The time a batch of stays claims of its visitor's budget (ms). */
+export function claimedMs(stays: readonly { ms: number }[]): number {
+  let total = 0;
+  for (const stay of stays) total += Math.max(stay.ms, MIN_STAY_CHARGE_MS);
+  return total;
+}
+
+/**
  * Lower bounds of the histogram's buckets for times (ms), for medians exact enough: 1 s wide up
  * to a minute (a median within a second), 2 s up to 2 minutes, 15 s up to 10 minutes, a
  * minute up to an hour. Bucket i holds times in [bounds[i-1], bounds[i]) (PostgreSQL's
@@ -47,6 +71,8 @@ export interface StepStay {
 export interface StepBatch {
   /** The view link it was watched through, if any. */
   link?: string;
+  /** The visitor id the server signed for this page load (visitor-id.ts): without it the batch adds nothing. */
+  visitor_id?: string;
   stays: StepStay[];
   /** The visit's whole viewing time so far, sent with the batch sent as the page is hidden. */
   visit_ms?: number;

@@ -1,4 +1,6 @@
-import type { Database } from "../../db/client";
+import { createHash } from "node:crypto";
+import type { Database, Queryable } from "../../db/client";
+import { linkGrantFor } from "../link-grant";
 import type { AcceptedEvent } from "./accepted-event";
 import { STAY_TIME_BUCKETS_MS, STEP_ENGAGEMENT_EVENT } from "./step-engagement";
 
@@ -46,9 +48,9 @@ const STORE_SQL = `
   with input as (
     select distinct on (event_uid) *
       from unnest($1::uuid[], $2::float8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::boolean[], $8::text[], $9::text[],
-                  $10::text[], $11::text[], $16::text[], $17::text[])
+                  $10::text[], $11::text[], $16::text[], $17::text[], $18::float8[], $19::float8[], $20::boolean[])
         as i(event_uid, received_ms, session_id, event_name, presentation_oid, payload, wants_view, visitor_key, address_key,
-             visitor_before, address_before, source_kind, source_host)
+             visitor_before, address_before, source_kind, source_host, step_claimed, step_budget, step_refused)
      order by event_uid
   ),
   fresh as (
@@ -57,7 +59,7 @@ const STORE_SQL = `
              where i.wants_view and i.visitor_key is not null and i.address_key is not null
                and p.oid = i.presentation_oid and p.privacy in ('public', 'reusable') and not p.hidden) as countable_in,
            lag(to_timestamp(i.received_ms / 1000.0))
-             over (partition by i.presentation_oid, i.visitor_key order by i.received_ms, i.event_uid) as visited_before
+             over (partition by i.presentation_oid, i.visitor_key, i.wants_view order by i.received_ms, i.event_uid) as visited_before
       from input i
      where not exists (select 1 from usage_events e where e.event_uid = i.event_uid)
   ),
@@ -68,7 +70,7 @@ const STORE_SQL = `
            and not exists (
              select 1 from usage_events e
               where e.presentation_oid = f.presentation_oid and e.visitor_key in (f.visitor_key, f.visitor_before)
-                and e.received_at > f.received_at - make_interval(mins => $12)
+                and e.received_at > f.received_at - make_interval(mins => $12) and e.event_name <> $14
            ) as new_visit
       from fresh f
   ),
@@ -82,15 +84,55 @@ const STORE_SQL = `
                    and e.received_at > v.received_at - interval '1 hour') <= $13 as counts
       from visits v
   ),
+  -- Issue 33 (forged step events): a step event adds to the aggregates only when it carries a
+  -- signed visitor id (step_claimed is null otherwise, accepted-event.ts), through a view link
+  -- with a passcode only with the link's grant (step_refused), with its steps within the deck's
+  -- path, when its visitor's claims (stored and earlier in the batch) stay within the time since
+  -- its id was issued, and when its visitor is one its address already added in the hour or the
+  -- address added fewer than ADDRESS_VIEWS_PER_HOUR visitors of the deck in the hour (as views).
+  decks as materialized (
+    select p.oid, jsonb_array_length(p.document->'path') as steps
+      from presentations p
+     where p.oid in (select presentation_oid from decided where step_claimed is not null)
+  ),
+  step_candidates as (
+    select d.event_uid, d.presentation_oid, d.received_at, d.visitor_key, d.visitor_before, d.address_key,
+           d.address_before, d.step_claimed, d.step_budget
+      from decided d
+      join decks k on k.oid = d.presentation_oid
+     where d.step_claimed is not null and not d.step_refused and d.visitor_key is not null
+       and not exists (select 1 from jsonb_array_elements(d.payload::jsonb->'body'->'stays') x
+                        where (x->>'s')::int >= k.steps)
+  ),
+  step_bounded as (
+    select c.event_uid,
+           sum(c.step_claimed) over (partition by c.presentation_oid, c.visitor_key order by c.received_at, c.event_uid)
+             + (select coalesce(sum(e.step_ms), 0) from usage_events e
+                 where e.presentation_oid = c.presentation_oid and e.visitor_key in (c.visitor_key, c.visitor_before)
+                   and e.step_ms is not null) <= c.step_budget
+           and (exists (select 1 from usage_events e
+                         where e.presentation_oid = c.presentation_oid
+                           and e.visitor_key in (c.visitor_key, c.visitor_before)
+                           and e.step_ms is not null and e.received_at > c.received_at - interval '1 hour')
+                or dense_rank() over (partition by c.presentation_oid, c.address_key order by c.visitor_key)
+                   + (select count(distinct e.visitor_key) from usage_events e
+                       where e.presentation_oid = c.presentation_oid
+                         and e.address_key in (c.address_key, c.address_before)
+                         and e.step_ms is not null and e.received_at > c.received_at - interval '1 hour') <= $13)
+             as counts
+      from step_candidates c
+  ),
   inserted as (
     insert into usage_events
-           (event_uid, received_at, session_id, event_name, presentation_oid, payload, visitor_key, address_key, counted_view)
+           (event_uid, received_at, session_id, event_name, presentation_oid, payload, visitor_key, address_key, counted_view,
+            step_ms)
     select d.event_uid, d.received_at, d.session_id, d.event_name, d.presentation_oid, d.payload::jsonb,
-           d.visitor_key, d.address_key, d.counts
+           d.visitor_key, d.address_key, d.counts, case when b.counts then d.step_claimed::int end
       from decided d
+      left join step_bounded b on b.event_uid = d.event_uid
      order by d.event_uid
         on conflict (event_uid) do nothing
-    returning event_uid, presentation_oid, received_at, counted_view, event_name, payload
+    returning event_uid, presentation_oid, received_at, counted_view, event_name, payload, step_ms
   ),
   views as (
     select p.id as presentation_id, t.day, t.n
@@ -121,7 +163,8 @@ const STORE_SQL = `
       join presentations p on p.oid = i.presentation_oid
       left join view_links v on v.link_id = i.payload->'body'->>'link' and v.presentation_id = p.id
             and v.enabled and v.revoked_at is null and (v.expires_at is null or v.expires_at > i.received_at)
-     where i.event_name = $14 and (i.payload->'body'->>'link' is null or v.link_id is not null)
+     where i.event_name = $14 and i.step_ms is not null
+       and (i.payload->'body'->>'link' is null or v.link_id is not null)
   ),
   stays as (
     select e.presentation_id, e.day, e.link_id, (s->>'s')::int as step, (s->>'ms')::bigint as ms,
@@ -190,8 +233,10 @@ export async function storeEventBatch(db: Database, events: readonly AcceptedEve
   const viewed = [
     ...new Set(events.flatMap((event) => (event.wantsView && event.presentationOid ? [event.presentationOid] : []))),
   ];
+  const linked = [...new Set(events.flatMap((event) => (event.step?.link ? [event.step.link] : [])))];
   return db.transaction(async (tx) => {
     if (viewed.length > 0) await tx.query(LOCK_SQL, [viewed]);
+    const refused = await refusedLinkGrants(tx, events, linked);
     const [row] = await tx.query<{ stored: number; counted: number }>(STORE_SQL, [
       events.map((event) => event.id),
       events.map((event) => event.receivedAt),
@@ -210,7 +255,35 @@ export async function storeEventBatch(db: Database, events: readonly AcceptedEve
       STAY_TIME_BUCKETS_MS,
       events.map((event) => event.source?.kind ?? null),
       events.map((event) => event.source?.host ?? null),
+      events.map((event) => event.step?.claimedMs ?? null),
+      events.map((event) => event.step?.budgetMs ?? null),
+      refused,
     ]);
     return { stored: row?.stored ?? 0, counted: row?.counted ?? 0 };
+  });
+}
+
+/**
+ * Issue 33 item 3: which events came through a view link with a passcode without that link's
+ * grant (the cookie the passcode page sets; accepted-event.ts keeps its SHA-256): they add
+ * nothing. One query, only for a batch with step events through links.
+ */
+async function refusedLinkGrants(
+  tx: Queryable,
+  events: readonly AcceptedEvent[],
+  linked: readonly string[],
+): Promise<boolean[]> {
+  if (linked.length === 0) return events.map(() => false);
+  const rows = await tx.query<{ linkId: string; passcodeHash: string }>(
+    `select link_id as "linkId", passcode_hash as "passcodeHash"
+       from view_links where link_id = any($1::text[]) and passcode_hash is not null`,
+    [linked],
+  );
+  const expected = new Map(
+    rows.map((link) => [link.linkId, createHash("sha256").update(linkGrantFor(link)).digest("hex")]),
+  );
+  return events.map((event) => {
+    const wanted = event.step?.link ? expected.get(event.step.link) : undefined;
+    return wanted !== undefined && event.step?.linkGrant !== wanted;
   });
 }

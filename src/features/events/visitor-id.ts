@@ -13,8 +13,14 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 export interface VisitorIds {
   /** A signed id for `sessionId` viewing `presentationOid`, issued at `now` (ms). */
   issue(presentationOid: string, sessionId: string, now: number): string;
-  /** Whether `token` was issued by a process with this secret for this presentation and session, and is still young. */
-  verify(token: string, presentationOid: string, sessionId: string, now: number): boolean;
+  /**
+   * Whether `token` was issued by a process with this secret for this presentation and session, and
+   * is still young: at most `maxAgeMs` old (VISITOR_ID_MAX_AGE_MS for a view; a player's step
+   * events use the id of its page load for the whole visit, STEP_VISITOR_ID_MAX_AGE_MS).
+   */
+  verify(token: string, presentationOid: string, sessionId: string, now: number, maxAgeMs?: number): boolean;
+  /** When a well-formed `token` says it was issued (ms), or null; says nothing of its signature. */
+  issuedAt(token: string): number | null;
 }
 
 /**
@@ -43,12 +49,18 @@ export function createVisitorIds(secret: string): VisitorIds {
       const issued = Math.floor(now / 1000).toString(36);
       return `v1.${issued}.${sign(presentationOid, sessionId, issued)}`;
     },
-    verify(token, presentationOid, sessionId, now) {
+    issuedAt(token) {
+      const [version, issued, signature, ...rest] = token.split(".");
+      if (version !== "v1" || !issued || !signature || rest.length > 0) return null;
+      if (!/^[0-9a-z]{1,10}$/.test(issued) || signature.length !== SIGNATURE_CHARS) return null;
+      return Number.parseInt(issued, 36) * 1000;
+    },
+    verify(token, presentationOid, sessionId, now, maxAgeMs = VISITOR_ID_MAX_AGE_MS) {
       const [version, issued, signature, ...rest] = token.split(".");
       if (version !== "v1" || !issued || !signature || rest.length > 0) return false;
       if (!/^[0-9a-z]{1,10}$/.test(issued) || signature.length !== SIGNATURE_CHARS) return false;
       const issuedAt = Number.parseInt(issued, 36) * 1000;
-      if (issuedAt > now + CLOCK_SKEW_MS || issuedAt < now - VISITOR_ID_MAX_AGE_MS) return false;
+      if (issuedAt > now + CLOCK_SKEW_MS || issuedAt < now - maxAgeMs) return false;
       const expected = Buffer.from(sign(presentationOid, sessionId, issued));
       const given = Buffer.from(signature);
       return given.length === expected.length && timingSafeEqual(given, expected);

@@ -7,6 +7,7 @@ import { newOid } from "../../lib/ids";
 import { recordAsset, storageUsedBy } from "../assets/repository";
 import { assetUrl, STORAGE_QUOTA_BYTES } from "../assets/service";
 import { type AssetStore, databaseAssetStore } from "../assets/store";
+import { saveOriginalPdf } from "../downloads/repository";
 import { insertPresentationIfAbsent, type Privacy, replacePresentationDocument } from "../presentation/repository";
 import { looksLikePdf, PDF_MAX_BYTES, type PdfConverter, PdfImportError, type PdfPage } from "./errors";
 import {
@@ -195,6 +196,8 @@ export function createPdfImports(options: {
     privacy: Privacy,
     schemaVersion: "0" | "2",
     replace: PdfImportOptions["replace"],
+    /** Issue 33 item 4: the PDF itself, kept with the deck for its downloads. */
+    original: Uint8Array,
   ) => {
     const images = pages.map((page) => ({
       page,
@@ -254,6 +257,7 @@ export function createPdfImports(options: {
       if (replace) {
         if (replace.theme) document.theme = replace.theme;
         await replacePresentationDocument(tx, replace.presentationId, document);
+        await saveOriginalPdf(tx, replace.oid, original);
         return replace.oid;
       }
       for (let attempt = 0; attempt < 5; attempt += 1) {
@@ -268,7 +272,10 @@ export function createPdfImports(options: {
           tags: [],
           document,
         });
-        if (inserted) return oid;
+        if (inserted) {
+          await saveOriginalPdf(tx, oid, original);
+          return oid;
+        }
       }
       throw new Error("could not find a free oid");
     });
@@ -371,7 +378,15 @@ export function createPdfImports(options: {
       job.finished = conversion
         .then(async () => {
           const firstLine = pages[0]?.lines[0]?.slice(0, 200);
-          job.oid = await store(job, pages, title || firstLine || fallbackTitle, privacy, schemaVersion, replace);
+          job.oid = await store(
+            job,
+            pages,
+            title || firstLine || fallbackTitle,
+            privacy,
+            schemaVersion,
+            replace,
+            file.bytes,
+          );
           job.replaced = replace !== null;
           job.state = "done";
         })

@@ -1,5 +1,8 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { linkGrantCookie, linkGrantFor } from "../link-grant";
 import type { ViewLinkRow } from "./repository";
+
+export { linkGrantCookie, linkGrantFor } from "../link-grant";
 
 /**
  * Issue 33 item 3: whether a view link opens its deck now. A link the owner turned off (or
@@ -9,22 +12,8 @@ import type { ViewLinkRow } from "./repository";
  */
 export type LinkState = "open" | "disabled" | "expired" | "passcode";
 
-/** The cookie that holds this browser's proof of a link's passcode (path /, HttpOnly). */
-export function linkGrantCookie(linkId: string): string {
-  return `podium_link_${linkId}`;
-}
-
 /** Issue 33: how long a given passcode holds in one browser before it is asked again. */
 export const LINK_GRANT_MAX_AGE_SECONDS = 12 * 60 * 60;
-
-/**
- * The grant a browser holds once it gave the right passcode: an HMAC of the link id keyed with
- * the passcode's hash, which only the server knows. No state to keep, and a new passcode (a new
- * hash, a new salt) makes every earlier grant worthless.
- */
-export function linkGrantFor(link: { linkId: string; passcodeHash: string }): string {
-  return createHmac("sha256", link.passcodeHash).update(`podium view link grant\n${link.linkId}`).digest("base64url");
-}
 
 function holdsGrant(link: { linkId: string; passcodeHash: string }, grant: string | undefined): boolean {
   if (!grant) return false;

@@ -114,6 +114,11 @@ export interface PresentationPageData {
    * may edit the deck, or came by a view link made for presenting. Never in an embed.
    */
   canPresent: boolean;
+  /**
+   * Issue 33 item 4: the downloads offered here (the owner allowed them for the public page, or
+   * the view link allows them): the PDF's address, and the Markdown's for a Markdown deck. Null: none.
+   */
+  downloads: { pdf: string; markdown: string | null } | null;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Queryable } from "../../db/client";
+import type { Database, Queryable } from "../../db/client";
 import { documentImageUrls } from "../../document/camera";
 import { audienceDocument } from "../../document/notes";
 import type { PresentationDocument } from "../../document/schema";
@@ -39,9 +39,16 @@ export interface PresentationRow extends OwnerRow {
   notesPublic: boolean;
   /** Issue 34: the sites that may embed the deck (migration 0022; empty: any site). */
   embedHosts: string[];
+  /** Issue 33 item 4: viewers of the public page may download it (migration 0027; off by default). */
+  allowDownload: boolean;
+  /** Issue 33 item 4: it has a Markdown source (a Markdown deck), downloadable with it. */
+  hasMarkdown: boolean;
 }
 
-export type PresentationSummary = Omit<PresentationRow, "document" | "descriptionHtml" | "notesPublic" | "embedHosts">;
+export type PresentationSummary = Omit<
+  PresentationRow,
+  "document" | "descriptionHtml" | "notesPublic" | "embedHosts" | "allowDownload" | "hasMarkdown"
+>;
 
 /**
  * Issue 28: what a full row's document carries. By default its audience's document: the speaker
@@ -87,7 +94,8 @@ export async function findPresentationByOid(
   options: RowOptions = {},
 ): Promise<PresentationRow | null> {
   const rows = await db.query<PresentationRow>(
-    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic", p.embed_hosts as "embedHosts"
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic", p.embed_hosts as "embedHosts",
+            p.allow_download as "allowDownload", p.source_markdown is not null as "hasMarkdown"
        from presentations p join users u on u.id = p.owner_id
       where p.oid = $1`,
     [oid],
@@ -308,9 +316,68 @@ export async function findViewLink(db: Queryable, linkId: string): Promise<ViewL
   return rows[0] ?? null;
 }
 
-/** Issue 33: one more view through a view link, and when. */
-export async function countViewLinkView(db: Queryable, linkId: string): Promise<void> {
-  await db.query("update view_links set views = views + 1, last_viewed_at = now() where link_id = $1", [linkId]);
+/** A visit through a view link, as keys (events/sender-keys.ts): never an address or a session id. */
+export interface LinkVisit {
+  visitor: string;
+  visitorBefore: string | null;
+  address: string;
+  addressBefore: string | null;
+  at: Date;
+}
+
+/**
+ * Issue 33: one more view through a view link, and when, counted like public views: not when the
+ * same visitor counted one in the `windowMinutes` before, nor past `perAddressHour` views from its
+ * address in the hour before (migration 0027). The link's row is locked first, so two requests of
+ * one visitor at once count once. True when it counted.
+ */
+export async function countViewLinkVisit(
+  db: Database,
+  linkId: string,
+  visit: LinkVisit,
+  rules: { windowMinutes: number; perAddressHour: number },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const locked = await tx.query("select 1 from view_links where link_id = $1 for update", [linkId]);
+    if (locked.length === 0) return false;
+    const [row] = await tx.query<{ counted: boolean }>(
+      `with decided as (
+         select not exists (select 1 from view_link_visits v
+                             where v.link_id = $1 and v.visitor_key in ($2::text, $3::text)
+                               and v.viewed_at > $6::timestamptz - make_interval(mins => $7::int))
+                and (select count(*) from view_link_visits v
+                      where v.link_id = $1 and v.address_key in ($4::text, $5::text)
+                        and v.viewed_at > $6::timestamptz - interval '1 hour') < $8::int as counts
+       ),
+       recorded as (
+         insert into view_link_visits (link_id, visitor_key, address_key, viewed_at)
+         select $1::text, $2::text, $4::text, $6::timestamptz from decided where counts
+         returning 1
+       ),
+       counted as (
+         update view_links set views = views + 1, last_viewed_at = $6::timestamptz
+          where link_id = $1 and (select counts from decided)
+         returning 1
+       ),
+       pruned as (
+         delete from view_link_visits where link_id = $1 and viewed_at < $6::timestamptz - interval '1 day'
+         returning 1
+       )
+       select (select count(*) from counted) > 0 as counted, (select count(*) from recorded) as r,
+              (select count(*) from pruned) as p`,
+      [
+        linkId,
+        visit.visitor,
+        visit.visitorBefore,
+        visit.address,
+        visit.addressBefore,
+        visit.at,
+        rules.windowMinutes,
+        rules.perAddressHour,
+      ],
+    );
+    return row?.counted === true;
+  });
 }
 
 /** Inserts a view link unless one with its link id exists; true when it inserted. */
@@ -656,7 +723,8 @@ export async function listTemplates(db: Queryable): Promise<PresentationSummary[
 
 export async function findTemplateBySlug(db: Queryable, slug: string): Promise<PresentationRow | null> {
   const rows = await db.query<PresentationRow>(
-    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic", p.embed_hosts as "embedHosts"
+    `select ${SUMMARY_COLUMNS}, p.description_html as "descriptionHtml", p.document, p.notes_public as "notesPublic", p.embed_hosts as "embedHosts",
+            p.allow_download as "allowDownload", p.source_markdown is not null as "hasMarkdown"
        from presentations p join users u on u.id = p.owner_id
       where p.template_slug = $1 and not p.hidden`,
     [slug],

@@ -1,12 +1,15 @@
+import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { transcriptPlainText } from "../../document/transcript";
 import { isOid } from "../../lib/ids";
+import { COOKIE_CONSENT_COOKIE, readUsageSessionId } from "../../lib/usage-session";
 import { ErrorPage, type ErrorPageData } from "../../ui/ErrorPage";
 import type { LinkGateData } from "../../ui/LinkGate";
 import { createLoginThrottle } from "../accounts/login-throttle";
 import { PasswordHashingBusyError, verifyPassword } from "../accounts/password";
 import { LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag, VIDEOS_TAG } from "../content-changes";
+import { createSenderKeyer } from "../events/sender-keys";
 import { type FeatureContext, isMobileUserAgent, type PagePerson, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { EmbedPage } from "../presentation/components/EmbedPage";
 import {
@@ -19,7 +22,7 @@ import {
   PASSCODE_MAX_LENGTH,
 } from "../presentation/link-gate";
 import type { PresentationPageData } from "../presentation/page-data";
-import { findViewLink } from "../presentation/repository";
+import { findViewLink, type LinkVisit } from "../presentation/repository";
 import { stepThumbnailPathOf, VIEW_LINK_PATTERN } from "../presentation/service";
 import { PresentationPage } from "./components/PresentationPage";
 import { ReadingPage } from "./components/ReadingPage";
@@ -50,6 +53,24 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
   const { db } = context;
   // This app's small caches (issue 11): header count, sidebar cards, staff-pick pool.
   const sources = createViewPageSources(db, context.changes);
+  // Issue 33: a view through a link is counted like a public view, by keys (never the address).
+  const senderKeys = createSenderKeyer(context.secret);
+  const linkVisitOf = (request: FastifyRequest, linkId: string): LinkVisit => {
+    // The usage session's cookie is there only where the visitor allowed it (or none is asked):
+    // then a reload is the same visitor; else each page load is a new one, as on the public page.
+    const cookies = request.cookies as Record<string, string | undefined>;
+    const consented = !context.cookieConsentRequired || cookies[COOKIE_CONSENT_COOKIE] === "performance";
+    const session = (consented ? readUsageSessionId({ cookie: request.headers.cookie ?? "" }) : null) ?? randomUUID();
+    const now = Date.now();
+    const keys = senderKeys.keysOf({ address: request.ip, visitorId: session, presentationOid: `link:${linkId}`, now });
+    return {
+      visitor: keys.visitor ?? session,
+      visitorBefore: keys.visitorBefore,
+      address: keys.address,
+      addressBefore: keys.addressBefore,
+      at: new Date(now),
+    };
+  };
   const viewRequest = (request: FastifyRequest): ViewRequest => ({
     viewer: request.viewer,
     isMobile: isMobileUserAgent(request.headers["user-agent"]),
@@ -190,7 +211,11 @@ export function registerViewPageRoutes(app: FastifyInstance, context: FeatureCon
   // The private full-screen view page, opened through a view link (product brief).
   app.get("/view/:linkId/", async (request: LinkRequest, reply) => {
     const { linkId } = request.params;
-    const found = await getPrivateViewPage(db, { ...viewRequest(request), ...linkRouteOf(linkId, request.cookies) });
+    const found = await getPrivateViewPage(db, {
+      ...viewRequest(request),
+      ...linkRouteOf(linkId, request.cookies),
+      visit: (id) => linkVisitOf(request, id),
+    });
     if (!found) return context.sendNotFound(request, reply);
     if (found.state !== "open") return sendLinkGate(request, reply, linkId, found.state);
     const { data } = found;

@@ -1,4 +1,4 @@
-import type { Queryable } from "../../db/client";
+import type { Database, Queryable } from "../../db/client";
 import { pageShapeOf } from "../../document/page-shape";
 import { deriveTranscript } from "../../document/transcript";
 import type { Card } from "../../lib/card";
@@ -6,6 +6,8 @@ import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
 import { randomSubset } from "../../lib/random-subset";
 import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { downloadOfferOf } from "../downloads/service";
+import { ADDRESS_VIEWS_PER_HOUR, VIEW_WINDOW_MINUTES } from "../events/store-batch";
 import type { HeaderAppData } from "../explore/header-data";
 import { cachedSearchableCount, headerAppData } from "../explore/service";
 import { clampStep, parseEmbedOptions } from "../presentation/embed-options";
@@ -13,10 +15,11 @@ import type { LinkState } from "../presentation/link-gate";
 import type { PresentationPageData } from "../presentation/page-data";
 import { accessOf, type PresentationAccess } from "../presentation/policy";
 import {
-  countViewLinkView,
+  countViewLinkVisit,
   findPresentationByOid,
   findPresentationFacts,
   hasLiked,
+  type LinkVisit,
   listListedPresentationsOf,
   listRelatedPresentations,
   listStaffPicks,
@@ -154,6 +157,8 @@ interface PageVariant {
   shouldAutoplay: boolean;
   /** Issue 28: the viewer may open the presenter view (edit right, or a view link made for presenting). */
   canPresent: boolean;
+  /** Issue 33 item 4: the deck may be downloaded here (the deck's setting, or the view link's). */
+  downloadAllowed: boolean;
 }
 
 /**
@@ -236,6 +241,7 @@ async function buildPageData(
     canCurate: request.viewer?.isCurator === true && request.features["allow-content-curation"] === true,
     isOwner: variant.access.manage,
     canPresent: variant.canPresent && !variant.embedMode,
+    downloads: variant.downloadAllowed && !variant.embedMode ? downloadOfferOf(variant.basePath, row) : null,
   };
 }
 
@@ -267,6 +273,7 @@ export async function getPublicViewPage(
       basePath: `/p/${row.oid}/`,
       shouldAutoplay: false,
       canPresent: access.edit,
+      downloadAllowed: row.allowDownload,
     },
     { liked: facts.liked },
   );
@@ -290,6 +297,7 @@ export async function getEmbedPage(
     basePath: `/p/${row.oid}/`,
     shouldAutoplay: embedOptions.autoplay,
     canPresent: false,
+    downloadAllowed: false,
   });
   return { ...data, embedOptions, embedHosts: row.embedHosts };
 }
@@ -314,16 +322,22 @@ export async function getStepPreview(
  * The private full-screen view page (spec §2) opened through a view link, or null for a 404.
  * Issue 33: a closed link (turned off, expired, or asking for its passcode) gives its state
  * alone, nothing of the deck; an open one counts a view of the link (not the owner's or an
- * editor's own).
+ * editor's own), like public views: the same visitor once in 30 minutes, an address at most 40
+ * times an hour (`visit`: the visit's keys, made by the route).
  */
 export async function getPrivateViewPage(
-  db: Queryable,
-  request: ViewRequest & LinkRoute,
+  db: Database,
+  request: ViewRequest & LinkRoute & { visit?: (linkId: string) => LinkVisit },
 ): Promise<{ state: "open"; data: PresentationPageData } | { state: Exclude<LinkState, "open"> } | null> {
   const found = await viewLinkGate(db, request, request.viewer);
   if (!found) return null;
   if (found.state !== "open") return { state: found.state };
-  if (!found.access.edit) await countViewLinkView(db, found.link.linkId);
+  if (!found.access.edit && request.visit) {
+    await countViewLinkVisit(db, found.link.linkId, request.visit(found.link.linkId), {
+      windowMinutes: VIEW_WINDOW_MINUTES,
+      perAddressHour: ADDRESS_VIEWS_PER_HOUR,
+    });
+  }
   const data = await buildPageData(db, found.row, request, {
     access: found.access,
     surroundings: null,
@@ -332,6 +346,7 @@ export async function getPrivateViewPage(
     basePath: `/view/${found.link.linkId}/`,
     shouldAutoplay: false,
     canPresent: found.access.edit || found.link.forPresenting,
+    downloadAllowed: found.link.allowDownload,
   });
   return { state: "open", data };
 }

@@ -17,7 +17,8 @@ import type { DemoUserKey } from "./content/types";
  */
 export const DEMO_VIEW_LINKS = [
   { linkId: "demo-view-link-kitchen-renovation", deckSlug: "kitchen-renovation-plan" },
-  { linkId: "demo-view-link-lumenly-board-update", deckSlug: "lumenly-board-update-draft" },
+  // Issue 33 item 4: this link lets its viewers download the deck (the width sweep's view-link page shows it).
+  { linkId: "demo-view-link-lumenly-board-update", deckSlug: "lumenly-board-update-draft", allowDownload: true },
 ] as const;
 
 /** Demo collaborator rights (README): Grace may comment on Ada's board update. */
@@ -280,6 +281,9 @@ export async function seedDemoContent(db: Database, now = new Date()): Promise<S
         linkId: link.linkId,
         presentationOid: stableOid(`deck:${link.deckSlug}`),
       });
+      if (inserted && "allowDownload" in link) {
+        await tx.query("update view_links set allow_download = true where link_id = $1", [link.linkId]);
+      }
       if (inserted) report.viewLinks += 1;
     }
   });

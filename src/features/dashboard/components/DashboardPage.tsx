@@ -117,6 +117,37 @@ function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageDa
   );
 }
 
+/** Issue 33 item 4: whether viewers of the public page may download the deck (off by default). */
+function DownloadChoice({ action, allowed }: { action: string; allowed: boolean }) {
+  return (
+    <section className="panel" aria-labelledby="downloads-title">
+      <h2 id="downloads-title">
+        <FormattedMessage id="dashboard.downloads" />
+      </h2>
+      <PostForm action={action}>
+        <div className="field">
+          <label>
+            <input
+              type="checkbox"
+              name="allowDownload"
+              value="on"
+              defaultChecked={allowed}
+              aria-describedby="downloads-hint"
+            />{" "}
+            <FormattedMessage id="dashboard.downloads.allow" />
+          </label>
+          <p className="field__hint" id="downloads-hint">
+            <FormattedMessage id="dashboard.downloads.hint" />
+          </p>
+        </div>
+        <SubmitButton>
+          <FormattedMessage id="dashboard.downloads.save" />
+        </SubmitButton>
+      </PostForm>
+    </section>
+  );
+}
+
 /**
  * Issue 34: the sites that may embed the deck, one a line; empty, any site may. The embed page's
  * frame-ancestors (its CSP) and its API follow the list.
@@ -375,6 +406,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
       <ThemePicker action={`${path}/theme`} current={p.theme} />
 
       <EmbedHostsForm action={`${path}/embed-hosts`} hosts={p.embedHosts} />
+      <DownloadChoice action={`${path}/downloads`} allowed={p.allowDownload} />
       <FormSection
         id="links-title"
         sectionId={MANAGE_SECTIONS.sharing}

@@ -56,7 +56,13 @@ export function EngagementPanel({
   links,
 }: {
   action: string;
-  engagement: { days: number; audience: string; figures: EngagementFigures; sources: ViewSourceRow[] };
+  engagement: {
+    days: number;
+    audience: string;
+    figures: EngagementFigures;
+    downloads: number;
+    sources: ViewSourceRow[];
+  };
   links: { linkId: string; name: string }[];
 }) {
   const intl = useIntl();
@@ -127,6 +133,14 @@ export function EngagementPanel({
           </dt>
           <dd data-figure="median-visit">
             <Duration ms={figures.medianVisitMs} />
+          </dd>
+        </div>
+        <div>
+          <dt>
+            <FormattedMessage id="engagement.downloads" />
+          </dt>
+          <dd data-figure="downloads">
+            <FormattedNumber value={engagement.downloads} />
           </dd>
         </div>
       </dl>

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import type { AcceptedEvent } from "../accepted-event";
+import type { AcceptedEvent, StepBounds } from "../accepted-event";
 import { createSenderKeyer } from "../sender-keys";
+import { STEP_ENGAGEMENT_EVENT } from "../step-engagement";
 import { VIEWER_EVENTS } from "../usage-event";
 
 /** Tests' keyer: the keys the routes derive, from a fixed secret. */
@@ -21,13 +22,22 @@ export function acceptedEvent(options: {
   signed?: boolean;
   eventName?: string;
   id?: string;
+  /** A step event's bounds (issue 33): by default a signed visitor's claim of 1 s of its 10 minutes. */
+  step?: StepBounds | null;
 }): AcceptedEvent {
   const eventName = options.eventName ?? VIEWER_EVENTS.loadedPublicViewPage;
   const receivedAt =
     options.at === undefined ? Date.now() : typeof options.at === "number" ? options.at : Date.parse(options.at);
   const wantsView = eventName === VIEWER_EVENTS.loadedPublicViewPage && options.oid !== null;
   const sessionId = options.sessionId ?? randomUUID();
+  const step =
+    eventName === STEP_ENGAGEMENT_EVENT && options.oid !== null
+      ? options.step === undefined
+        ? { claimedMs: 1_000, budgetMs: 600_000, link: null, linkGrant: null }
+        : options.step
+      : null;
   return {
+    step,
     id: options.id ?? randomUUID(),
     receivedAt,
     sessionId,
@@ -42,7 +52,7 @@ export function acceptedEvent(options: {
     sender: testSenderKeys.keysOf({
       address: options.address ?? "203.0.113.7",
       visitorId: options.signed === false ? null : sessionId,
-      presentationOid: wantsView ? options.oid : null,
+      presentationOid: options.oid,
       now: receivedAt,
     }),
   };

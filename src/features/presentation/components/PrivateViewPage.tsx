@@ -58,7 +58,8 @@ export function PrivateViewPage({
       <main className="fullscreen-page__player">
         <Player {...playerPropsOf(data, { titleIsHeading: !showHeader, viewOnPodium: false, reading: true })} />
       </main>
-      {!showHeader && actions ? <div className="private-actions">{actions}</div> : null}
+      {/* Issue 33: a landmark (contentinfo), so its Like and downloads are in one like the player. */}
+      {!showHeader && actions ? <footer className="private-actions">{actions}</footer> : null}
     </div>
   );
 }

@@ -17,6 +17,7 @@ import { VIEWER_EVENTS } from "../../events/usage-event";
 import { ViewerHeader } from "../../explore/components/ViewerHeader";
 import { LikeButton } from "../../likes/components/LikeButton";
 import { sendLike } from "../../likes/like-client";
+import { DownloadLinks } from "../../presentation/components/DownloadLinks";
 import { BottomBand, VideoBanner } from "../../presentation/components/Promotions";
 import { Player } from "../../presentation/components/player/Player";
 import { playerPropsOf } from "../../presentation/components/player/player-props";
@@ -339,6 +340,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                 ) : null}
               </div>
             </div>
+            <DownloadLinks downloads={data.downloads} />
           </section>
 
           <section className="transcript" aria-labelledby="transcript-heading">

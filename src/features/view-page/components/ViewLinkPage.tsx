@@ -3,6 +3,7 @@ import { trackEvent } from "../../events/client";
 import { NATIVE_LOG_EVENTS } from "../../events/log-calls";
 import { LikeButton } from "../../likes/components/LikeButton";
 import { sendLike } from "../../likes/like-client";
+import { DownloadLinks } from "../../presentation/components/DownloadLinks";
 import { PrivateViewPage } from "../../presentation/components/PrivateViewPage";
 import type { PresentationPageData } from "../../presentation/page-data";
 import { signupPathFor } from "./PresentationPage";
@@ -23,15 +24,18 @@ export function ViewLinkPage({ data }: { data: PresentationPageData }) {
     void trackEvent(liked ? NATIVE_LOG_EVENTS.like : NATIVE_LOG_EVENTS.unlike, { oid: data.oid });
   };
   const actions = link ? (
-    <LikeButton
-      oid={data.oid}
-      likesCount={data.likesCount}
-      hasLiked={data.hasLikedPrezi}
-      isAuthenticated={data.isAuthenticated}
-      // Spec §4: signed out, a like sends the visitor to sign up and back here.
-      onLoggedOutLike={() => window.location.assign(signupPathFor(window.location.pathname))}
-      sendLike={like}
-    />
+    <>
+      <LikeButton
+        oid={data.oid}
+        likesCount={data.likesCount}
+        hasLiked={data.hasLikedPrezi}
+        isAuthenticated={data.isAuthenticated}
+        // Spec §4: signed out, a like sends the visitor to sign up and back here.
+        onLoggedOutLike={() => window.location.assign(signupPathFor(window.location.pathname))}
+        sendLike={like}
+      />
+      <DownloadLinks downloads={data.downloads} />
+    </>
   ) : null;
   return <PrivateViewPage data={data} actions={actions} />;
 }

@@ -118,6 +118,7 @@ function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPa
     canCurate: false,
     isOwner: false,
     canPresent: false,
+    downloads: null,
     ...overrides,
   };
 }

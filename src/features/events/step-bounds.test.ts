@@ -1,0 +1,184 @@
+import type { FastifyInstance } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../db/client";
+import { testDatabaseTargets } from "../../db/testing";
+import en from "../../i18n/messages/en.json";
+import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
+import { linkGrantCookie, linkGrantFor } from "../link-grant";
+import { DEFAULT_EVENT_RETENTION_DAYS } from "./retention";
+import { STEP_ENGAGEMENT_EVENT, STEP_TIME_SLACK_MS, type StepBatch } from "./step-engagement";
+import { ADDRESS_VIEWS_PER_HOUR, VIEW_WINDOW_MINUTES } from "./store-batch";
+import { createVisitorIds } from "./visitor-id";
+
+const DECK = "# One\n---\n# Two\n---\n# Three";
+const CONSENT = "podium_cookie_consent=performance";
+
+/**
+ * Issue 33, the step events' honesty: a script can't inflate a deck's figures (only a visitor the
+ * server signed an id for, never more time than has passed since, steps within the deck, an
+ * address's visitors capped like views), events through a passcode link count only with the
+ * link's grant, and events without consent are not stored (issue 33 item 6).
+ */
+describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (target) => {
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  let owner: TestAgent;
+  let oid = "";
+  let linkId = "";
+  const visitorIds = createVisitorIds(TEST_CONFIG.secret ?? "");
+  beforeAll(async () => {
+    ({ app, db, close } = await createTestApp(target));
+    owner = new TestAgent(app);
+    await owner.signUp("owner@step-bounds.test");
+    await owner.get("/dashboard/next/");
+    const created = await owner.importDeck({ name: "three.md", content: DECK }, { privacy: "public" });
+    oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
+    await owner.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name: "Board" });
+    linkId =
+      /\/view\/([A-Za-z0-9_-]{32})\//.exec((await owner.get(`/dashboard/next/presentations/${oid}/`)).body)?.[1] ?? "";
+  });
+  afterAll(() => close());
+
+  const send = (
+    session: string,
+    batch: StepBatch,
+    options: { cookie?: string; issuedAgoMs?: number | null; address?: string } = {},
+  ) => {
+    const issuedAgo = options.issuedAgoMs === undefined ? 10 * 60_000 : options.issuedAgoMs;
+    return app.inject({
+      method: "POST",
+      url: "/log/json",
+      remoteAddress: options.address ?? "192.0.2.10",
+      headers: { "content-type": "application/json", cookie: options.cookie ?? CONSENT },
+      payload: JSON.stringify([
+        {
+          core: { type: "Analytics", event_type: STEP_ENGAGEMENT_EVENT },
+          user: { session_id: session },
+          body: {
+            event_name: STEP_ENGAGEMENT_EVENT,
+            oid,
+            ...(issuedAgo === null ? {} : { visitor_id: visitorIds.issue(oid, session, Date.now() - issuedAgo) }),
+            ...batch,
+          },
+        },
+      ]),
+    });
+  };
+  /** Visits that reached step 0 (all audiences, or one link). */
+  const reached = async (link = "") => {
+    await app.usageEvents.flush();
+    const [row] = await db.query<{ n: number }>(
+      `select coalesce(sum(reached), 0)::int as n from presentation_step_daily d
+         join presentations p on p.id = d.presentation_id
+        where p.oid = $1 and d.step = 0 and d.link_id = $2`,
+      [oid, link],
+    );
+    return row?.n ?? 0;
+  };
+  const stored = async (session: string) => {
+    await app.usageEvents.flush();
+    const [row] = await db.query<{ n: number }>(
+      "select count(*)::int as n from usage_events where session_id = $1 and event_name = $2",
+      [session, STEP_ENGAGEMENT_EVENT],
+    );
+    return row?.n ?? 0;
+  };
+  const one = { stays: [{ s: 0, ms: 1_000, f: 1 as const }] };
+
+  it("I33.2 a step event counts only with the visitor id the server signed for its session and deck", async () => {
+    const before = await reached();
+    expect((await send("signed", one)).statusCode).toBe(204);
+    expect(await reached()).toBe(before + 1);
+    // No id, an id made up, another session's id: stored, and they add nothing.
+    expect((await send("unsigned", one, { issuedAgoMs: null })).statusCode).toBe(204);
+    await send("made-up", { ...one, visitor_id: "v1.abc.0123456789012345678901" });
+    await send("borrowed", { ...one, visitor_id: visitorIds.issue(oid, "signed", Date.now() - 60_000) });
+    expect(await stored("unsigned")).toBe(1);
+    expect(await reached()).toBe(before + 1);
+  });
+
+  it("I33.2 a visitor claims no more time than has passed since its id was issued (plus slack), however it splits it", async () => {
+    const before = await reached();
+    // Issued a minute ago: 50 s fits, then 30 s more doesn't (80 s > 60 s + slack).
+    const minute = { issuedAgoMs: 60_000 };
+    await send("clock", { stays: [{ s: 0, ms: 50_000, f: 1 }] }, minute);
+    await send("clock", { stays: [{ s: 1, ms: 30_000, f: 1 }] }, minute);
+    // Issued just now: an hour's stay, or a thousand 0 ms stays (each charged a minimum), add nothing.
+    await send("fresh", { stays: [{ s: 0, ms: 3_600_000, f: 1 }] }, { issuedAgoMs: 0 });
+    const many = Array.from({ length: 100 }, (_, i) => ({ s: 0, ms: 0, ...(i === 0 ? { f: 1 as const } : {}) }));
+    for (let i = 0; i < 10; i++) await send("zeros", { stays: many }, { issuedAgoMs: 0 });
+    expect(await reached()).toBe(before + 1);
+    const [row] = await db.query<{ n: number }>(
+      `select count(*)::int as n from presentation_step_daily d join presentations p on p.id = d.presentation_id
+        where p.oid = $1 and d.step = 1`,
+      [oid],
+    );
+    expect(row?.n ?? 0).toBe(0);
+    expect(STEP_TIME_SLACK_MS).toBeLessThan(30_000);
+  });
+
+  it("I33.2 steps beyond the deck's path add nothing", async () => {
+    const before = await reached();
+    await send("beyond", {
+      stays: [
+        { s: 0, ms: 1_000, f: 1 },
+        { s: 3, ms: 1_000, f: 1 },
+      ],
+    });
+    expect(await reached()).toBe(before);
+  });
+
+  it("I33.2 one address adds at most ADDRESS_VIEWS_PER_HOUR visitors of a deck an hour (a script's fresh ids count no more)", async () => {
+    const before = await reached();
+    for (let i = 0; i <= ADDRESS_VIEWS_PER_HOUR + 4; i++) {
+      await send(`script-${i}`, one, { address: "198.51.100.77" });
+    }
+    expect(await reached()).toBe(before + ADDRESS_VIEWS_PER_HOUR);
+    // A visitor it already added goes on counting; another address is not held back.
+    await send("script-0", { stays: [{ s: 1, ms: 1_000, f: 1 }] }, { address: "198.51.100.77" });
+    await send("elsewhere", one, { address: "198.51.100.78" });
+    expect(await reached()).toBe(before + ADDRESS_VIEWS_PER_HOUR + 1);
+  });
+
+  it("I33.3 through a view link with a passcode, step events count only with the link's grant cookie", async () => {
+    const settings = await owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
+      name: "Board",
+      expiresOn: "",
+      passcode: "open sesame",
+      enabled: "on",
+    });
+    expect(settings.statusCode).toBe(303);
+    const [link] = await db.query<{ passcodeHash: string }>(
+      `select passcode_hash as "passcodeHash" from view_links where link_id = $1`,
+      [linkId],
+    );
+    const grant = linkGrantFor({ linkId, passcodeHash: link?.passcodeHash ?? "" });
+    const viaLink = { ...one, link: linkId };
+    await send("no-grant", viaLink);
+    await send("wrong-grant", viaLink, { cookie: `${CONSENT}; ${linkGrantCookie(linkId)}=${"x".repeat(43)}` });
+    expect(await reached(linkId)).toBe(0);
+    await send("granted", viaLink, { cookie: `${CONSENT}; ${linkGrantCookie(linkId)}=${grant}` });
+    expect(await reached(linkId)).toBe(1);
+  });
+
+  it("I33.6 without consent to performance cookies a step event is not stored at all (answered 204)", async () => {
+    const before = await reached();
+    expect((await send("no-consent", one, { cookie: "" })).statusCode).toBe(204);
+    expect((await send("refused", one, { cookie: "podium_cookie_consent=necessary" })).statusCode).toBe(204);
+    expect(await stored("no-consent")).toBe(0);
+    expect(await stored("refused")).toBe(0);
+    expect(await reached()).toBe(before);
+  });
+});
+
+describe("I33.6 the analytics page's privacy text says what the code does", () => {
+  it("I33.6 its figures are the code's: the view window, the address cap, how long raw events are kept; step events only with consent", () => {
+    const text = en["engagement.privacy"];
+    expect(text).toContain(`once in ${VIEW_WINDOW_MINUTES} minutes`);
+    expect(text).toContain(`at most ${ADDRESS_VIEWS_PER_HOUR} views from one address in an hour`);
+    expect(text).toContain(`kept for ${DEFAULT_EVENT_RETENTION_DAYS} days`);
+    expect(text).toContain("only from visitors who allowed performance cookies");
+    expect(text).toContain("The address itself is never kept");
+  });
+});
