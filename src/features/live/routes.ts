@@ -14,6 +14,7 @@ import { isLiveReaction, livePath, normaliseLiveCode } from "./rules";
 import {
   askQuestion,
   createQuestionBroadcaster,
+  createStepMover,
   endLive,
   FOLLOWER_COOKIE,
   followerCookieValue,
@@ -23,7 +24,6 @@ import {
   LiveError,
   markQuestion,
   mayPresentSession,
-  moveStep,
   newFollowerId,
   openSessionFor,
   type QuestionBroadcaster,
@@ -94,6 +94,7 @@ export function registerLiveRoutes(
   const questionBudget = context.limits.fixed("live-question", limits.questionsPerFollower, limits.questionWindowMs);
   const voteBudget = context.limits.fixed("live-vote", limits.votesPerFollower, limits.voteWindowMs);
   const broadcaster = createQuestionBroadcaster(db, hub);
+  const moveStep = createStepMover(db, hub);
   const blocked = new Map<string, number>();
 
   const tooMany = (reply: FastifyReply, seconds: number) =>
@@ -242,7 +243,7 @@ export function registerLiveRoutes(
 
   // Issue 35 item 4: the event stream (server-sent events). `?as=presenter` adds reactions and
   // hidden questions, for the deck's owner and editors.
-  app.get("/live/:code/events", async (request: CodeRequest, reply) => {
+  app.get("/live/:code/events", { config: { uncached: true } }, async (request: CodeRequest, reply) => {
     const session = await openSession(request, reply);
     if (!session) return reply;
     const query = request.query as { as?: string };
@@ -255,10 +256,15 @@ export function registerLiveRoutes(
     reply.hijack();
     const response = reply.raw;
     response.socket?.setNoDelay(true);
+    // The stream ends when the connection does: no chunked encoding, so each event is one write of
+    // the shared bytes (chunks cost a header and a writev per follower per event).
+    response.useChunkedEncodingByDefault = false;
+    response.shouldKeepAlive = false;
     response.writeHead(200, {
       "content-type": "text/event-stream; charset=utf-8",
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
+      connection: "close",
       // Proxies that buffer (nginx) pass each event on at once.
       "x-accel-buffering": "no",
     });
@@ -362,7 +368,7 @@ export function registerLiveRoutes(
     counts,
     presenterRoute(async (request) => {
       const { step } = body(request);
-      await moveStep(db, hub, request.viewer, codeOf(request), typeof step === "number" ? step : -1);
+      await moveStep(request.viewer, codeOf(request), typeof step === "number" ? step : -1);
     }),
   );
   app.post(

@@ -187,10 +187,17 @@ export async function goLive(
 
 /** A session by its code and the deck it shows, for its presenter (owner or editor). */
 async function presenterSession(db: Queryable, viewer: Viewer, code: string): Promise<LiveSessionRow> {
+  return (await presenterSessionAndDeck(db, viewer, code)).session;
+}
+
+async function presenterSessionAndDeck(
+  db: Queryable,
+  viewer: Viewer,
+  code: string,
+): Promise<{ session: LiveSessionRow; row: PresentationRow }> {
   const session = await findSessionByCode(db, code);
   if (!session) throw new LiveError(404, "No such live session.");
-  await presentableDeck(db, viewer, session.oid);
-  return session;
+  return { session, row: await presentableDeck(db, viewer, session.oid) };
 }
 
 /** May this viewer watch the session's presenter stream (reactions, hidden questions)? */
@@ -200,15 +207,34 @@ export async function mayPresentSession(db: Queryable, viewer: Viewer, session: 
   return found?.mayPresent === true;
 }
 
-export async function moveStep(db: Database, hub: LiveHub, viewer: Viewer, code: string, step: number): Promise<void> {
-  const session = await presenterSession(db, viewer, code);
-  const row = await findPresentationByOid(db, session.oid);
-  if (!row || !Number.isInteger(step) || step < 0 || step >= row.document.path.length) {
-    throw new LiveError(400, "That step is not in the presentation.");
-  }
-  const seq = await setSessionStep(db, session.id, step);
-  if (seq === null) throw new LiveError(409, "This live session has ended.");
-  hub.publish(session.id, { type: "step", seq, step });
+/**
+ * Issue 35: the presenter moves the step about once a second; who may do it is looked up once and
+ * kept this long per (code, person), so a change is one statement. A right taken away mid-session
+ * stops working within this time; ending the session stops it at once (the update finds no open session).
+ */
+export const PRESENTER_GRANT_TTL_MS = 10_000;
+/** Grants kept at most (presenters at once in a process); the oldest go first. */
+const PRESENTER_GRANTS_KEPT = 1000;
+
+export function createStepMover(db: Database, hub: LiveHub, now: () => number = Date.now) {
+  const grants = new Map<string, { sessionId: string; steps: number; until: number }>();
+  return async (viewer: Viewer, code: string, step: number): Promise<void> => {
+    const key = `${code}:${viewer?.userId ?? ""}`;
+    let grant = grants.get(key);
+    if (!grant || grant.until <= now()) {
+      const { session, row } = await presenterSessionAndDeck(db, viewer, code);
+      grant = { sessionId: session.id, steps: row.document.path.length, until: now() + PRESENTER_GRANT_TTL_MS };
+      grants.delete(key);
+      if (grants.size >= PRESENTER_GRANTS_KEPT) grants.delete(grants.keys().next().value ?? "");
+      grants.set(key, grant);
+    }
+    if (!Number.isInteger(step) || step < 0 || step >= grant.steps) {
+      throw new LiveError(400, "That step is not in the presentation.");
+    }
+    const seq = await setSessionStep(db, grant.sessionId, step);
+    if (seq === null) throw new LiveError(409, "This live session has ended.");
+    hub.publish(grant.sessionId, { type: "step", seq, step });
+  };
 }
 
 export async function toggleQuestions(

@@ -185,6 +185,8 @@ export function registerPageCache(
   };
 
   app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    // Issue 35: a stream (server-sent events) never ends as a page: it must not lead a flight others wait on.
+    if (request.routeOptions.config?.uncached === true) return done();
     const key = keyOf(request);
     if (key === null) return done();
     if (request.headers[REVALIDATE_HEADER] === revalidationToken) {
