@@ -157,7 +157,8 @@ function FollowView({ data }: { data: FollowPageData }) {
           stepCount={data.stepCount}
           pageAspect={data.pageAspect}
           posterAspect={data.posterAspect}
-          autoplay={!data.state.ended}
+          // The first `follow` starts it at the presenter's step (autoplay would load it twice).
+          autoplay={false}
           viewOnPodiumUrl={null}
           learnMoreUrl={null}
           titleIsHeading={false}
