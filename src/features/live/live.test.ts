@@ -411,6 +411,13 @@ describe.each(testDatabaseTargets())("issue 35: live sessions on $name", (target
     expect((await behind.next()).event).toBe("ended");
     await behind.ended;
     await presenter.ended;
+
+    // Issue 35 item 3: the questions stay with the session and are listed on the deck's analytics.
+    const manage = await agents.owner.get(`/dashboard/next/presentations/${oids.public}/`);
+    expect(manage.statusCode).toBe(200);
+    expect(manage.body).toContain("Questions from live sessions");
+    expect(manage.body).toContain("Secret &lt;b&gt;question&lt;/b&gt;");
+    expect(manage.body).toMatch(/1 vote<!-- -->|1 vote/);
   });
 
   it("issue 35 item 4: a follower that stops reading is dropped once its unsent bytes pass the limit; the others get every event", async () => {

@@ -172,35 +172,3 @@ export async function updateQuestion(
   );
   return rows.length > 0;
 }
-
-export interface PastSessionQuestions {
-  sessionId: string;
-  startedAt: Date;
-  endedAt: Date | null;
-  questions: LiveQuestion[];
-}
-
-/** Issue 35 item 3: a deck's sessions with their questions (most recent first), for its analytics. */
-export async function listSessionQuestions(
-  db: Queryable,
-  presentationId: string,
-  limit: number,
-): Promise<PastSessionQuestions[]> {
-  const rows = await db.query<{
-    sessionId: string;
-    startedAt: Date;
-    endedAt: Date | null;
-    questions: LiveQuestion[] | null;
-  }>(
-    `select s.id::text as "sessionId", s.started_at as "startedAt", s.ended_at as "endedAt",
-            (select json_agg(json_build_object('id', q.id::text, 'text', q.text, 'votes', q.votes,
-                      'answered', q.answered, 'hidden', q.hidden) order by q.votes desc, q.id)
-               from live_questions q where q.session_id = s.id) as questions
-       from live_sessions s
-      where s.presentation_id = $1
-      order by s.started_at desc, s.id desc
-      limit $2`,
-    [presentationId, limit],
-  );
-  return rows.map((row) => ({ ...row, questions: row.questions ?? [] }));
-}
