@@ -457,3 +457,54 @@ describe.each(testDatabaseTargets())("issue 35: live sessions on $name", (target
     await end(live.code);
   });
 });
+
+describe("issue 35: event streams and the page cache", () => {
+  const [target] = testDatabaseTargets();
+  let app: FastifyInstance;
+  let db: Database;
+  let close: () => Promise<void>;
+  let base: string;
+
+  beforeAll(async () => {
+    if (!target) throw new Error("no test database");
+    ({ app, db, close } = await createTestApp(target, { pageCacheMaxBytes: 4 * 1024 * 1024 }));
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => close());
+
+  it("issue 35 item 4: an open stream leads no page-cache flight, so the next follower of the same address isn't held", async () => {
+    const owner = new TestAgent(app);
+    await owner.signUp("owner@live-cache.test");
+    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
+      "owner@live-cache.test",
+    ]);
+    const oid = stableOid("live-cache:deck");
+    await insertPresentationIfAbsent(db, {
+      oid,
+      ownerId: user?.id ?? "",
+      title: "Cached",
+      descriptionHtml: "",
+      privacy: "public",
+      schemaVersion: "2",
+      tags: [],
+      document: importMarkdown("# One\n---\n# Two", "2"),
+    });
+    const token = owner.cookies.get("XSRF-TOKEN") ?? "";
+    const live = await owner.request({
+      method: "POST",
+      url: `/p/presenter/${oid}/live`,
+      payload: "{}",
+      headers: { "content-type": "application/json", "x-xsrf-token": token },
+    });
+    const { code } = live.json() as PresenterLiveData;
+    const first = await openStream(base, `/live/${code}/events`);
+    expect((await first.next()).event).toBe("state");
+    // Before issue 35's fix, this stream led a flight every later request for its address waited on (10 s).
+    expect(app.pageCache?.flightsInProgress()).toBe(0);
+    const second = await openStream(base, `/live/${code}/events`);
+    expect((await second.next()).event).toBe("state");
+    first.close();
+    second.close();
+  });
+});
