@@ -217,6 +217,11 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
         created.pending = null;
         created.loading = null;
         for (const event of heard) deliver(created, event);
+        // Every stream closed while the state was read: nothing keeps the channel.
+        if (created.followers.size === 0 && created.presenters.size === 0 && channels.get(sessionId) === created) {
+          channels.delete(sessionId);
+          created.subscription?.unsubscribe();
+        }
       }
     })();
     return channel;

@@ -64,7 +64,7 @@ function LivePanel({
         <FormattedMessage id="live.panel.heading" />
       </h2>
       {live ? (
-        <LiveSession key={live.code} live={live} step={step} onEnded={() => undefined} />
+        <LiveSession key={live.code} live={live} step={step} />
       ) : (
         <div className="live-panel__start">
           <p className="live-panel__intro">
@@ -91,7 +91,7 @@ function LivePanel({
 
 type Burst = { id: number; reaction: LiveReaction; count: number };
 
-function LiveSession({ live, step }: { live: PresenterLiveData; step: number; onEnded: () => void }) {
+function LiveSession({ live, step }: { live: PresenterLiveData; step: number }) {
   const intl = useIntl();
   const { csrfToken } = useSession();
   const base = livePath(live.code);
@@ -110,8 +110,10 @@ function LiveSession({ live, step }: { live: PresenterLiveData; step: number; on
   const [large, setLarge] = useState(false);
   const [failed, setFailed] = useState(false);
 
-  // The presenter's step goes to every follower (the step shown here, moved by keys, buttons or the audience window).
-  const sentStep = useRef(live.state.step);
+  // The presenter's step goes to every follower (the step shown here, moved by keys, buttons or the
+  // audience window). From the step shown when the panel opened: a reloaded presenter view doesn't
+  // pull the room back to its first slide before the presenter moves.
+  const sentStep = useRef(step);
   useEffect(() => {
     if (state.ended || sentStep.current === step) return;
     sentStep.current = step;
