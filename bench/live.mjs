@@ -247,7 +247,7 @@ async function runMode(mode) {
     if (missing > 0) changesNotEverywhere++;
   }
   all.sort((a, b) => a - b);
-  const memory = servers.map((server, i) => {
+  const memory = servers.map((_server, i) => {
     const followersHere = Math.ceil((FOLLOWERS - i) / servers.length);
     return {
       rssPerFollower: (after[i].rss - before[i].rss) / followersHere,
