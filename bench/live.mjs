@@ -178,12 +178,15 @@ async function runMode(mode) {
   }
   const [first] = servers;
   const live = await goLive(first.port);
-  const before = await Promise.all(
-    servers.map(async (server) => ({
-      rss: rssBytes(server.process.pid),
-      heap: await heapBytes(server.process.pid, probeFile),
-    })),
-  );
+  // The heap first: its two full collections return garbage, then RSS is read (less noise in the delta).
+  const measure = () =>
+    Promise.all(
+      servers.map(async (server) => {
+        const heap = await heapBytes(server.process.pid, probeFile);
+        return { heap, rss: rssBytes(server.process.pid) };
+      }),
+    );
+  const before = await measure();
 
   const tracker = createTracker(FOLLOWERS);
   const connectStarted = performance.now();
@@ -198,12 +201,7 @@ async function runMode(mode) {
   }
   const connectSeconds = (performance.now() - connectStarted) / 1000;
   await sleep(1000);
-  const after = await Promise.all(
-    servers.map(async (server) => ({
-      rss: rssBytes(server.process.pid),
-      heap: await heapBytes(server.process.pid, probeFile),
-    })),
-  );
+  const after = await measure();
 
   const cpu = support.cpuMeter(
     Object.fromEntries([
