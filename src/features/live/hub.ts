@@ -132,13 +132,16 @@ export async function createLiveHub(options: LiveHubOptions): Promise<LiveHub> {
   const decoder = new TextDecoder();
 
   const send = (response: ServerResponse, frame: Buffer) => {
-    if (response.destroyed) return;
+    // The headers went out and nothing is chunked (routes.ts): the frame goes to the socket as it is,
+    // past the response's own bookkeeping (a tenth of each write's cost with 10,000 followers).
+    const socket = response.socket;
+    if (!socket || socket.destroyed) return;
     // A follower that can't keep up: drop it rather than buffer for it (it reconnects with its last id).
-    if (response.writableLength > maxBuffered) {
-      response.destroy();
+    if (socket.writableLength > maxBuffered) {
+      socket.destroy();
       return;
     }
-    response.write(frame);
+    socket.write(frame);
   };
 
   const deliver = (channel: Channel, event: LiveEvent) => {
