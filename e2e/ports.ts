@@ -5,7 +5,8 @@
  *
  * - E2E_PORT + 10 + n: worker n's server (n is Playwright's parallel index, 0 … workers − 1);
  * - E2E_PORT + 20 + 10·n … + 9: worker n's block for specs that start their own servers:
- *   offsets 0–6 e2e/many-processes.spec.ts, 7–8 e2e/server-process.spec.ts, 9 the worker's
+ *   offsets 0–6 e2e/many-processes.spec.ts (0–1 also e2e/live-nats.spec.ts: a worker runs one
+ *   test at a time, and each stops its processes), 7–8 e2e/server-process.spec.ts, 9 the worker's
  *   pre-production server (the `promoServer` fixture in e2e/support.ts).
  */
 export const E2E_BASE_PORT = Number(process.env.E2E_PORT ?? 3310);

@@ -7,6 +7,7 @@ export const CLIENT_ENTRIES = {
   embed: "src/client/embed.tsx",
   view: "src/client/view.tsx",
   presenter: "src/client/presenter.tsx",
+  live: "src/client/live.tsx",
   reading: "src/client/reading.tsx",
   accounts: "src/client/accounts.tsx",
   dashboard: "src/client/dashboard.tsx",

@@ -1,5 +1,5 @@
-import { PresenterPage } from "../features/presentation/presenter/components/PresenterPage";
-import type { PresenterPageData } from "../features/presentation/presenter/page-data";
+import { LivePresenterPage, type LivePresenterPageData } from "../features/live/components/LivePresenterPage";
 import { hydratePage } from "./hydrate";
 
-hydratePage<PresenterPageData>((data) => <PresenterPage data={data} />);
+// Issue 35: the presenter view comes with its live session panel (composed by the live feature).
+hydratePage<LivePresenterPageData>((data) => <LivePresenterPage data={data} />);

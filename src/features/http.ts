@@ -15,6 +15,11 @@ declare module "fastify" {
     csrfExempt?: boolean;
     /** The route writes counts only (likes, usage events), which anonymous pages may show late (issue 11). */
     countsOnly?: boolean;
+    /**
+     * Issue 35: the route's answer is never a page to share (an event stream that stays open):
+     * the page cache leaves it alone, so requests for the same address don't wait on it.
+     */
+    uncached?: boolean;
   }
 }
 

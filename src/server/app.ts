@@ -30,6 +30,9 @@ import { registerExploreRoutes } from "../features/explore/routes";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PagePerson, PageSpec } from "../features/http";
 import { registerLikeRoutes } from "../features/likes/routes";
+import { createLiveHub, type LiveHub } from "../features/live/hub";
+import { type LiveRoutes, registerLiveRoutes } from "../features/live/routes";
+import { loadLiveState } from "../features/live/service";
 import { registerModerationRoutes } from "../features/moderation/routes";
 import { registerPdfImportRoutes } from "../features/pdf-import/routes";
 import { registerPresenterRoutes } from "../features/presentation/presenter/routes";
@@ -555,7 +558,27 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   registerLikeRoutes(app, context);
   registerViewPageRoutes(app, context);
   registerPresentationRoutes(app, context);
-  registerPresenterRoutes(app, context);
+  // Issue 35: live sessions (the presenter view's panel, the follow page, the event streams; over
+  // core NATS between processes when NATS_URL is set).
+  const liveHub = await createLiveHub({
+    natsUrl: config.events.natsUrl,
+    loadState: (sessionId) => loadLiveState(db, sessionId),
+    maxBufferedBytes: config.live?.maxBufferedBytes,
+    heartbeatMs: config.live?.heartbeatMs,
+    reactionFlushMs: config.live?.reactionFlushMs,
+    onError: (error) => app.log.warn({ err: error }, "live session event failed"),
+  });
+  app.decorate("liveHub", liveHub);
+  const live = registerLiveRoutes(app, context, liveHub, config.live?.limits);
+  app.decorate("liveRoutes", live);
+  registerPresenterRoutes(app, context, live.presenterPage);
+  // Open event streams would hold close() for ever: they end first (followers reconnect elsewhere).
+  app.addHook("preClose", (done) => {
+    liveHub.close().then(
+      () => done(),
+      () => done(),
+    );
+  });
   registerSitemapRoute(app, context);
 
   // Issue 14 item 5: old raw events and client logs go; every process tries, one at a time prunes.
@@ -567,6 +590,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
 
   app.addHook("onClose", async () => {
     await pruning.stop();
+    await live.broadcaster.flush().catch(() => {});
     // The server no longer takes requests: store every accepted event before the database closes.
     await events.close();
     await trending.stop();
@@ -598,6 +622,10 @@ declare module "fastify" {
     startDraining(): void;
     /** Issue 14: the usage-event pipeline (flush() waits until what it took is stored). */
     usageEvents: EventPipeline;
+    /** Issue 35: the live sessions' event streams in this process. */
+    liveHub: LiveHub;
+    /** Issue 35: the live routes' question broadcaster (tests flush it). */
+    liveRoutes: LiveRoutes;
     /** Issue 15 item 5: the trending searches of this process (tests refresh it). */
     trendingSearches: TrendingSearches;
   }

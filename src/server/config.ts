@@ -10,6 +10,7 @@ import {
   EVENT_DRAIN_MAX_MS,
 } from "../features/events/pipeline/jetstream";
 import { DEFAULT_CLIENT_LOG_RETENTION_DAYS, DEFAULT_EVENT_RETENTION_DAYS } from "../features/events/retention";
+import type { LiveLimits } from "../features/live/routes";
 import type { FeatureFlags } from "../lib/features";
 import { type LogFormat, logFormatFrom } from "./request-log";
 import { DOCUMENT_WORK_TIMEOUT_MS } from "./workers/documents";
@@ -81,6 +82,16 @@ export interface Config {
   clientLogRetentionDays: number;
   /** Issue 14 items 1–2: where accepted usage events wait before they are stored. */
   events: EventPipelineConfig;
+  /**
+   * Issue 35: live sessions' limits and stream settings (features/live: LIVE_LIMITS,
+   * LIVE_HUB_DEFAULTS); tests set smaller ones. Live sessions use NATS_URL when it is set.
+   */
+  live?: {
+    limits?: Partial<LiveLimits>;
+    maxBufferedBytes?: number;
+    heartbeatMs?: number;
+    reactionFlushMs?: number;
+  };
 }
 
 /** Issue 14 items 1–2: the usage-event pipeline's settings. */

@@ -46,9 +46,15 @@ interface PageKind {
 }
 
 const PDF_DECK = stableOid("issue12:pdf-deck");
+/** Issue 35: a live session of Ada's pitch deck, and an ended one (codes of the live alphabet). */
+const LIVE_CODE = "HTMV4ABC";
+const ENDED_LIVE_CODE = "ENDED234";
 const PRESENTING_LINK = "html-validity-presenting-link";
 
 const PAGE_KINDS: PageKind[] = [
+  { page: "live follow page (issue 35)", who: "anonymous", path: () => `/live/${LIVE_CODE}` },
+  { page: "live follow page, German (issue 35)", who: "anonymous", path: () => `/live/${LIVE_CODE}`, language: "de" },
+  { page: "live session ended (issue 35)", who: "anonymous", path: () => `/live/${ENDED_LIVE_CODE}`, status: 404 },
   { page: "home", who: "anonymous", path: () => "/" },
   { page: "home (signed in)", who: "tim", path: () => "/" },
   { page: "home (signed in as admin and curator)", who: "ada", path: () => "/" },
@@ -76,6 +82,7 @@ const PAGE_KINDS: PageKind[] = [
   { page: "view-link page", who: "anonymous", path: (f) => `/view/${f.viewLink}/` },
   { page: "view-link page (collaborator)", who: "grace", path: () => `/view/${DEMO_VIEW_LINKS[1].linkId}/` },
   // Issue 28: the presenter view is its editors' (and a presenting link's).
+  // Issue 35: with its live session's panel (code, QR code, a question).
   { page: "presenter view", who: "ada", path: (f) => `/p/presenter/${f.adaDeck}/` },
   { page: "presenter view (view link)", who: "anonymous", path: (f) => `/view/${f.presentingLink}/presenter/` },
   { page: "reading mode", who: "anonymous", path: (f) => `/p/read/${f.deck("sourdough-basics")}/` },
@@ -206,6 +213,16 @@ describe("issue 12 HTML validity", () => {
       [pitch.oid],
     );
     await insertViewLinkIfAbsent(db, { linkId: PRESENTING_LINK, presentationOid: pitch.oid, forPresenting: true });
+    await db.query(
+      `insert into live_sessions (presentation_id, code, started_by, ended_at)
+       select id, unnest($2::text[]), owner_id, unnest($3::timestamptz[]) from presentations where oid = $1`,
+      [pitch.oid, [LIVE_CODE, ENDED_LIVE_CODE], [null, new Date()]],
+    );
+    await db.query(
+      `insert into live_questions (session_id, text, votes, answered, follower_id)
+       select id, 'Why <b>tides</b>?', 3, true, 'html-validity-follow' from live_sessions where code = $1`,
+      [LIVE_CODE],
+    );
     fixture = {
       deck: (slug) => stableOid(`deck:${slug}`),
       pdfDeck: PDF_DECK,

@@ -5,6 +5,7 @@ import { type Database, DatabaseUnavailableError, openDatabase, redactUrl } from
 import { migrate } from "../db/migrate";
 import { PGLITE_WORKER_FILE } from "../db/pglite-thread";
 import { EventStreamUnavailableError } from "../features/events/pipeline/jetstream";
+import { LiveHubUnavailableError } from "../features/live/hub";
 import { buildApp } from "./app";
 import { clusterWorkerSlot, runPrimary } from "./cluster";
 import { type Config, ConfigError, configFromEnv } from "./config";
@@ -100,7 +101,7 @@ async function serve(config: Config, db: Database, where: string, workerSlot: nu
     app = await buildApp(config, db);
   } catch (error) {
     // Issue 14 item 2: NATS_URL names a NATS that can't be reached: say so and stop.
-    if (error instanceof EventStreamUnavailableError) {
+    if (error instanceof EventStreamUnavailableError || error instanceof LiveHubUnavailableError) {
       await db.close().catch(() => {});
       fail(error.message);
     }

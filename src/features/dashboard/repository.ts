@@ -131,3 +131,33 @@ export async function findViewSources(db: Queryable, presentationId: string, day
     [presentationId, days],
   );
 }
+
+/** Issue 35 item 3: a live session's questions, kept with it (migration 0026), for the deck's analytics. */
+export interface LiveSessionQuestions {
+  startedAt: Date;
+  questions: { id: string; text: string; votes: number; answered: boolean; hidden: boolean }[];
+}
+
+/**
+ * Issue 35 item 3: the deck's live sessions that had questions, most recent first, each with its
+ * questions (most votes first). Read here, not through features/live, which the dashboard can't
+ * import (live uses presentation, which uses the dashboard: no circles, issue 31).
+ */
+export async function listLiveSessionQuestions(
+  db: Queryable,
+  presentationId: string,
+  limit: number,
+): Promise<LiveSessionQuestions[]> {
+  const rows = await db.query<{ startedAt: Date; questions: LiveSessionQuestions["questions"] }>(
+    `select s.started_at as "startedAt",
+            json_agg(json_build_object('id', q.id::text, 'text', q.text, 'votes', q.votes,
+                     'answered', q.answered, 'hidden', q.hidden) order by q.votes desc, q.id) as questions
+       from live_sessions s join live_questions q on q.session_id = s.id
+      where s.presentation_id = $1
+      group by s.id, s.started_at
+      order by s.started_at desc, s.id desc
+      limit $2`,
+    [presentationId, limit],
+  );
+  return rows;
+}

@@ -53,6 +53,8 @@ import {
   findDailyActivity,
   findStepEngagement,
   findViewSources,
+  type LiveSessionQuestions,
+  listLiveSessionQuestions,
   type PresentationActivity,
   type ViewSourceRow,
 } from "./repository";
@@ -262,7 +264,12 @@ export interface ManageData {
     /** Issue 33 item 2: where views came from in the period (kind and host only). */
     sources: ViewSourceRow[];
   };
+  /** Issue 35 item 3: the questions of the deck's live sessions, most recent session first. */
+  liveQuestions: { startedAt: string; questions: LiveSessionQuestions["questions"] }[];
 }
+
+/** Issue 35 item 3: live sessions whose questions the manage page lists (most recent first). */
+export const LIVE_SESSIONS_LISTED = 10;
 
 /**
  * A presentation's page on the dashboard. `publicUrl` is the origin Podium is reached at
@@ -281,11 +288,12 @@ export async function getManageData(
   const days = (ENGAGEMENT_PERIODS as readonly number[]).includes(choice.days ?? 0)
     ? (choice.days as number)
     : DEFAULT_ENGAGEMENT_PERIOD;
-  const [links, collaborators, activity, stepRows] = await Promise.all([
+  const [links, collaborators, activity, stepRows, liveSessions] = await Promise.all([
     listViewLinks(db, row.id),
     listCollaborators(db, row.id),
     findDailyActivity(db, row),
     findStepEngagement(db, row.id, days),
+    listLiveSessionQuestions(db, row.id, LIVE_SESSIONS_LISTED),
   ]);
   const sources = await findViewSources(db, row.id, days);
   const stepCount = row.document.path.length;
@@ -341,6 +349,10 @@ export async function getManageData(
       ),
       sources,
     },
+    liveQuestions: liveSessions.map((session) => ({
+      startedAt: session.startedAt.toISOString(),
+      questions: session.questions,
+    })),
   };
 }
 

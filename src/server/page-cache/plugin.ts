@@ -86,6 +86,8 @@ export interface PageCache {
   onServe(reply: FastifyReply, observer: (address: string) => void): void;
   /** True when the request is Podium revalidating a stale page (the rate limit lets it through). */
   isRevalidation(request: FastifyRequest): boolean;
+  /** Renders other requests wait on now (issue 35: an open event stream must lead none). */
+  flightsInProgress(): number;
 }
 
 /**
@@ -185,6 +187,8 @@ export function registerPageCache(
   };
 
   app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    // Issue 35: a stream (server-sent events) never ends as a page: it must not lead a flight others wait on.
+    if (request.routeOptions.config?.uncached === true) return done();
     const key = keyOf(request);
     if (key === null) return done();
     if (request.headers[REVALIDATE_HEADER] === revalidationToken) {
@@ -257,6 +261,7 @@ export function registerPageCache(
 
   return {
     store,
+    flightsInProgress: () => flights.size,
     serveRaw(request, response) {
       const key = keyOf(request);
       if (key === null) return false;

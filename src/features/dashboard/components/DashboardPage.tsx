@@ -21,6 +21,7 @@ import { CREATE_PATH, DASHBOARD_PATH, MANAGE_SECTIONS } from "../paths";
 import type { DashboardRow, ManageData } from "../service";
 import { ActivityChart } from "./ActivityChart";
 import { EngagementPanel } from "./EngagementPanel";
+import { LiveQuestionsPanel } from "./LiveQuestionsPanel";
 import { StartPanel } from "./StartPanel";
 import { ThemePicker } from "./ThemePicker";
 import { ViewLinkItem } from "./ViewLinkItem";
@@ -363,6 +364,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           .filter((link) => link.revokedAt === null)
           .map((link) => ({ linkId: link.linkId, name: link.name }))}
       />
+      <LiveQuestionsPanel sessions={data.liveQuestions} />
 
       <FormSection id="details-title" title={<FormattedMessage id="dashboard.details" />}>
         <PostForm action={`${path}/details`}>

@@ -31,7 +31,9 @@ const REVOKED_LINK = "presenterLink_revoked_0123456789";
 function bootData(html: string): PresenterPageData {
   const json = /<script type="application\/json" id="podium-boot">([\s\S]*?)<\/script>/.exec(html)?.[1];
   if (!json) throw new Error("no boot data on the page");
-  return (JSON.parse(json) as { data: PresenterPageData }).data;
+  const data = (JSON.parse(json) as { data: PresenterPageData | { presenter: PresenterPageData } }).data;
+  // Issue 35: the presenter view's data comes with its live panel's (features/live).
+  return "presenter" in data ? data.presenter : data;
 }
 
 describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $name", (target) => {

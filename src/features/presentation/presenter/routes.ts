@@ -1,10 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { createElement } from "react";
+import { createElement, type ReactElement } from "react";
 import type { FeatureContext } from "../../http";
 import { linkRouteOf } from "../link-gate";
 import type { PresentationRoute } from "../service";
 import { PresenterPage } from "./components/PresenterPage";
+import type { PresenterPageData } from "./page-data";
 import { getPresenterPage } from "./service";
+
+/**
+ * Issue 35: what another feature adds to the presenter view (the live session's panel, composed
+ * above this feature): its page data from the presenter's, and the page it renders. `oid` is the
+ * deck's on its own presenter view, null through a view link.
+ */
+export interface PresenterPageExtension<Data = unknown> {
+  data(request: FastifyRequest, oid: string | null, data: PresenterPageData): Promise<Data>;
+  render(data: Data): ReactElement;
+}
 
 type OidRequest = FastifyRequest<{ Params: { oid: string } }>;
 type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
@@ -17,7 +28,12 @@ type LinkRequest = FastifyRequest<{ Params: { linkId: string } }>;
  * they may not see is a 404 (`/p/{oid}/presenter/` would be the view page of a deck titled
  * "Presenter"). Never indexed, never cached.
  */
-export function registerPresenterRoutes(app: FastifyInstance, context: FeatureContext): void {
+export function registerPresenterRoutes(
+  app: FastifyInstance,
+  context: FeatureContext,
+  // biome-ignore lint/suspicious/noExplicitAny: the extension's data is its own
+  extension?: PresenterPageExtension<any>,
+): void {
   const send = async (
     route: PresentationRoute,
     request: FastifyRequest,
@@ -35,6 +51,16 @@ export function registerPresenterRoutes(app: FastifyInstance, context: FeatureCo
     reply.header("cache-control", "private, no-store");
     // A view link is a secret: keep it out of Referer headers.
     if ("linkId" in route) reply.header("referrer-policy", "no-referrer");
+    if (extension) {
+      const extended = await extension.data(request, "oid" in route ? route.oid : null, data);
+      return context.sendPage(request, reply, {
+        entry: "presenter",
+        data: extended,
+        cookieFree: true,
+        render: (pageData) => extension.render(pageData),
+        head: { title: { id: "presenter.pageTitle", values: { title: data.title } }, noindex: true },
+      });
+    }
     return context.sendPage(request, reply, {
       entry: "presenter",
       data,

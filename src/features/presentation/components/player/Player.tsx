@@ -80,6 +80,13 @@ export interface PlayerProps {
    * hosts the owner allows (none: any site may frame it).
    */
   embedApi?: { allowedHosts: readonly string[] } | null;
+  /**
+   * Issue 35 (live sessions): move to this step (1-based) whenever the object changes, as the
+   * presenter moves (quietly: no scrolling, focus stays). No presenter view sync in follow mode.
+   */
+  follow?: { step: number } | null;
+  /** Issue 35: every step the player shows (0-based), moved by the viewer or by `follow`. */
+  onStepChange?: (step: number) => void;
 }
 
 /** Spec §3: the player's events are the Analytics family's Webgl source (the pages' own are Js). */
@@ -179,9 +186,12 @@ export function Player(props: PlayerProps) {
     if (linked !== null || props.autoplay) void present();
   }, [present, props.autoplay, props.stepCount]);
 
+  const onStepChange = useRef(props.onStepChange);
+  onStepChange.current = props.onStepChange;
   const changeStep = useCallback((next: number) => {
     setStep(next);
     window.history.replaceState(window.history.state, "", `#step=${next + 1}`);
+    onStepChange.current?.(next);
   }, []);
 
   // Issue 12: a `#step=N` link on the page (the transcript's) plays that step, even when the
@@ -258,6 +268,12 @@ export function Player(props: PlayerProps) {
       if (overlay !== "loading") void present();
     }
   };
+
+  // Issue 35: a live session's follower moves with the presenter.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: each new follow object is one move
+  useEffect(() => {
+    if (props.follow) apiGoTo(props.follow.step);
+  }, [props.follow]);
 
   // Issue 34 item 3: the embed API (the framing page's messages), with the viewer's chunk or not.
   const apiTarget = useRef<EmbedApiTarget | null>(null);
@@ -365,7 +381,7 @@ export function Player(props: PlayerProps) {
           canEdit={props.canEdit === true}
         />
       ) : null}
-      {viewer ? (
+      {viewer && props.follow === undefined ? (
         <viewer.chunk.AudienceSync
           oid={props.oid}
           step={step}

@@ -34,7 +34,14 @@ type Load = { status: "loading" } | { status: "failed" } | { status: "ready"; do
  * slide's notes, a timer and the time of day, in a window of its own beside the audience's
  * player, kept in step with it over a BroadcastChannel (works alone too).
  */
-export function PresenterPage({ data }: { data: PresenterPageData }) {
+export function PresenterPage({
+  data,
+  live,
+}: {
+  data: PresenterPageData;
+  /** Issue 35: the live session's panel (composed by the live feature), given the step shown here (0-based). */
+  live?: (step: number, ready: boolean) => ReactNode;
+}) {
   const intl = useIntl();
   const [load, setLoad] = useState<Load>({ status: "loading" });
   const [attempt, setAttempt] = useState(0);
@@ -270,6 +277,7 @@ export function PresenterPage({ data }: { data: PresenterPageData }) {
           </SlideBox>
         </section>
       </main>
+      {live ? live(step, document !== null) : null}
     </div>
   );
 }
