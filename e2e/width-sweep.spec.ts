@@ -153,6 +153,13 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
     await waitForHydration(page);
     const editor = await page.locator(".private-header").getByRole("link", { name: "Edit" }).getAttribute("href");
     expect(editor).toMatch(/^\/p\/edit\/[a-z0-9]{12}\/$/);
+    // Issue 35: Ada goes live from her deck's presenter view; the follow page is a page of its own.
+    const presenter = `/p/presenter/${stableOid("deck:lumenly-board-update-draft")}/`;
+    await page.goto(presenter);
+    await waitForHydration(page);
+    await page.getByRole("button", { name: "Go live" }).click();
+    const code = ((await page.getByTestId("live-code").textContent()) ?? "").replace(/\s/g, "");
+    expect(code).toMatch(/^[2-9A-Z]{8}$/);
     const adaCookies = await context.cookies();
     await context.close();
     const shared: PageKind[] = [
@@ -171,6 +178,7 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
         { name: "view-link", url: VIEW_LINK, headerless: true },
         { name: "login", url: "/login/" },
         { name: "signup", url: "/signup/" },
+        { name: "live-follow", url: `/live/${code}`, headerless: true },
       ],
       in: [
         ...shared,
@@ -180,6 +188,7 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
         { name: "manage", url: MANAGE },
         { name: "settings", url: "/settings/" },
         { name: "editor", url: editor ?? "" },
+        { name: "presenter-live", url: presenter, headerless: true },
       ],
     };
     return { adaCookies, kinds };
@@ -203,6 +212,7 @@ const PAGE_NAMES: Record<Signed, string[]> = {
     "developers-embed",
     "login",
     "signup",
+    "live-follow",
   ],
   in: [
     "home",
@@ -217,6 +227,7 @@ const PAGE_NAMES: Record<Signed, string[]> = {
     "manage",
     "settings",
     "editor",
+    "presenter-live",
   ],
 };
 
