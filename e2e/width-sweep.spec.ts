@@ -179,6 +179,7 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
         { name: "login", url: "/login/" },
         { name: "signup", url: "/signup/" },
         { name: "live-follow", url: `/live/${code}`, headerless: true },
+        { name: "live-join", url: "/live/", headerless: true },
       ],
       in: [
         ...shared,
@@ -213,6 +214,7 @@ const PAGE_NAMES: Record<Signed, string[]> = {
     "login",
     "signup",
     "live-follow",
+    "live-join",
   ],
   in: [
     "home",

@@ -55,6 +55,8 @@ const PAGE_KINDS: PageKind[] = [
   { page: "live follow page (issue 35)", who: "anonymous", path: () => `/live/${LIVE_CODE}` },
   { page: "live follow page, German (issue 35)", who: "anonymous", path: () => `/live/${LIVE_CODE}`, language: "de" },
   { page: "live session ended (issue 35)", who: "anonymous", path: () => `/live/${ENDED_LIVE_CODE}`, status: 404 },
+  { page: "live join page (issue 35)", who: "anonymous", path: () => "/live/" },
+  { page: "live join page, a wrong code (issue 35)", who: "anonymous", path: () => "/live/?code=nope", status: 400 },
   { page: "home", who: "anonymous", path: () => "/" },
   { page: "home (signed in)", who: "tim", path: () => "/" },
   { page: "home (signed in as admin and curator)", who: "ada", path: () => "/" },

@@ -257,6 +257,33 @@ describe.each(testDatabaseTargets())("issue 35: live sessions on $name", (target
     expect(after.body).toContain(`href="/p/${oids.public}/`);
   });
 
+  it("issue 35 item 2: /live/ takes a typed code (small letters, spaces, dashes) to its follow page, and says what a code looks like", async () => {
+    const live = await goLive(oids.unlisted);
+    const visitor = new TestAgent(app);
+    const form = await visitor.get("/live/");
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('<form class="live-join__form" action="/live/" method="get">');
+    expect(form.body).toContain('name="code"');
+    expect(form.body).toContain("Join a live presentation");
+    // The room reads "K85J FWJQ" off the screen; typed in any way, it leads to the follow page.
+    const typed = `${live.code.slice(0, 4).toLowerCase()} - ${live.code.slice(4)}`;
+    const going = await visitor.get(`/live/?code=${encodeURIComponent(typed)}`);
+    expect(going.statusCode).toBe(303);
+    expect(going.headers.location).toBe(`/live/${live.code}`);
+    expect((await visitor.get(`/live/${live.code}`)).statusCode).toBe(200);
+    // Not a code's shape: said on the form, with what was typed, and nothing counted as a guess.
+    const wrong = await visitor.get("/live/?code=HELLO%3Cb%3E");
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.body).toContain("That isn&#x27;t a live code: a code is 8 letters and digits");
+    expect(wrong.body).toContain('value="HELLO&lt;b&gt;"');
+    expect(wrong.body).toContain('aria-invalid="true"');
+    // An ended code's page offers the form again.
+    await end(live.code);
+    const ended = await visitor.get(`/live/${live.code}`);
+    expect(ended.statusCode).toBe(404);
+    expect(ended.body).toContain('action="/live/"');
+  });
+
   it("issue 35 done-when: guessing codes is limited per address; past the limit even a right code is refused", async () => {
     const live = await goLive(oids.unlisted);
     const guesser = new TestAgent(app);

@@ -21,6 +21,17 @@ export interface FollowPageData {
   reactions: LiveReaction[];
 }
 
+/**
+ * Issue 35 item 2: `/live/`, where someone in the room types the code the presenter shows (the
+ * form asks `/live/?code=…`, which goes on to `/live/{code}` when it is a code's shape).
+ */
+export interface LiveJoinPageData {
+  /** What was typed, to show again beside the error; empty on a first visit. */
+  typed: string;
+  /** True when what was typed can't be a code. */
+  invalid: boolean;
+}
+
 /** Issue 35 item 2: the page an ended (or unknown) code shows: no deck for a private one. */
 export interface LiveEndedPageData {
   /** The deck's own page, only when anyone may see it (public, reusable, unlisted by its link). */

@@ -10,7 +10,7 @@ import { LivePresenterPage, type LivePresenterPageData } from "./components/Live
 import type { LiveHub } from "./hub";
 import type { LiveEndedPageData } from "./page-data";
 import { findSessionByCode, type LiveSessionRow } from "./repository";
-import { isLiveReaction, livePath, normaliseLiveCode } from "./rules";
+import { isLiveReaction, LIVE_JOIN_PATH, livePath, normaliseLiveCode } from "./rules";
 import {
   askQuestion,
   createQuestionBroadcaster,
@@ -155,6 +155,22 @@ export function registerLiveRoutes(
       head: { title: { id: "live.ended.pageTitle" }, noindex: true },
     });
   };
+
+  // Issue 35 item 2: where someone in the room types the code. A code of the right shape goes on
+  // to its follow page (which counts unknown codes against the address); anything else is said.
+  app.get(LIVE_JOIN_PATH, async (request, reply) => {
+    const asked = (request.query as { code?: unknown }).code;
+    const typed = typeof asked === "string" ? asked.slice(0, 64) : "";
+    const code = typed ? normaliseLiveCode(typed) : null;
+    if (code) return reply.redirect(livePath(code), 303);
+    return context.sendPage(request, reply, {
+      entry: "live",
+      status: typed ? 400 : 200,
+      data: { follow: null, ended: null, join: { typed, invalid: typed !== "" } },
+      render: (pageData) => createElement(LivePage, { data: pageData }),
+      head: { title: { id: "live.join.pageTitle" } },
+    });
+  });
 
   // The follow page (issue 35 item 2).
   app.get("/live/:code", async (request: CodeRequest, reply) => {

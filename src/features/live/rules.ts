@@ -23,6 +23,9 @@ export function spacedLiveCode(code: string): string {
   return `${code.slice(0, 4)} ${code.slice(4)}`;
 }
 
+/** Issue 35 item 2: where a code is typed in (`?code=` goes on to the follow page). */
+export const LIVE_JOIN_PATH = "/live/";
+
 /** The follow page's path (issue 35 item 2). */
 export function livePath(code: string): string {
   return `/live/${code}`;

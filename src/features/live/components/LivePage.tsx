@@ -1,10 +1,19 @@
 import { type FormEvent, useCallback, useMemo, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
+import { TextField } from "../../../ui/Form";
 import { useSession } from "../../../ui/session";
 import { Player } from "../../presentation/components/player/Player";
-import type { FollowPageData, LiveEndedPageData } from "../page-data";
-import { LIVE_QUESTION_MAX_LENGTH, LIVE_REACTIONS, type LiveReaction, livePath, sortedQuestions } from "../rules";
+import type { FollowPageData, LiveEndedPageData, LiveJoinPageData } from "../page-data";
+import {
+  LIVE_CODE_LENGTH,
+  LIVE_JOIN_PATH,
+  LIVE_QUESTION_MAX_LENGTH,
+  LIVE_REACTIONS,
+  type LiveReaction,
+  livePath,
+  sortedQuestions,
+} from "../rules";
 import { livePost, useLiveState } from "./live-client";
 import "../../../ui/styles/base.css";
 import "../../presentation/components/fullscreen-page.css";
@@ -13,6 +22,8 @@ import "./live.css";
 export interface LivePageData {
   follow: FollowPageData | null;
   ended: LiveEndedPageData | null;
+  /** `/live/`: the form a code is typed into. */
+  join?: LiveJoinPageData | null;
 }
 
 /** The accessible names of the reactions (the emoji themselves are decoration). */
@@ -27,7 +38,45 @@ export const REACTION_LABELS: Record<LiveReaction, MessageId> = {
 /** Issue 35 item 2: `/live/{code}`, the follow page, or the notice of an ended (or unknown) code. */
 export function LivePage({ data }: { data: LivePageData }) {
   if (data.follow) return <FollowView data={data.follow} />;
+  if (data.join) {
+    return (
+      <main className="live-ended live-join">
+        <h1 className="live-ended__heading">
+          <FormattedMessage id="live.join.heading" />
+        </h1>
+        <p>
+          <FormattedMessage id="live.join.lead" />
+        </p>
+        <JoinForm typed={data.join.typed} invalid={data.join.invalid} />
+      </main>
+    );
+  }
   return <EndedNotice data={data.ended ?? { deckPath: null, title: null }} />;
+}
+
+/**
+ * Issue 35 item 2: the code the presenter shows, typed in (spaces, dashes and small letters are
+ * fine). A plain GET form: it works before and without scripts.
+ */
+function JoinForm({ typed = "", invalid = false }: { typed?: string; invalid?: boolean }) {
+  return (
+    <form className="live-join__form" method="get" action={LIVE_JOIN_PATH}>
+      <TextField
+        name="code"
+        id="live-join-code"
+        label={<FormattedMessage id="live.join.label" />}
+        hint={<FormattedMessage id="live.join.hint" values={{ length: LIVE_CODE_LENGTH }} />}
+        error={invalid ? <FormattedMessage id="live.join.invalid" values={{ length: LIVE_CODE_LENGTH }} /> : undefined}
+        defaultValue={typed}
+        autoComplete="off"
+        maxLength={32}
+        required
+      />
+      <button type="submit" className="button button--primary">
+        <FormattedMessage id="live.join.submit" />
+      </button>
+    </form>
+  );
 }
 
 function EndedNotice({ data }: { data: LiveEndedPageData }) {
@@ -46,6 +95,10 @@ function EndedNotice({ data }: { data: LiveEndedPageData }) {
           </a>
         </p>
       ) : null}
+      <h2 className="live-join__again">
+        <FormattedMessage id="live.join.again" />
+      </h2>
+      <JoinForm />
     </main>
   );
 }
