@@ -8,6 +8,8 @@ import { Avatar } from "../../../ui/Avatar";
 import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import {
   ButtonForm,
+  FieldList,
+  type FieldSpec,
   FormMessageNotice,
   FormNotice,
   FormPanel,
@@ -75,6 +77,25 @@ function FormProblemNotice({ problem }: { problem: FormProblem | null }) {
   return <FormMessageNotice kind="error" message={problem} />;
 }
 
+/** Spec §2's names, at most this long (the server says so again: service.ts). */
+const NAME_MAX_LENGTH = 100;
+const NAME_FIELDS: readonly FieldSpec[] = [
+  {
+    name: "firstName",
+    label: "accounts.field.firstName",
+    autoComplete: "given-name",
+    required: true,
+    maxLength: NAME_MAX_LENGTH,
+  },
+  { name: "lastName", label: "accounts.field.lastName", autoComplete: "family-name", maxLength: NAME_MAX_LENGTH },
+  {
+    name: "publicDisplayName",
+    label: "accounts.field.publicDisplayName",
+    hint: "accounts.field.publicDisplayNameHint",
+    maxLength: NAME_MAX_LENGTH,
+  },
+];
+
 /** The name fields of sign-up and settings (spec §2: first name, last name, public display name). */
 function NameFields({
   values,
@@ -83,37 +104,7 @@ function NameFields({
   values: { firstName?: string; lastName?: string; publicDisplayName?: string };
   fieldError: (field: string) => string | null;
 }) {
-  const intl = useIntl();
-  const field = (id: MessageId) => intl.formatMessage({ id });
-  return (
-    <>
-      <TextField
-        name="firstName"
-        label={field("accounts.field.firstName")}
-        defaultValue={values.firstName}
-        error={fieldError("firstName")}
-        autoComplete="given-name"
-        required
-        maxLength={100}
-      />
-      <TextField
-        name="lastName"
-        label={field("accounts.field.lastName")}
-        defaultValue={values.lastName}
-        error={fieldError("lastName")}
-        autoComplete="family-name"
-        maxLength={100}
-      />
-      <TextField
-        name="publicDisplayName"
-        label={field("accounts.field.publicDisplayName")}
-        hint={field("accounts.field.publicDisplayNameHint")}
-        defaultValue={values.publicDisplayName}
-        error={fieldError("publicDisplayName")}
-        maxLength={100}
-      />
-    </>
-  );
+  return <FieldList fields={NAME_FIELDS} values={values} errorOf={fieldError} />;
 }
 
 /** A new password: at least ten characters (the server says so again if not). */
@@ -256,9 +247,7 @@ function LogoutForm({ name }: { name: string }) {
       title={<FormattedMessage id="accounts.logout.title" />}
       lead={<FormattedMessage id="accounts.logout.lead" values={{ name }} />}
     >
-      <ButtonForm action="/logout" className="form" variant="primary">
-        <FormattedMessage id="accounts.logout.submit" />
-      </ButtonForm>
+      <ButtonForm action="/logout" className="form" variant="primary" message="accounts.logout.submit" />
     </FormPanel>
   );
 }
@@ -295,9 +284,7 @@ function SettingsForms({ data }: { data: Extract<AccountPageData, { page: "setti
               </option>
             ))}
           </SelectField>
-          <SubmitButton>
-            <FormattedMessage id="settings.saveProfile" />
-          </SubmitButton>
+          <SubmitButton message="settings.saveProfile" />
         </PostForm>
       </FormSection>
       <FormSection id="settings-password" title={<FormattedMessage id="settings.password" />}>
@@ -316,9 +303,7 @@ function SettingsForms({ data }: { data: Extract<AccountPageData, { page: "setti
             label={field("accounts.field.newPassword")}
             error={fieldError("password")}
           />
-          <SubmitButton>
-            <FormattedMessage id="settings.changePassword" />
-          </SubmitButton>
+          <SubmitButton message="settings.changePassword" />
         </PostForm>
       </FormSection>
     </div>
@@ -392,9 +377,7 @@ function SegmentForm({ problem }: { problem: FormProblem | null }) {
             </p>
           ) : null}
         </fieldset>
-        <SubmitButton>
-          <FormattedMessage id="accounts.segment.submit" />
-        </SubmitButton>
+        <SubmitButton message="accounts.segment.submit" />
       </PostForm>
       <SwitchLink id="accounts.signup.haveAccount" href="/login/" />
     </FormPanel>

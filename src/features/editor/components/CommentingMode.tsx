@@ -35,9 +35,8 @@ function CommentItem({ comment, editorPath }: { comment: CommentView; editorPath
             className="comment__delete"
             variant="danger-quiet"
             label={intl.formatMessage({ id: "editor.comments.deleteLabel" }, { name: comment.authorName })}
-          >
-            <FormattedMessage id="editor.comments.delete" />
-          </ButtonForm>
+            message="editor.comments.delete"
+          />
         ) : null}
       </div>
     </li>
@@ -86,9 +85,7 @@ export function CommentingMode({ data, editorPath }: { data: CommentingData; edi
               </p>
             ) : null}
           </div>
-          <SubmitButton>
-            <FormattedMessage id="editor.comments.submit" />
-          </SubmitButton>
+          <SubmitButton message="editor.comments.submit" />
         </PostForm>
         {data.comments.length === 0 ? (
           <p className="commenting__empty">

@@ -92,9 +92,7 @@ function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "repor
           </label>
           <textarea id="report-details" name="details" maxLength={2000} />
         </div>
-        <SubmitButton>
-          <FormattedMessage id="report.submit" />
-        </SubmitButton>
+        <SubmitButton message="report.submit" />
       </PostForm>
     </section>
   );
@@ -126,12 +124,8 @@ function Queue({ data }: { data: Extract<ModerationPageData, { page: "queue" }> 
                 </p>
                 {report.details ? <p>{report.details}</p> : null}
               </div>
-              <ButtonForm action={`/admin/reports/${report.id}/hide`} variant="danger">
-                <FormattedMessage id="moderation.hide" />
-              </ButtonForm>
-              <ButtonForm action={`/admin/reports/${report.id}/dismiss`} variant="plain">
-                <FormattedMessage id="moderation.dismiss" />
-              </ButtonForm>
+              <ButtonForm action={`/admin/reports/${report.id}/hide`} variant="danger" message="moderation.hide" />
+              <ButtonForm action={`/admin/reports/${report.id}/dismiss`} variant="plain" message="moderation.dismiss" />
             </li>
           ))}
         </ul>
