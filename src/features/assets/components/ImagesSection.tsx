@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from "react";
 import { FormattedMessage } from "../../../i18n/intl";
+import { FormSection } from "../../../ui/Form";
 import { useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "./ImageUploadStatus";
 import { imageMarkdown, useImageUpload } from "./image-upload";
@@ -37,13 +38,11 @@ export function ImagesSection() {
   };
 
   return (
-    <section className="panel" aria-labelledby="images-title">
-      <h2 id="images-title">
-        <FormattedMessage id="dashboard.images.title" />
-      </h2>
-      <p className="dashboard__lead">
-        <FormattedMessage id="dashboard.images.lead" />
-      </p>
+    <FormSection
+      id="images-title"
+      title={<FormattedMessage id="dashboard.images.title" />}
+      lead={<FormattedMessage id="dashboard.images.lead" />}
+    >
       <form className="form image-upload" onSubmit={submit} aria-describedby="images-status">
         <div className="field">
           <label htmlFor="images-file">
@@ -82,6 +81,6 @@ export function ImagesSection() {
           </p>
         </div>
       ) : null}
-    </section>
+    </FormSection>
   );
 }

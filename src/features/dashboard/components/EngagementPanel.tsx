@@ -3,6 +3,7 @@ import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import type { EngagementFigures } from "../engagement";
 import { ENGAGEMENT_PERIODS } from "../engagement";
 import type { ViewSourceRow } from "../repository";
+import { ColumnHeads } from "./ColumnHeads";
 import "./engagement.css";
 
 /**
@@ -168,25 +169,15 @@ export function EngagementPanel({
               <caption id={`${ids}-steps`}>
                 <FormattedMessage id="engagement.tableCaption" values={{ days: engagement.days }} />
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.step" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.reached" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.share" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.medianStay" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.backs" />
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                ids={[
+                  "engagement.step",
+                  "engagement.reached",
+                  "engagement.share",
+                  "engagement.medianStay",
+                  "engagement.backs",
+                ]}
+              />
               <tbody>
                 {figures.steps.map((step) => (
                   <tr key={step.step} data-step={step.step}>
@@ -252,19 +243,7 @@ function ViewSources({ sources, days }: { sources: ViewSourceRow[]; days: number
             <caption id={`${ids}-sources`}>
               <FormattedMessage id="engagement.sourcesCaption" values={{ days }} />
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <FormattedMessage id="engagement.sourceKind" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="engagement.sourceHost" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="engagement.sourceCount" />
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads ids={["engagement.sourceKind", "engagement.sourceHost", "engagement.sourceCount"]} />
             <tbody>
               {sources.map((source) => (
                 <tr key={`${source.kind} ${source.host}`} data-source={`${source.kind}:${source.host}`}>

@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { ButtonForm, FormNotice, PostForm, SubmitButton } from "../../../ui/Form";
+import { ButtonForm, FormNotice, FormPanel, PostForm, SubmitButton } from "../../../ui/Form";
+import { LinkButton } from "../../../ui/LinkButton";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { TagInput } from "../../../ui/TagInput";
 import { REPORT_REASONS } from "../reasons";
@@ -40,17 +41,13 @@ function renderModeration(data: ModerationPageData) {
       return <ReportForm data={data} />;
     case "reported":
       return (
-        <section className="panel auth-panel" aria-labelledby="reported-title">
-          <h1 id="reported-title">
-            <FormattedMessage id="report.thanks.title" />
-          </h1>
-          <p className="auth-panel__lead">
-            <FormattedMessage id="report.thanks.body" values={{ title: data.title }} />
-          </p>
-          <a className="button" href={`/p/${data.oid}/`}>
-            <FormattedMessage id="report.back" />
-          </a>
-        </section>
+        <FormPanel
+          id="reported-title"
+          title={<FormattedMessage id="report.thanks.title" />}
+          lead={<FormattedMessage id="report.thanks.body" values={{ title: data.title }} />}
+        >
+          <LinkButton href={`/p/${data.oid}/`} message="report.back" />
+        </FormPanel>
       );
     case "queue":
       return <Queue data={data} />;
@@ -62,13 +59,11 @@ function renderModeration(data: ModerationPageData) {
 function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "report" }> }) {
   const intl = useIntl();
   return (
-    <section className="panel auth-panel" aria-labelledby="report-title">
-      <h1 id="report-title">
-        <FormattedMessage id="report.title" />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id="report.lead" values={{ title: data.title }} />
-      </p>
+    <FormPanel
+      id="report-title"
+      title={<FormattedMessage id="report.title" />}
+      lead={<FormattedMessage id="report.lead" values={{ title: data.title }} />}
+    >
       <PostForm action={`/contact/abuse/${data.oid}/`}>
         {data.problem ? (
           <FormNotice kind="error">
@@ -94,7 +89,7 @@ function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "repor
         </div>
         <SubmitButton message="report.submit" />
       </PostForm>
-    </section>
+    </FormPanel>
   );
 }
 
