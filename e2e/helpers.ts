@@ -114,3 +114,17 @@ export async function openDeck(page: Page, slugPart: string, hash = ""): Promise
   await waitForHydration(page);
   return url;
 }
+
+/** How the element with keyboard focus shows it: whether it matches :focus-visible, has an outline, a box shadow. */
+export async function focusIndicator(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element) return null;
+    const style = getComputedStyle(element);
+    return {
+      focusVisible: element.matches(":focus-visible"),
+      outline: style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0,
+      shadow: style.boxShadow !== "none",
+    };
+  });
+}
