@@ -366,3 +366,20 @@ export function FormSection({
     </section>
   );
 }
+
+/** A control's label, its words one message: for the controls the kit's Field doesn't draw (live, file, choice). */
+export function MessageLabel({
+  htmlFor,
+  message,
+  className,
+}: {
+  htmlFor: string;
+  message: MessageId;
+  className?: string;
+}) {
+  return (
+    <label htmlFor={htmlFor} className={className}>
+      <FormattedMessage id={message} />
+    </label>
+  );
+}

@@ -1,5 +1,5 @@
-import { FormattedMessage, useIntl } from "../i18n/intl";
-import { FormNotice, PostForm, SubmitButton } from "./Form";
+import { useIntl } from "../i18n/intl";
+import { FormNotice, MessageLabel, PostForm, SubmitButton } from "./Form";
 import { LinkButton } from "./LinkButton";
 import { PageIntro } from "./PageIntro";
 
@@ -44,9 +44,7 @@ export function LinkGate({ gate }: { gate: LinkGateData }) {
       <PostForm action={gate.action} className="form link-gate__form">
         {error ? <FormNotice kind="error">{error}</FormNotice> : null}
         <div className={`field${gate.problem === "wrong" ? " field--error" : ""}`}>
-          <label htmlFor="link-passcode">
-            <FormattedMessage id="linkGate.passcode.label" />
-          </label>
+          <MessageLabel htmlFor="link-passcode" message="linkGate.passcode.label" />
           <input
             id="link-passcode"
             name="passcode"

@@ -1,6 +1,6 @@
 import { type FormEvent, useRef, useState } from "react";
 import { FormattedMessage } from "../../../i18n/intl";
-import { FormSection } from "../../../ui/Form";
+import { FormSection, MessageLabel } from "../../../ui/Form";
 import { useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "./ImageUploadStatus";
 import { imageMarkdown, useImageUpload } from "./image-upload";
@@ -45,9 +45,7 @@ export function ImagesSection() {
     >
       <form className="form image-upload" onSubmit={submit} aria-describedby="images-status">
         <div className="field">
-          <label htmlFor="images-file">
-            <FormattedMessage id="dashboard.images.file" />
-          </label>
+          <MessageLabel htmlFor="images-file" message="dashboard.images.file" />
           <input
             id="images-file"
             ref={fileInput}
@@ -67,9 +65,7 @@ export function ImagesSection() {
       </form>
       {snippet ? (
         <div className="field image-upload__snippet">
-          <label htmlFor="images-snippet">
-            <FormattedMessage id="dashboard.images.snippet" />
-          </label>
+          <MessageLabel htmlFor="images-snippet" message="dashboard.images.snippet" />
           <input id="images-snippet" type="text" readOnly value={snippet} onFocus={(event) => event.target.select()} />
           <button type="button" className="button" onClick={() => void copy()}>
             <FormattedMessage id="dashboard.images.copy" />

@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { FormattedMessage, type MessageValues, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
+import { MessageLabel } from "../../../ui/Form";
 import { PageIntro } from "../../../ui/PageIntro";
 import { EMBED_API_CLIENT_PATH } from "../../embed/embed-api-client";
 import { EMBED_CONTROLS_HEIGHT, responsiveEmbedSnippet } from "../../embed/embed-dimensions";
@@ -232,9 +233,7 @@ function LiveExample({ demo }: { demo: EmbedDocsDemo }) {
           <FormattedMessage id="dev.embed.live.next" />
         </button>
         <form className="embed-docs__goto" onSubmit={goTo}>
-          <label htmlFor="embed-docs-step">
-            <FormattedMessage id="dev.embed.live.step" />
-          </label>
+          <MessageLabel htmlFor="embed-docs-step" message="dev.embed.live.step" />
           <input
             id="embed-docs-step"
             type="number"

@@ -8,6 +8,7 @@ import {
   FormMessageNotice,
   FormPanel,
   FormSection,
+  MessageLabel,
   PostForm,
   SelectField,
   SubmitButton,
@@ -426,9 +427,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
         <PostForm action={`${path}/view-links`} className="inline-form">
           {/* Issue 33: the link's name, for the owner ("Investor: Acme"). */}
           <div className="field">
-            <label htmlFor="new-link-name">
-              <FormattedMessage id="dashboard.links.name" />
-            </label>
+            <MessageLabel htmlFor="new-link-name" message="dashboard.links.name" />
             <input id="new-link-name" name="name" type="text" maxLength={100} />
           </div>
           {/* Issue 28: a link made for presenting also opens the presenter view, notes included. */}

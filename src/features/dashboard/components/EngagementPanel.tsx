@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
+import { MessageLabel } from "../../../ui/Form";
 import type { EngagementFigures } from "../engagement";
 import { ENGAGEMENT_PERIODS } from "../engagement";
 import type { ViewSourceRow } from "../repository";
@@ -79,9 +80,7 @@ export function EngagementPanel({
       </h2>
       <form method="get" action={`${action}#${ENGAGEMENT_SECTION}`} className="engagement__choice">
         <div className="field">
-          <label htmlFor="engagement-days">
-            <FormattedMessage id="engagement.period" />
-          </label>
+          <MessageLabel htmlFor="engagement-days" message="engagement.period" />
           <select id="engagement-days" name="days" defaultValue={String(engagement.days)}>
             {ENGAGEMENT_PERIODS.map((days) => (
               <option key={days} value={days}>
@@ -91,9 +90,7 @@ export function EngagementPanel({
           </select>
         </div>
         <div className="field">
-          <label htmlFor="engagement-audience">
-            <FormattedMessage id="engagement.audience" />
-          </label>
+          <MessageLabel htmlFor="engagement-audience" message="engagement.audience" />
           <select id="engagement-audience" name="audience" defaultValue={engagement.audience}>
             <option value="all">{intl.formatMessage({ id: "engagement.audienceAll" })}</option>
             <option value="public">{intl.formatMessage({ id: "engagement.audiencePublic" })}</option>

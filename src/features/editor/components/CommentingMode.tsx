@@ -1,6 +1,6 @@
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import { Avatar } from "../../../ui/Avatar";
-import { ButtonForm, PostForm, SubmitButton } from "../../../ui/Form";
+import { ButtonForm, MessageLabel, PostForm, SubmitButton } from "../../../ui/Form";
 import { Player } from "../../presentation/components/player/Player";
 import { COMMENT_MAX_LENGTH, type CommentingData, type CommentView } from "../page-data";
 
@@ -63,9 +63,7 @@ export function CommentingMode({ data, editorPath }: { data: CommentingData; edi
         </div>
         <PostForm action={`${editorPath}comments`} className="form comment-form">
           <div className={`field${data.draftError ? " field--error" : ""}`}>
-            <label htmlFor="comment-body">
-              <FormattedMessage id="editor.comments.field" />
-            </label>
+            <MessageLabel htmlFor="comment-body" message="editor.comments.field" />
             <textarea
               id="comment-body"
               name="body"

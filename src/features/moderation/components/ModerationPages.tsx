@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { ButtonForm, FormNotice, FormPanel, PostForm, SubmitButton } from "../../../ui/Form";
+import { ButtonForm, FormNotice, FormPanel, MessageLabel, PostForm, SubmitButton } from "../../../ui/Form";
 import { LinkButton } from "../../../ui/LinkButton";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { TagInput } from "../../../ui/TagInput";
@@ -82,9 +82,7 @@ function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "repor
           ))}
         </fieldset>
         <div className="field">
-          <label htmlFor="report-details">
-            <FormattedMessage id="report.details" />
-          </label>
+          <MessageLabel htmlFor="report-details" message="report.details" />
           <textarea id="report-details" name="details" maxLength={2000} />
         </div>
         <SubmitButton message="report.submit" />
@@ -153,9 +151,7 @@ function Curate({ data }: { data: Extract<ModerationPageData, { page: "curate" }
       ) : null}
       <PostForm action={`/curation/${data.oid}/`}>
         <div className="field">
-          <label htmlFor="curation-tags">
-            <FormattedMessage id="curation.hiddenTags" />
-          </label>
+          <MessageLabel htmlFor="curation-tags" message="curation.hiddenTags" />
           <TagInput id="curation-tags" name="hiddenTags" defaultTags={data.hiddenTags} />
         </div>
         <label className="checkbox">
