@@ -4,8 +4,8 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { adminQuery, scratchDatabase } from "../db/testing/scratch-database";
 import { MAX_QUICK_DEATHS, QUICK_DEATH_MS, RESPAWN_BACKOFF_MS, RespawnPolicy } from "./cluster";
 import { ConfigError, configFromEnv, MAX_WORKERS } from "./config";
 import { freePort, spawnWithOutput } from "./testing/child-output";
@@ -138,24 +138,11 @@ function alive(pid: number): boolean {
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
-async function adminQuery<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** A fresh PostgreSQL database on TEST_DATABASE_URL, dropped after the test (as db/testing/ does). */
 async function freshDatabase(admin: string): Promise<string> {
-  const name = `podium_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(admin, `create database ${name}`);
-  cleanups.push(() => adminQuery(admin, `drop database if exists ${name} with (force)`).then(() => {}));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const { url, drop } = await scratchDatabase(admin);
+  cleanups.push(drop);
+  return url;
 }
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -169,10 +169,13 @@ export class TestAgent {
   }
 }
 
-/** A multipart body as a browser sends it: the fields, then the file (if any) as `file`. */
+/**
+ * A multipart body as a browser sends it: the fields, then the file (if any) as `file`, of `type`
+ * (application/octet-stream unless given).
+ */
 export function multipartForm(
   fields: Record<string, string>,
-  file: { name: string; content: string | Buffer } | null,
+  file: { name: string; content: string | Buffer; type?: string } | null,
 ): { payload: Buffer; contentType: string } {
   const boundary = "----podiumtestboundary";
   const parts: Buffer[] = [];
@@ -182,7 +185,7 @@ export function multipartForm(
   if (file) {
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? "application/octet-stream"}\r\n\r\n`,
       ),
       Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
       Buffer.from("\r\n"),

@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import http from "node:http";
 import { join, resolve } from "node:path";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { adminQuery, scratchDatabase } from "../../../db/testing/scratch-database";
 import { freePort, spawnWithOutput } from "../../../server/testing/child-output";
 import { deleteStream, NATS_TEST_URL, natsAvailable, usageEvent } from "../../../server/testing/event-pipeline";
 import { buildServer } from "../../../server/testing/server-build";
@@ -27,23 +27,10 @@ const CONNECTIONS = 16;
 const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
-async function adminQuery<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 async function freshDatabase(admin: string): Promise<string> {
-  const name = `podium_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(admin, `create database ${name}`);
-  cleanups.push(() => adminQuery(admin, `drop database if exists ${name} with (force)`).then(() => {}));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const { url, drop } = await scratchDatabase(admin);
+  cleanups.push(drop);
+  return url;
 }
 
 /** Starts the built server; resolves once it says it serves. */
