@@ -53,24 +53,26 @@ export type AccountPageData =
 
 /** The account pages: log in, sign up, log out, settings and a person's public profile. */
 export function AccountPage({ data }: { data: AccountPageData }) {
-  return <SiteLayout>{renderAccountPage(data)}</SiteLayout>;
+  return (
+    <SiteLayout>
+      <AccountPageBody data={data} />
+    </SiteLayout>
+  );
 }
 
-function renderAccountPage(data: AccountPageData) {
-  switch (data.page) {
-    case "login":
-      return <LoginForm data={data} />;
-    case "signup":
-      return <SignupForm data={data} />;
-    case "logout":
-      return <LogoutForm name={data.name} />;
-    case "segment":
-      return <SegmentForm problem={data.problem} />;
-    case "settings":
-      return <SettingsForms data={data} />;
-    case "profile":
-      return <Profile data={data} />;
-  }
+/** Each account page's body, by the page the data names. */
+const ACCOUNT_PAGES: { [P in AccountPageData["page"]]: (data: Extract<AccountPageData, { page: P }>) => ReactNode } = {
+  login: (data) => <LoginForm data={data} />,
+  signup: (data) => <SignupForm data={data} />,
+  logout: (data) => <LogoutForm name={data.name} />,
+  segment: (data) => <SegmentForm problem={data.problem} />,
+  settings: (data) => <SettingsForms data={data} />,
+  profile: (data) => <Profile data={data} />,
+};
+
+function AccountPageBody({ data }: { data: AccountPageData }) {
+  // The table's entry for data.page takes that page's data (TypeScript can't pair them itself).
+  return (ACCOUNT_PAGES[data.page] as (data: AccountPageData) => ReactNode)(data);
 }
 
 function FormProblemNotice({ problem }: { problem: FormProblem | null }) {
@@ -310,28 +312,31 @@ function SettingsForms({ data }: { data: Extract<AccountPageData, { page: "setti
   );
 }
 
+/** A public profile's head (spec §2 /user/{oid}/): the person's avatar, name and how many decks they show. */
+function ProfileHeader({ owner, count }: { owner: { name: string; initials: string; color: string }; count: number }) {
+  return (
+    <header className="profile__header">
+      <Avatar initials={owner.initials} color={owner.color} size={72} />
+      <div>
+        <h1>{owner.name}</h1>
+        <p>
+          <FormattedMessage id="profile.count" values={{ count }} />
+        </p>
+      </div>
+    </header>
+  );
+}
+
 function Profile({ data }: { data: Extract<AccountPageData, { page: "profile" }> }) {
-  const intl = useIntl();
+  const listLabel = useIntl().formatMessage({ id: "profile.presentations" });
   return (
     <div className="profile">
-      <header className="profile__header">
-        <Avatar initials={data.owner.initials} color={data.owner.color} size={72} />
-        <div>
-          <h1>{data.owner.name}</h1>
-          <p>
-            <FormattedMessage id="profile.count" values={{ count: data.presentations.length }} />
-          </p>
-        </div>
-      </header>
+      <ProfileHeader owner={data.owner} count={data.presentations.length} />
       <h2 className="home-section-title">
         <FormattedMessage id="profile.presentations" />
       </h2>
       {data.presentations.length > 0 ? (
-        <CardList
-          eager={FIRST_ROW_CARDS}
-          cards={data.presentations}
-          label={intl.formatMessage({ id: "profile.presentations" })}
-        />
+        <CardList eager={FIRST_ROW_CARDS} cards={data.presentations} label={listLabel} />
       ) : (
         <p>
           <FormattedMessage id="profile.empty" values={{ name: data.owner.name }} />
