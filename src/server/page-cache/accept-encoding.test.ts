@@ -3,11 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
-import { insertUser } from "../../features/accounts/repository";
 import { insertPresentationIfAbsent } from "../../features/presentation/repository";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../app";
-import { TEST_CONFIG, TestAgent } from "../testing";
+import { insertTestUser, TEST_CONFIG, TestAgent } from "../testing";
 import { CHROME_USER_AGENT, decodedBody } from "../testing/browser";
 import { acceptsGzip, encodingFor, wildcardSpelledOut } from "./plugin";
 
@@ -58,16 +57,12 @@ describe.each(testDatabaseTargets())("no gzip for `gzip;q=0, *` on $name (issue 
     cached = await buildApp({ ...TEST_CONFIG, pageCacheMaxBytes: 8 * 1024 * 1024 }, db);
     // The same database without the page cache: every page goes through @fastify/compress.
     plain = await buildApp(TEST_CONFIG, db);
-    const owner = await insertUser(db, {
+    const owner = await insertTestUser(db, {
       oid: stableOid("encoding:owner"),
       email: "owner@encoding.test",
       username: "encoding.owner",
       firstName: "Ada",
       lastName: "Encoding",
-      publicDisplayName: null,
-      passwordHash: "x",
-      isAdmin: false,
-      isCurator: false,
     });
     await insertPresentationIfAbsent(db, {
       oid: deck,

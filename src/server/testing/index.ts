@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import type { Database } from "../../db/client";
+import type { Database, Queryable } from "../../db/client";
 import type { TestDatabaseTarget } from "../../db/testing";
-import { insertUser } from "../../features/accounts/repository";
+import { insertUser, type NewUser } from "../../features/accounts/repository";
 import { startSession } from "../../features/accounts/service";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../app";
@@ -193,6 +193,17 @@ export function multipartForm(
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Inserts a person directly, for tests that need accounts but not signing in: no display name, no
+ * admin or curator rights and a password hash nobody signs in with, unless `person` says otherwise.
+ */
+export function insertTestUser(
+  db: Queryable,
+  person: Pick<NewUser, "oid" | "email" | "username" | "firstName" | "lastName"> & Partial<NewUser>,
+) {
+  return insertUser(db, { publicDisplayName: null, passwordHash: "x", isAdmin: false, isCurator: false, ...person });
 }
 
 /**
