@@ -367,6 +367,41 @@ export function FormSection({
   );
 }
 
+/** A checkbox with its words in its label, and (`hint`, with its id) a note under it tied to it. */
+export function CheckboxField({
+  name,
+  label,
+  hint,
+  hintId,
+  defaultChecked,
+}: {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  hintId?: string;
+  defaultChecked?: boolean;
+}) {
+  return (
+    <div className="field">
+      <label>
+        <input
+          type="checkbox"
+          name={name}
+          value="on"
+          defaultChecked={defaultChecked}
+          aria-describedby={hint ? hintId : undefined}
+        />{" "}
+        {label}
+      </label>
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** A control's label, its words one message: for the controls the kit's Field doesn't draw (live, file, choice). */
 export function MessageLabel({
   htmlFor,

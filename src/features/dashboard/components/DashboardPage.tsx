@@ -3,6 +3,7 @@ import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import {
   ButtonForm,
+  CheckboxField,
   FieldList,
   type FieldSpec,
   FormMessageNotice,
@@ -137,31 +138,18 @@ function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageDa
 /** Issue 33 item 4: whether viewers of the public page may download the deck (off by default). */
 function DownloadChoice({ action, allowed }: { action: string; allowed: boolean }) {
   return (
-    <section className="panel" aria-labelledby="downloads-title">
-      <h2 id="downloads-title">
-        <FormattedMessage id="dashboard.downloads" />
-      </h2>
+    <FormSection id="downloads-title" title={<FormattedMessage id="dashboard.downloads" />}>
       <PostForm action={action}>
-        <div className="field">
-          <label>
-            <input
-              type="checkbox"
-              name="allowDownload"
-              value="on"
-              defaultChecked={allowed}
-              aria-describedby="downloads-hint"
-            />{" "}
-            <FormattedMessage id="dashboard.downloads.allow" />
-          </label>
-          <p className="field__hint" id="downloads-hint">
-            <FormattedMessage id="dashboard.downloads.hint" />
-          </p>
-        </div>
-        <SubmitButton>
-          <FormattedMessage id="dashboard.downloads.save" />
-        </SubmitButton>
+        <CheckboxField
+          name="allowDownload"
+          defaultChecked={allowed}
+          label={<FormattedMessage id="dashboard.downloads.allow" />}
+          hint={<FormattedMessage id="dashboard.downloads.hint" />}
+          hintId="downloads-hint"
+        />
+        <SubmitButton message="dashboard.downloads.save" />
       </PostForm>
-    </section>
+    </FormSection>
   );
 }
 
