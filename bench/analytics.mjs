@@ -51,34 +51,8 @@ async function signUp(port) {
   return jar;
 }
 
-/** A multipart body as a browser sends it (as in bench/likes.mjs). */
-function multipart(fields, file) {
-  const boundary = `----podiumbench${randomBytes(8).toString("hex")}`;
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n${file.content}\r\n`,
-    `--${boundary}--\r\n`,
-  );
-  return { body: parts.join(""), contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
-async function importPresentation(port, jar, title) {
-  const { body, contentType } = multipart(
-    { _csrf: jar.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title },
-    { name: "bench.md", content: Array.from({ length: STEPS }, (_, i) => `# Step ${i + 1}`).join("\n---\n") },
-  );
-  const response = await support.request(port, {
-    method: "POST",
-    path: "/dashboard/next/import",
-    headers: { "content-type": contentType, cookie: jar.header() },
-    body,
-  });
-  const oid = /\/presentations\/([^/]+)\//.exec(String(response.headers.location ?? ""))?.[1];
-  if (response.status !== 303 || !oid) throw new Error(`POST /dashboard/next/import answered ${response.status}`);
-  return oid;
-}
+const importPresentation = (port, jar, title) =>
+  support.importMarkdown(port, jar, title, Array.from({ length: STEPS }, (_, i) => `# Step ${i + 1}`).join("\n---\n"));
 
 async function createLink(port, jar, oid, name) {
   const response = await support.request(port, {
@@ -90,30 +64,7 @@ async function createLink(port, jar, oid, name) {
   if (response.status !== 303) throw new Error(`creating a link answered ${response.status}`);
 }
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const summary = (times) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
-};
-
-/**
- * Requests two pages in turn, `REQUESTS` times each (after 5 unmeasured rounds), so the machine's
- * load changes weigh on both alike: ms per answer of each.
- */
-async function timePages(port, jar, paths, check) {
-  const times = paths.map(() => []);
-  for (let i = 0; i < REQUESTS + 5; i++) {
-    for (const [which, path] of paths.entries()) {
-      const start = performance.now();
-      const response = await support.request(port, { path, headers: { cookie: jar.header() } });
-      const elapsed = performance.now() - start;
-      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
-      if (i === 0) check(which, response.body.toString());
-      if (i >= 5) times[which].push(elapsed);
-    }
-  }
-  return times.map(summary);
-}
+const timePages = (port, jar, paths, check) => support.timePages(port, jar, paths, check, REQUESTS);
 
 await support.runBench("analytics", async () => {
   support.ensureBuild();

@@ -37,46 +37,11 @@ async function signUp(port) {
   return jar;
 }
 
-async function importPresentation(port, jar, title) {
-  const { body, contentType } = support.multipart(
-    { _csrf: jar.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title },
-    { name: "bench.md", content: `# ${title}\n---\n# Two` },
-  );
-  const response = await support.request(port, {
-    method: "POST",
-    path: "/dashboard/next/import",
-    headers: { "content-type": contentType, cookie: jar.header() },
-    body,
-  });
-  const oid = /\/presentations\/([^/]+)\//.exec(String(response.headers.location ?? ""))?.[1];
-  if (response.status !== 303 || !oid) throw new Error(`POST /dashboard/next/import answered ${response.status}`);
-  return oid;
-}
+const importPresentation = (port, jar, title) => support.importMarkdown(port, jar, title, `# ${title}\n---\n# Two`);
 
-const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-const summary = (times) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
-};
+const summary = support.timingSummary;
 
-/**
- * Requests two pages in turn, `REQUESTS` times each (after 5 unmeasured rounds), so the machine's
- * load changes weigh on both alike: ms per answer of each.
- */
-async function timePages(port, jar, paths, check) {
-  const times = paths.map(() => []);
-  for (let i = 0; i < REQUESTS + 5; i++) {
-    for (const [which, path] of paths.entries()) {
-      const start = performance.now();
-      const response = await support.request(port, { path, headers: { cookie: jar.header() } });
-      const elapsed = performance.now() - start;
-      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
-      if (i === 0) check(which, response.body.toString());
-      if (i >= 5) times[which].push(elapsed);
-    }
-  }
-  return times.map(summary);
-}
+const timePages = (port, jar, paths, check) => support.timePages(port, jar, paths, check, REQUESTS);
 
 async function timeQuery(client, sql, params) {
   const times = [];

@@ -315,6 +315,52 @@ export function multipart(fields, file) {
 }
 
 /**
+ * Imports a Markdown deck through the dashboard's form as `jar`'s person (public, schema 2);
+ * returns its oid.
+ */
+export async function importMarkdown(port, jar, title, markdown) {
+  const { body, contentType } = multipart(
+    { _csrf: jar.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title },
+    { name: "bench.md", content: markdown },
+  );
+  const response = await request(port, {
+    method: "POST",
+    path: "/dashboard/next/import",
+    headers: { "content-type": contentType, cookie: jar.header() },
+    body,
+  });
+  const oid = /\/presentations\/([^/]+)\//.exec(String(response.headers.location ?? ""))?.[1];
+  if (response.status !== 303 || !oid) throw new Error(`POST /dashboard/next/import answered ${response.status}`);
+  return oid;
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+/** The median and 95th percentile of some timings (ms). */
+export const timingSummary = (times) => {
+  const sorted = [...times].sort((a, b) => a - b);
+  return { median: quantile(sorted, 0.5), p95: quantile(sorted, 0.95) };
+};
+
+/**
+ * Requests some pages in turn, `rounds` times each (after 5 unmeasured rounds), so the machine's
+ * load changes weigh on all alike: ms per answer of each. `check(which, body)` sees each page once.
+ */
+export async function timePages(port, jar, paths, check, rounds) {
+  const times = paths.map(() => []);
+  for (let i = 0; i < rounds + 5; i++) {
+    for (const [which, path] of paths.entries()) {
+      const start = performance.now();
+      const response = await request(port, { path, headers: { cookie: jar.header() } });
+      const elapsed = performance.now() - start;
+      if (response.status !== 200) throw new Error(`GET ${path} answered ${response.status}`);
+      if (i === 0) check(which, response.body.toString());
+      if (i >= 5) times[which].push(elapsed);
+    }
+  }
+  return times.map(timingSummary);
+}
+
+/**
  * Signs a new person up through the real form, as a browser would (the form's XSRF-TOKEN cookie
  * as `_csrf`). Returns their `cookie` header, `xsrf` token and cookie `jar`. `lastName` and
  * `email` (a random one by default) tell the benches' people apart.

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import type { BrowserContext, Page } from "@playwright/test";
+import type { BrowserContext } from "@playwright/test";
+import { openDeck } from "./helpers";
 import {
   axeViolations,
   expect,
@@ -15,14 +16,6 @@ const CONSENT_COOKIE = "podium_cookie_consent";
 
 async function cookie(context: BrowserContext, name: string) {
   return (await context.cookies()).find((c) => c.name === name) ?? null;
-}
-
-async function openDeck(page: Page, slugPart: string): Promise<string> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  await page.goto(url);
-  await waitForHydration(page);
-  return url;
 }
 
 test.describe("cookie choices and the usage-session cookie", () => {

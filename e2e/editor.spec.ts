@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { focusIndicator } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Ada's unlisted pitch deck; Grace may comment on it (README, demo accounts). */
@@ -6,16 +7,7 @@ const BOARD_UPDATE_LINK = "/view/demo-view-link-lumenly-board-update/";
 
 /** The element with keyboard focus shows a visible focus indicator. */
 async function expectVisibleFocus(page: Page) {
-  const focus = await page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
-    if (!element) return null;
-    const style = getComputedStyle(element);
-    return {
-      focusVisible: element.matches(":focus-visible"),
-      outline: style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0,
-      shadow: style.boxShadow !== "none",
-    };
-  });
+  const focus = await focusIndicator(page);
   expect(focus?.focusVisible).toBe(true);
   expect(focus?.outline || focus?.shadow).toBe(true);
 }

@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { Page } from "@playwright/test";
+import { deckUrl, oidOf } from "./helpers";
 import { E2E_BASE_PORT } from "./ports";
 import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
@@ -40,12 +41,7 @@ async function embedData(page: Page, oid: string): Promise<{ pageAspect: number;
   return JSON.parse(match[1]).data;
 }
 
-async function deckOid(page: Page, slugPart: string): Promise<string> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  const oid = url ? /\/p\/([a-z0-9]{12})\//.exec(url)?.[1] : undefined;
-  if (!oid) throw new Error(`no demo presentation matching ${slugPart}`);
-  return oid;
-}
+const deckOid = async (page: Page, slugPart: string) => oidOf(await deckUrl(page, slugPart));
 
 /** A host page: the embed code, the client, its own buttons, and a log of what it hears. */
 function hostPage(podium: string, code: string): string {

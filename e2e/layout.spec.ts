@@ -1,18 +1,11 @@
 import type { Page } from "@playwright/test";
+import { focusIndicator } from "./helpers";
 import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 /** The element with keyboard focus shows a visible focus indicator. */
 async function expectVisibleFocus(page: Page) {
-  const focus = await page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
-    if (!element) return null;
-    const style = getComputedStyle(element);
-    return {
-      focusVisible: element.matches(":focus-visible"),
-      outline: style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0,
-    };
-  });
-  expect(focus).toEqual({ focusVisible: true, outline: true });
+  const focus = await focusIndicator(page);
+  expect({ focusVisible: focus?.focusVisible, outline: focus?.outline }).toEqual({ focusVisible: true, outline: true });
 }
 
 /** Nothing of the page reaches past the right edge. */

@@ -1,16 +1,11 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { deckUrl } from "./helpers";
+import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** Issue 11: an anonymous view page's HTML, raw. */
 const VIEW_PAGE_BUDGET_BYTES = 40 * 1024;
 const german = JSON.parse(readFileSync("src/i18n/messages/de.json", "utf8")) as Record<string, string>;
-
-async function deckUrl(page: Page, slugPart: string): Promise<string> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  return url;
-}
 
 /** The message catalogues the page fetched, and whether each came from the browser's cache. */
 async function watchCatalogues(page: Page): Promise<{ url: string; fromCache: boolean }[]> {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import {
   createServer,
@@ -10,6 +10,7 @@ import {
 import { Redis } from "ioredis";
 import { connect as connectNats } from "nats";
 import pg from "pg";
+import { spawnWithOutput } from "../src/server/testing/child-output";
 import { workerPort } from "./ports";
 import { expect, test, withoutWorkerServer } from "./support";
 
@@ -45,26 +46,16 @@ interface Run {
 }
 
 function start(name: string, port: number, env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
-    env: {
-      ...process.env,
-      PODIUM_LOG: "off",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PODIUM_WORKERS: "1",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
+  const { child, output } = spawnWithOutput(["dist/server/main.js"], {
+    ...process.env,
+    PODIUM_LOG: "off",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PODIUM_WORKERS: "1",
+    ...env,
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { name, port, child, output: () => output, exited };
+  return { name, port, child, output, exited };
 }
 
 async function stop(run: Run): Promise<void> {

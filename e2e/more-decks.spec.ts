@@ -1,4 +1,4 @@
-import type { Page, Route } from "@playwright/test";
+import { holdRequests, layoutShift, recordLayoutShifts } from "./helpers";
 import { expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 /**
@@ -9,35 +9,6 @@ import { expect, sitemapPresentationUrls, test, waitForHydration } from "./suppo
 
 /** The view page's layout-shift budget while the lists load (Core Web Vitals' "good" is 0.1). */
 const MAX_LAYOUT_SHIFT = 0.02;
-
-/** Sums the page's layout shifts (not those right after input), from its first paint on. */
-async function recordLayoutShifts(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const state = { total: 0 };
-    (window as unknown as { __shifts: typeof state }).__shifts = state;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!entry.hadRecentInput) state.total += entry.value;
-    }).observe({ type: "layout-shift", buffered: true });
-  });
-}
-const layoutShift = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __shifts: { total: number } }).__shifts.total);
-
-/** Holds more.json until released: the lists arrive after the page, as late as the test likes. */
-async function holdMoreDecks(page: Page) {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const requests: string[] = [];
-  await page.route("**/more.json", async (route: Route) => {
-    requests.push(new URL(route.request().url()).pathname);
-    await released;
-    await route.continue();
-  });
-  return { requests, release };
-}
 
 test.describe("issue 28: the view page holds the room of the author's and related decks", () => {
   for (const width of [1440, 375]) {
@@ -51,7 +22,7 @@ test.describe("issue 28: the view page holds the room of the author's and relate
         u.includes("personal-computing-one-year-per-slide"),
       );
       if (!url) throw new Error("no demo presentation for the test");
-      const held = await holdMoreDecks(page);
+      const held = await holdRequests(page, "**/more.json");
       await page.goto(url);
       await waitForHydration(page);
 

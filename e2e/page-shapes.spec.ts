@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { stageView } from "./helpers";
 import { axeViolations, expect, type ShapedDecks, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 /**
@@ -42,50 +43,6 @@ async function theDecks(page: Page, shapedDecks: ShapedDecks): Promise<Deck[]> {
     { name: "16-9-markdown", url: sixteenNine, steps: [2, 3], uniform: true },
     { name: "mixed-pdf", url: shapedDecks.mixed.url, steps: [1, 2, 3, 4, 5], uniform: false },
   ];
-}
-
-/**
- * What the visitor sees on the stage: the current page's box, the stage's, and any other page
- * showing at 625 points over the stage (elementFromPoint honours the canvas's clip, as the eye does).
- */
-async function stageView(page: Page) {
-  return page.evaluate(() => {
-    const stage = document.querySelector(".viewer__stage")?.getBoundingClientRect();
-    if (!stage) throw new Error("no stage");
-    const centre = document.elementFromPoint(stage.left + stage.width / 2, stage.top + stage.height / 2);
-    const current = centre?.closest(".topic--frame");
-    if (!current) throw new Error("no page at the stage's centre");
-    const others = new Set<string>();
-    for (let i = 0; i <= 24; i += 1) {
-      for (let j = 0; j <= 24; j += 1) {
-        const x = Math.min(stage.right - 1, stage.left + (stage.width * i) / 24);
-        const y = Math.min(stage.bottom - 1, stage.top + (stage.height * j) / 24);
-        const topic = document.elementFromPoint(x, y)?.closest(".topic--frame");
-        if (topic && topic !== current) others.add((topic as HTMLElement).dataset.topicId ?? "?");
-      }
-    }
-    const box = current.getBoundingClientRect();
-    const round = (rect: DOMRect) => ({
-      left: Math.round(rect.left),
-      top: Math.round(rect.top),
-      width: Math.round(rect.width),
-      height: Math.round(rect.height),
-    });
-    return {
-      stage: round(stage),
-      page: round(box),
-      inside:
-        box.left >= stage.left - 1 &&
-        box.right <= stage.right + 1 &&
-        box.top >= stage.top - 1 &&
-        box.bottom <= stage.bottom + 1,
-      widthShare: box.width / stage.width,
-      heightShare: box.height / stage.height,
-      others: [...others],
-      pageWidth: document.documentElement.scrollWidth,
-      viewportWidth: document.documentElement.clientWidth,
-    };
-  });
 }
 
 /** One page, whole, filling the stage's width or height, nothing of another page beside it. */

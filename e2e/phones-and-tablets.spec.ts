@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { devices, type Locator, type Page } from "@playwright/test";
-import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { openDeck, recordNativeShares, sharedData, stageView } from "./helpers";
+import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
  * Issue 12: the view page on phones and tablets. Mobile is the viewport narrower than 768 px
@@ -9,14 +10,6 @@ import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHyd
  */
 
 const VIEW_LINK = "/view/demo-view-link-kitchen-renovation/";
-
-async function openDeck(page: Page, slugPart = "sourdough"): Promise<string> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  await page.goto(url);
-  await waitForHydration(page);
-  return url;
-}
 
 const toolbarRight = (page: Page) => page.locator(".toolbar__group--right");
 
@@ -48,7 +41,7 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
     test.use({ userAgent, deviceScaleFactor, isMobile, hasTouch, viewport: { width: 1180, height: 820 } });
 
     test("R2.16 R2.33 an iPad at 1180 px gets the desktop toolbar: embed, share and report", async ({ page }) => {
-      await openDeck(page);
+      await openDeck(page, "sourdough");
       expect(await page.evaluate(() => window.innerWidth)).toBe(1180);
       await expectDesktopToolbar(page);
       await page.locator(".toolbar-card").screenshot({ path: "e2e/screenshots/ipad-1180-toolbar.png" });
@@ -61,7 +54,7 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
   test("R2.17 at 320, 360 and 390 px the one call to action is on the toolbar's right", async ({ page }) => {
     for (const width of [320, 360, 390]) {
       await page.setViewportSize({ width, height: 800 });
-      await openDeck(page);
+      await openDeck(page, "sourdough");
       await expectPhoneToolbar(page);
     }
     await page.locator(".toolbar").first().screenshot({ path: "e2e/screenshots/phone-320-toolbar.png" });
@@ -69,7 +62,7 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
 
   test("R2.17 R2.33 a desktop browser at 600 px gets the phone toolbar: one call to action", async ({ page }) => {
     await page.setViewportSize({ width: 600, height: 900 });
-    await openDeck(page);
+    await openDeck(page, "sourdough");
     await expectPhoneToolbar(page);
     expect(await axeViolations(page)).toEqual([]);
   });
@@ -77,18 +70,9 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
   test("R2.17 R6.3 R7.10 resizing across 768 px switches the toolbar, Make a copy and the share sheet", async ({
     page,
   }) => {
-    await page.addInitScript(() => {
-      const shared: unknown[] = [];
-      (window as unknown as { __shared: unknown[] }).__shared = shared;
-      Object.defineProperty(navigator, "share", {
-        configurable: true,
-        value: async (data: unknown) => {
-          shared.push(data);
-        },
-      });
-    });
+    await recordNativeShares(page);
     await page.setViewportSize({ width: 1000, height: 900 });
-    await openDeck(page);
+    await openDeck(page, "sourdough");
     await expectDesktopToolbar(page);
     await page.setViewportSize({ width: 767, height: 900 });
     await expectPhoneToolbar(page);
@@ -104,7 +88,7 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
     await expect(page.getByRole("button", { name: "Make a copy" })).toBeHidden();
     await toolbarRight(page).getByRole("button", { name: "Share" }).click();
     await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __shared: unknown[] }).__shared))
+      .poll(() => sharedData(page))
       .toEqual([{ title: await page.locator("#presentation-title").innerText(), url }]);
     await expect(page.getByRole("dialog", { name: "Share" })).toBeHidden();
     await page.setViewportSize({ width: 1000, height: 900 });
@@ -143,7 +127,7 @@ test.describe("issue 12: the toolbar follows the viewport, not the user agent", 
       page,
     }) => {
       await logIn(page, "alan@podium.test");
-      await openDeck(page);
+      await openDeck(page, "sourdough");
       const right = toolbarRight(page);
       const actions = [
         right.getByRole("button", { name: "Embed" }),
@@ -208,7 +192,7 @@ test.describe("issue 12: the cookie bar never covers the main action", () => {
       await page.setViewportSize({ width, height });
       const bar = page.getByRole("region", { name: "Cookie choices" });
       for (const where of ["view page", "view-link page"]) {
-        if (where === "view page") await openDeck(page);
+        if (where === "view page") await openDeck(page, "sourdough");
         else {
           await page.goto(VIEW_LINK);
           await waitForHydration(page);
@@ -245,7 +229,7 @@ test.describe("issue 12: the share modal", () => {
   }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     await page.setViewportSize({ width: 1440, height: 900 });
-    await openDeck(page);
+    await openDeck(page, "sourdough");
     await toolbarRight(page).getByRole("button", { name: "Share" }).click();
     const dialog = page.getByRole("dialog", { name: "Share" });
     await expect(dialog).toBeVisible();
@@ -262,7 +246,7 @@ test.describe("issue 12: the share modal", () => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     await logIn(page, "alan@podium.test");
     await page.setViewportSize({ width: 320, height: 568 });
-    await openDeck(page);
+    await openDeck(page, "sourdough");
     await toolbarRight(page).getByRole("button", { name: "Embed" }).focus();
     // Signed in at 320 px with no native share sheet: Share opens the modal.
     await toolbarRight(page).getByRole("button", { name: "Share" }).click();
@@ -300,36 +284,11 @@ test.describe("issue 12: the phone's player shows one slide", () => {
   const { userAgent, deviceScaleFactor, isMobile, hasTouch } = devices["iPhone 8"];
   test.use({ userAgent, deviceScaleFactor, isMobile, hasTouch, viewport: { width: 375, height: 667 } });
 
-  /**
-   * The stage seen by a visitor: the current slide's box, and whether any point of the stage
-   * shows another slide's content (elementFromPoint honours the clip, as the eye does).
-   */
-  async function stageView(page: Page) {
-    return page.evaluate(() => {
-      const stage = document.querySelector(".viewer__stage")?.getBoundingClientRect();
-      if (!stage) throw new Error("no stage");
-      const centre = document.elementFromPoint(stage.left + stage.width / 2, stage.top + stage.height / 2);
-      const current = centre?.closest(".topic--frame");
-      if (!current) throw new Error("no slide at the stage's centre");
-      const neighbours = new Set<string>();
-      for (let i = 0; i <= 24; i += 1) {
-        for (let j = 0; j <= 24; j += 1) {
-          const x = Math.min(stage.right - 1, stage.left + (stage.width * i) / 24);
-          const y = Math.min(stage.bottom - 1, stage.top + (stage.height * j) / 24);
-          const topic = document.elementFromPoint(x, y)?.closest(".topic--frame");
-          if (topic && topic !== current) neighbours.add((topic as HTMLElement).dataset.topicId ?? "?");
-        }
-      }
-      const slide = current.getBoundingClientRect();
-      return { slideWidth: slide.width, viewportWidth: window.innerWidth, neighbours: [...neighbours] };
-    });
-  }
-
   for (const where of ["view page", "view-link page"]) {
     test(`one slide fills the width with nothing else around it, tap and swipe move, and so in full screen (${where})`, async ({
       page,
     }) => {
-      if (where === "view page") await openDeck(page);
+      if (where === "view page") await openDeck(page, "sourdough");
       else {
         await page.goto(VIEW_LINK);
         await waitForHydration(page);
@@ -345,8 +304,8 @@ test.describe("issue 12: the phone's player shows one slide", () => {
       await expect(viewer).toHaveAttribute("data-current-step", "2");
       await expect(viewer).toHaveAttribute("data-camera", "settled");
       const view = await stageView(page);
-      expect(view.slideWidth / view.viewportWidth).toBeGreaterThanOrEqual(0.9);
-      expect(view.neighbours).toEqual([]);
+      expect(view.page.width / view.viewportWidth).toBeGreaterThanOrEqual(0.9);
+      expect(view.others).toEqual([]);
       await page.screenshot({ path: `e2e/screenshots/phone-player-${where.replace(/ /g, "-")}-375.png` });
 
       // A swipe to the left moves on, as before.
@@ -359,7 +318,7 @@ test.describe("issue 12: the phone's player shows one slide", () => {
       await page.mouse.up();
       await expect(viewer).toHaveAttribute("data-current-step", "3");
       await expect(viewer).toHaveAttribute("data-camera", "settled");
-      expect((await stageView(page)).neighbours).toEqual([]);
+      expect((await stageView(page)).others).toEqual([]);
 
       // Portrait full screen: still one slide, filling the width, no next slides below it.
       await page.getByRole("button", { name: "Full screen" }).click();
@@ -369,8 +328,8 @@ test.describe("issue 12: the phone's player shows one slide", () => {
         .toBeGreaterThan(500);
       await expect(viewer).toHaveAttribute("data-camera", "settled");
       const full = await stageView(page);
-      expect(full.slideWidth / full.viewportWidth).toBeGreaterThanOrEqual(0.9);
-      expect(full.neighbours).toEqual([]);
+      expect(full.page.width / full.viewportWidth).toBeGreaterThanOrEqual(0.9);
+      expect(full.others).toEqual([]);
       await page.screenshot({ path: `e2e/screenshots/phone-player-fullscreen-${where.replace(/ /g, "-")}-375.png` });
       expect(await axeViolations(page)).toEqual([]);
     });

@@ -1,15 +1,7 @@
 import { createServer } from "node:http";
 import type { Page } from "@playwright/test";
+import { openDeck } from "./helpers";
 import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
-
-async function openDeck(page: Page, slugPart: string, hash = "") {
-  const urls = await sitemapPresentationUrls(page);
-  const url = urls.find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  await page.goto(`${url}${hash}`);
-  await waitForHydration(page);
-  return url;
-}
 
 const player = (page: Page) => page.locator(".player").first();
 const currentStep = (page: Page) => page.locator(".viewer").getAttribute("data-current-step");

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { slideTopic } from "../src/document/markdown";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Issue 10, item 1: speaker notes in a presenter view that steers the audience's player. */
@@ -21,19 +22,7 @@ function slide(index: number, title: string, body: { subtitle?: string; bullets?
       styleClasses: ["body"],
       paragraphs: body.bullets.map((bullet) => paragraph(bullet, 40, "BULLET")),
     });
-  return {
-    id,
-    x: index * 1800,
-    y: 0,
-    width: 1600,
-    height: 900,
-    rotation: 0,
-    background: null,
-    texts,
-    images: [],
-    topics: [],
-    ...(notes ? { notes } : {}),
-  };
+  return { ...slideTopic(id, index * 1800, 0, texts), ...(notes ? { notes } : {}) };
 }
 
 const DECK = {

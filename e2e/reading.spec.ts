@@ -1,12 +1,12 @@
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { topicsById } from "../src/document/schema";
+import { deckUrl, oidOf } from "./helpers";
+import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** A demo deck's view page address and oid. */
 async function deck(page: Page, slugPart: string): Promise<{ url: string; oid: string }> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  const oid = url ? /\/p\/([a-z0-9]{12})\//.exec(url)?.[1] : undefined;
-  if (!url || !oid) throw new Error(`no demo presentation matching ${slugPart}`);
-  return { url, oid };
+  const url = await deckUrl(page, slugPart);
+  return { url, oid: oidOf(url) };
 }
 
 interface DocumentTopic {
@@ -21,14 +21,7 @@ async function stepTexts(page: Page, oid: string): Promise<(string | null)[]> {
     topics: DocumentTopic[];
     path: string[];
   };
-  const byId = new Map<string, DocumentTopic>();
-  const visit = (topics: DocumentTopic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      visit(topic.topics);
-    }
-  };
-  visit(document.topics);
+  const byId = topicsById(document);
   const seen = new Set<string>();
   return document.path.map((id) => {
     const first = !seen.has(id);

@@ -1,4 +1,5 @@
 import { devices } from "@playwright/test";
+import { recordNativeShares, sharedData } from "./helpers";
 import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 test.describe("breakpoints (spec §9: 434, 768, 992, 1200; mobile below 768)", () => {
@@ -32,16 +33,7 @@ test.describe("on a phone", () => {
   test("R2.17 R6.3 R7.10 logged out: one call to action, no copy button; share uses the phone's share sheet", async ({
     page,
   }) => {
-    await page.addInitScript(() => {
-      const shared: unknown[] = [];
-      (window as unknown as { __shared: unknown[] }).__shared = shared;
-      Object.defineProperty(navigator, "share", {
-        configurable: true,
-        value: async (data: unknown) => {
-          shared.push(data);
-        },
-      });
-    });
+    await recordNativeShares(page);
     const urls = await sitemapPresentationUrls(page);
     const url = urls.find((u) => u.includes("sourdough")) ?? "";
     await page.goto(url);
@@ -54,25 +46,14 @@ test.describe("on a phone", () => {
   });
 
   test("R7.10 signed in on a phone, Share opens the native share sheet with the title and URL", async ({ page }) => {
-    await page.addInitScript(() => {
-      const shared: unknown[] = [];
-      (window as unknown as { __shared: unknown[] }).__shared = shared;
-      Object.defineProperty(navigator, "share", {
-        configurable: true,
-        value: async (data: unknown) => {
-          shared.push(data);
-        },
-      });
-    });
+    await recordNativeShares(page);
     await logIn(page, "alan@podium.test");
     const urls = await sitemapPresentationUrls(page);
     const url = urls.find((u) => u.includes("sourdough")) ?? "";
     await page.goto(url);
     await waitForHydration(page);
     await page.getByRole("button", { name: "Share" }).click();
-    await expect
-      .poll(() => page.evaluate(() => (window as unknown as { __shared: unknown[] }).__shared))
-      .toEqual([{ title: "Sourdough Basics", url }]);
+    await expect.poll(() => sharedData(page)).toEqual([{ title: "Sourdough Basics", url }]);
     await expect(page.getByRole("dialog", { name: "Share" })).toBeHidden();
     await expect(page.getByRole("button", { name: "Make a copy" })).toHaveCount(0);
   });

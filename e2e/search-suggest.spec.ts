@@ -1,15 +1,8 @@
 import type { Page } from "@playwright/test";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { openDeck } from "./helpers";
+import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** Issue 15 item 4: the header's search box offers suggestions as an ARIA combobox (WAI-ARIA 1.2). */
-
-async function openDeck(page: Page, slugPart: string) {
-  const urls = await sitemapPresentationUrls(page);
-  const url = urls.find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  await page.goto(url);
-  await waitForHydration(page);
-}
 
 /** Presses Tab until the header's combobox has the focus (keyboard only, as a person would). */
 async function tabToSearch(page: Page) {

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort, spawnWithOutput } from "../src/server/testing/child-output";
 import { workerPort } from "./ports";
 import { expect, test, withoutWorkerServer } from "./support";
 
@@ -22,31 +23,14 @@ interface Run {
 }
 
 function start(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
-    env: { ...process.env, PODIUM_LOG: "off", HOST: "127.0.0.1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
+  const { child, output } = spawnWithOutput(["dist/server/main.js"], {
+    ...process.env,
+    PODIUM_LOG: "off",
+    HOST: "127.0.0.1",
+    ...env,
   });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
+  return { child, output, exited };
 }
 
 async function listedCount(port: number): Promise<number> {

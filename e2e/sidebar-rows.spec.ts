@@ -1,5 +1,5 @@
-import type { Page, Route } from "@playwright/test";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+import { deckUrl, holdRequests, layoutShift, oidOf, recordLayoutShifts } from "./helpers";
+import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** Issue 11: an anonymous view page's HTML, raw, with the cookie choice made. */
 const VIEW_PAGE_BUDGET_BYTES = 40 * 1024;
@@ -10,43 +10,6 @@ const SEE_MORE: [string, string][] = [
   ["See more templates", "/presentation-template/"],
   ["See staff picks", "/gallery/"],
 ];
-
-async function deckUrl(page: Page, slugPart: string): Promise<string> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  return url;
-}
-
-const oidOf = (url: string) => /\/p\/([a-z0-9]{12})\//.exec(url)?.[1] ?? "";
-
-/** Sums the page's layout shifts (not those right after input), from its first paint on. */
-async function recordLayoutShifts(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const state = { total: 0 };
-    (window as unknown as { __shifts: typeof state }).__shifts = state;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
-        if (!entry.hadRecentInput) state.total += entry.value;
-    }).observe({ type: "layout-shift", buffered: true });
-  });
-}
-const layoutShift = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __shifts: { total: number } }).__shifts.total);
-
-/** Holds the sidebar's request until released (the test looks at the page meanwhile). */
-async function holdSidebarRows(page: Page) {
-  let release: () => void = () => undefined;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const requests: string[] = [];
-  await page.route("**/sidebar.json", async (route: Route) => {
-    requests.push(new URL(route.request().url()).pathname);
-    await released;
-    await route.continue();
-  });
-  return { requests, release };
-}
 
 test.describe("issue 11: the sidebar's promotional rows load after the page", () => {
   for (const width of [375, 1440]) {
@@ -64,7 +27,7 @@ test.describe("issue 11: the sidebar's promotional rows load after the page", ()
       expect(html).not.toContain("sidebar-card");
       for (const [, href] of SEE_MORE) expect(html).toContain(`class="sidebar__more" href="${href}"`);
 
-      const held = await holdSidebarRows(page);
+      const held = await holdRequests(page, "**/sidebar.json");
       await page.goto(url);
       await waitForHydration(page);
       const sidebar = page.getByRole("complementary", { name: "More to explore" });

@@ -1,16 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
+import type { ChildProcess } from "node:child_process";
 import { chromium, type Page } from "@playwright/test";
 import { CHROMIUM_PATH } from "../playwright.config";
-import {
-  axeViolations,
-  expect,
-  logIn,
-  recordUsageEvents,
-  sitemapPresentationUrls,
-  test,
-  waitForHydration,
-} from "./support";
+import { freePort, spawnWithOutput } from "../src/server/testing/child-output";
+import { openDeck } from "./helpers";
+import { axeViolations, expect, logIn, recordUsageEvents, test, waitForHydration } from "./support";
 
 /**
  * Issue 13: spec rules an independent check found broken, each as a visitor meets it in Chromium.
@@ -49,14 +42,6 @@ async function posted(page: Page, name: string): Promise<PostedEvent> {
 
 async function sentEvents(page: Page): Promise<PostedEvent[]> {
   return page.evaluate(() => (window as unknown as { __podiumEvents: PostedEvent[] }).__podiumEvents);
-}
-
-async function openDeck(page: Page, slugPart: string): Promise<string> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  await page.goto(url);
-  await waitForHydration(page);
-  return url;
 }
 
 test.describe("issue 13: the spec's remaining rules", () => {
@@ -179,43 +164,21 @@ test.describe("issue 13: the spec's remaining rules", () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
 /** The built server on its own port, in an environment, reached at http://podium.test:{port}. */
 async function startServer(env: string): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PODIUM_ENV: env,
-      PODIUM_PUBLIC_URL: `http://podium.test:${port}`,
-      PODIUM_DATA_DIR: "memory://",
-      PODIUM_SEED: "off",
-      PODIUM_LOG: "off",
-      PODIUM_COOKIE_CONSENT: "not-required",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { child, output } = spawnWithOutput(["dist/server/main.js"], {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PODIUM_ENV: env,
+    PODIUM_PUBLIC_URL: `http://podium.test:${port}`,
+    PODIUM_DATA_DIR: "memory://",
+    PODIUM_SEED: "off",
+    PODIUM_LOG: "off",
+    PODIUM_COOKIE_CONSENT: "not-required",
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  await expect.poll(() => output, { timeout: 60_000 }).toContain("podium: serving");
+  await expect.poll(output, { timeout: 60_000 }).toContain("podium: serving");
   return { port, child };
 }
 

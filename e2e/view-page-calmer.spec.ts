@@ -1,13 +1,5 @@
-import type { Page } from "@playwright/test";
-import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
-
-async function openDeck(page: Page, slugPart: string, hash = ""): Promise<string> {
-  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  await page.goto(`${url}${hash}`);
-  await waitForHydration(page);
-  return url;
-}
+import { openDeck } from "./helpers";
+import { axeViolations, expect, test, waitForHydration } from "./support";
 
 test.describe("issue 12: a calmer view page", () => {
   test("issue 12 R2.27 the view page's poster is the first slide with Present, not a second title/owner/date; the embed keeps them, Present never over the title", async ({

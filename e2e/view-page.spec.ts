@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { openDeck } from "./helpers";
 import {
   axeViolations,
   expect,
@@ -9,15 +9,6 @@ import {
   usageEvent,
   waitForHydration,
 } from "./support";
-
-async function openDeck(page: Page, slugPart: string) {
-  const urls = await sitemapPresentationUrls(page);
-  const url = urls.find((u) => u.includes(slugPart));
-  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
-  await page.goto(url);
-  await waitForHydration(page);
-  return url;
-}
 
 test.describe("the public view page, complete", () => {
   test("R2.4 R2.5 R2.22 header: the placeholder states the real count; Enter searches; trending terms; empty → explore", async ({

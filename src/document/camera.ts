@@ -1,4 +1,6 @@
-import type { PresentationDocument, Topic } from "./schema";
+import { type PresentationDocument, type Topic, topicsById } from "./schema";
+
+export { topicsById };
 
 /** A topic's rectangle on the canvas (topic x/y are relative to the parent topic). */
 export interface CanvasRect {
@@ -99,17 +101,4 @@ export function firstStepNumbers(document: PresentationDocument): Map<string, nu
     if (!steps.has(id)) steps.set(id, index + 1);
   });
   return steps;
-}
-
-/** Every topic by id. */
-export function topicsById(document: PresentationDocument): Map<string, Topic> {
-  const byId = new Map<string, Topic>();
-  const visit = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      visit(topic.topics);
-    }
-  };
-  visit(document.topics);
-  return byId;
 }

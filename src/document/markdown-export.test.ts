@@ -7,6 +7,7 @@ import {
   type SlideContent,
   type SlideParagraph,
   type SlideText,
+  slideTopic,
 } from "./markdown";
 import { documentToMarkdown } from "./markdown-export";
 import {
@@ -271,19 +272,17 @@ const slideContent = fc.record({
   }),
 });
 
+/** A one-slide document whose one body text has these lines, as plain paragraphs. */
+function bodyLinesDocument(lines: string[]): PresentationDocument {
+  const paragraphs = lines.map((text) => ({ text, listType: "NONE" as const, biggestFontSize: 36 }));
+  return documentOf([{ texts: [{ id: "t1", styleClasses: ["body"], paragraphs }], images: [] }]);
+}
+
 function documentOf(slides: { texts: Topic["texts"]; images: Topic["images"] }[]): PresentationDocument {
   // (With no slides: a document whose topics the caller sets.)
   const topics: Topic[] = slides.map((slide, index) => ({
-    id: `slide-${index + 1}`,
-    x: 0,
-    y: 0,
-    width: 1600,
-    height: 900,
-    rotation: 0,
-    background: null,
-    texts: slide.texts,
+    ...slideTopic(`slide-${index + 1}`, 0, 0, slide.texts),
     images: slide.images,
-    topics: [],
   }));
   return { format: "podium.presentation", version: 1, schemaVersion: "2", topics, path: topics.map((t) => t.id) };
 }
@@ -563,18 +562,7 @@ describe("documentToMarkdown", () => {
 
   it("escapes marks that would pair across lines, which each line alone doesn't show", () => {
     const lines = ["a `b", "c` d", "*e", "f*", "[g", "h](/x)"];
-    const document = documentOf([
-      {
-        texts: [
-          {
-            id: "t1",
-            styleClasses: ["body"],
-            paragraphs: lines.map((text) => ({ text, listType: "NONE" as const, biggestFontSize: 36 })),
-          },
-        ],
-        images: [],
-      },
-    ]);
+    const document = bodyLinesDocument(lines);
     const markdown = documentToMarkdown(document);
     expect(readSlides(markdown)[0]?.texts[0]?.paragraphs.map((p) => p.text)).toEqual(lines);
     expect(markdown).toBe("a \\`b\nc\\` d\n\\*e\nf\\*\n\\[g\nh\\](/x)\n");
@@ -590,18 +578,7 @@ describe("documentToMarkdown", () => {
       " indented ",
       "<b>not html</b> &amp; no entity",
     ];
-    const document = documentOf([
-      {
-        texts: [
-          {
-            id: "t1",
-            styleClasses: ["body"],
-            paragraphs: lines.map((text) => ({ text, listType: "NONE" as const, biggestFontSize: 36 })),
-          },
-        ],
-        images: [],
-      },
-    ]);
+    const document = bodyLinesDocument(lines);
     const markdown = documentToMarkdown(document);
     expect(markdown.split("\n")).toEqual([
       "\\*not em\\* and C\\# and a\\_b\\_c",

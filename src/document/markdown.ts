@@ -44,6 +44,15 @@ export const MARKDOWN_MAX_LENGTH = 1_000_000;
 /** Canvas layout of imported slides, in canvas units (16:9 slides on a grid). */
 export const SLIDE_LAYOUT = { width: 1600, height: 900, gap: 200, overviewMargin: 300 } as const;
 
+/**
+ * A slide of SLIDE_LAYOUT's size at (x, y), unrotated, with its texts and nothing else: what decks
+ * built in code (seed, fixtures, tests) are made of.
+ */
+export function slideTopic<T>(id: string, x: number, y: number, texts: T[]) {
+  const { width, height } = SLIDE_LAYOUT;
+  return { id, x, y, width, height, rotation: 0, background: null, texts, images: [], topics: [] };
+}
+
 /** Font sizes per style class, in canvas units, recorded as biggestFontSize. */
 const FONT_SIZE: Record<StyleClass, number> = { title: 96, subtitle: 56, subtitle_2: 44, body: 36, body_2: 30 };
 /** Code and tables are set smaller than body text, so a slide of code still fits. */

@@ -1,4 +1,4 @@
-import type { PresentationDocument, Topic } from "./schema";
+import { type PresentationDocument, type Topic, topicsById } from "./schema";
 
 /**
  * Issue 28, item 2: a deck's page shape (width ÷ height), which the player sizes its stage to.
@@ -31,14 +31,7 @@ export function aspectOf(topic: Pick<Topic, "width" | "height"> | null | undefin
  * above them.
  */
 export function deckPageAspect(document: Pick<PresentationDocument, "topics" | "path">): number {
-  const byId = new Map<string, Topic>();
-  const index = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      index(topic.topics);
-    }
-  };
-  index(document.topics);
+  const byId = topicsById(document);
   const counts: { aspect: number; count: number }[] = [];
   const seen = new Set<string>();
   for (const id of document.path) {
@@ -77,14 +70,7 @@ export function pageShapeOf(document: PresentationDocument): PageShape {
 
 /** The first topic on the path that holds text or images: what a thumbnail or poster shows. */
 export function posterTopicOf(document: PresentationDocument): Topic | null {
-  const byId = new Map<string, Topic>();
-  const index = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      index(topic.topics);
-    }
-  };
-  index(document.topics);
+  const byId = topicsById(document);
   for (const step of document.path) {
     const topic = byId.get(step);
     if (topic && (topic.texts.length > 0 || topic.images.length > 0)) return topic;

@@ -240,3 +240,19 @@ export function* walkTopics(topics: Topic[], depth = 1): Generator<{ topic: Topi
     yield* walkTopics(topic.topics, depth + 1);
   }
 }
+
+/**
+ * Every topic of the document by id (a path step names one). Generic over the topic's shape, so
+ * a test reading the served document.json uses it too (issue 31: eight places wrote this walk).
+ */
+export function topicsById<T extends { id: string; topics: T[] }>(document: { topics: T[] }): Map<string, T> {
+  const byId = new Map<string, T>();
+  const visit = (topics: T[]) => {
+    for (const topic of topics) {
+      byId.set(topic.id, topic);
+      visit(topic.topics);
+    }
+  };
+  visit(document.topics);
+  return byId;
+}

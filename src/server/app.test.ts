@@ -19,7 +19,7 @@ import {
 import { stableOid } from "../lib/ids";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_ACCOUNT_LIMITS, DEFAULT_FEATURES } from "./config";
-import { TEST_CONFIG } from "./testing";
+import { insertTestUser, TEST_CONFIG } from "./testing";
 
 const testConfig: Config = { ...TEST_CONFIG, accountLimits: DEFAULT_ACCOUNT_LIMITS, likeRateLimitPerMinute: 1000 };
 
@@ -35,16 +35,12 @@ const oids = {
 const LAST_MODIFIED = new Date("2026-03-04T23:30:00Z");
 
 async function addFixtures(db: Database) {
-  const owner = await insertUser(db, {
+  const owner = await insertTestUser(db, {
     oid: stableOid("t:owner"),
     email: "grace@podium.test",
     username: "grace.lindqvist",
     firstName: "Grace",
     lastName: "Lindqvist",
-    publicDisplayName: null,
-    passwordHash: "x",
-    isAdmin: false,
-    isCurator: false,
   });
   const named = await insertUser(db, {
     oid: stableOid("t:named"),

@@ -1,14 +1,15 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { adminQuery, scratchDatabase } from "../db/testing/scratch-database";
 import { MAX_QUICK_DEATHS, QUICK_DEATH_MS, RESPAWN_BACKOFF_MS, RespawnPolicy } from "./cluster";
 import { ConfigError, configFromEnv, MAX_WORKERS } from "./config";
-import { WORKER_ENTRIES } from "./workers/entries";
+import { freePort, spawnWithOutput } from "./testing/child-output";
+import { buildServer } from "./testing/server-build";
 
 /**
  * Issue 11, item 4: PODIUM_WORKERS. The rules (config, respawn policy) as units, and the real
@@ -94,34 +95,20 @@ interface Run {
 const runs: Run[] = [];
 
 function start(env: Record<string, string>): Run {
-  const child = spawn(process.execPath, [join(BUILD_DIR, "main.js")], {
-    env: { ...process.env, PODIUM_LOG: "off", HOST, NODE_ENV: "production", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
+  const { child, output } = spawnWithOutput([join(BUILD_DIR, "main.js")], {
+    ...process.env,
+    PODIUM_LOG: "off",
+    HOST,
+    NODE_ENV: "production",
+    ...env,
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.on("exit", (code, signal) => done({ code, signal })),
   );
   if (child.pid === undefined) throw new Error("the server did not start");
-  const run = { child, pid: child.pid, output: () => output, exited };
+  const run = { child, pid: child.pid, output, exited };
   runs.push(run);
   return run;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? done(address.port) : reject(new Error("no port"))));
-    });
-  });
 }
 
 /** The processes whose parent is `pid`, read from /proc. */
@@ -151,24 +138,11 @@ function alive(pid: number): boolean {
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
-async function adminQuery<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** A fresh PostgreSQL database on TEST_DATABASE_URL, dropped after the test (as db/testing/ does). */
 async function freshDatabase(admin: string): Promise<string> {
-  const name = `podium_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(admin, `create database ${name}`);
-  cleanups.push(() => adminQuery(admin, `drop database if exists ${name} with (force)`).then(() => {}));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
+  const { url, drop } = await scratchDatabase(admin);
+  cleanups.push(drop);
+  return url;
 }
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -208,24 +182,7 @@ function readUntil(socket: Socket, done: (text: string) => boolean): Promise<str
 describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", () => {
   beforeAll(async () => {
     // The same server build as `npm run build` (vite.config.ts), from the sources under test.
-    const { build } = await import("vite");
-    await build({
-      configFile: false,
-      logLevel: "warn",
-      build: {
-        ssr: true,
-        outDir: BUILD_DIR,
-        emptyOutDir: true,
-        target: "node20",
-        rolldownOptions: {
-          input: {
-            main: "src/server/main.ts",
-            ...WORKER_ENTRIES,
-          },
-          output: { chunkFileNames: "[name]-[hash].js" },
-        },
-      },
-    });
+    await buildServer(BUILD_DIR);
   }, 120_000);
 
   afterAll(() => rmSync(BUILD_DIR, { recursive: true, force: true }));

@@ -1,7 +1,8 @@
-import { FormattedMessage } from "../i18n/intl";
 import type { MessageId } from "../i18n/locales";
 import { EmbedUnavailable } from "./EmbedUnavailable";
+import { LinkButton } from "./LinkButton";
 import { LinkGate, type LinkGateData } from "./LinkGate";
+import { PageIntro } from "./PageIntro";
 import { SiteLayout } from "./SiteLayout";
 
 /** A more precise explanation than the status alone gives (error.{reason} in the catalogue). */
@@ -31,18 +32,14 @@ export function ErrorPage({ data }: { data: ErrorPageData }) {
   const body: MessageId = data.reason ? `error.${data.reason}` : `error.${kind}.body`;
   return (
     <SiteLayout>
-      <div className="error-page">
-        <p className="error-page__status">{data.status}</p>
-        <h1>
-          <FormattedMessage id={title} />
-        </h1>
-        <p>
-          <FormattedMessage id={body} />
-        </p>
-        <a className="button button--primary" href="/">
-          <FormattedMessage id="error.goHome" />
-        </a>
-      </div>
+      <PageIntro
+        className="error-page"
+        title={title}
+        lead={body}
+        before={<p className="error-page__status">{data.status}</p>}
+      >
+        <LinkButton href="/" message="error.goHome" variant="primary" />
+      </PageIntro>
     </SiteLayout>
   );
 }

@@ -21,31 +21,36 @@ export interface FieldControl {
 
 /**
  * A labelled field: label, hint (`<id>-hint`) and error (`<id>-error`) around one control, which
- * `children` draws with the ids and states it is given.
+ * `children` draws with the ids and states it is given. `hintAfter`: the hint follows the control
+ * (a note on the format of what is typed there, read after it).
  */
 export function Field({
   id,
   label,
   hint,
+  hintAfter,
   error,
   children,
 }: {
   id: string;
   label: ReactNode;
   hint?: ReactNode;
+  hintAfter?: boolean;
   error?: ReactNode;
   children: (control: FieldControl) => ReactNode;
 }) {
   const describedBy = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ") || undefined;
+  const hintText = hint ? (
+    <p id={`${id}-hint`} className="field__hint">
+      {hint}
+    </p>
+  ) : null;
   return (
     <div className={`field${error ? " field--error" : ""}`}>
       <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={`${id}-hint`} className="field__hint">
-          {hint}
-        </p>
-      ) : null}
+      {hintAfter ? null : hintText}
       {children({ id, "aria-invalid": error ? true : undefined, "aria-describedby": describedBy })}
+      {hintAfter ? hintText : null}
       {error ? (
         <p id={`${id}-error`} className="field__error">
           {error}
@@ -101,37 +106,89 @@ export function TextField({
   );
 }
 
-/** A labelled text area, hint and error tied to it. */
+/** A labelled text area, hint and error tied to it (`hintAfter`: see Field). */
 export function TextAreaField({
   name,
   id,
   label,
   hint,
+  hintAfter,
   error,
   defaultValue,
   maxLength,
+  rows,
+  spellCheck,
 }: {
   name: string;
   id: string;
   label: ReactNode;
   hint?: ReactNode;
+  hintAfter?: boolean;
   error?: ReactNode;
   defaultValue?: string;
   maxLength?: number;
+  rows?: number;
+  spellCheck?: boolean;
 }) {
   return (
-    <Field id={id} label={label} hint={hint} error={error}>
+    <Field id={id} label={label} hint={hint} hintAfter={hintAfter} error={error}>
       {(control) => (
         <textarea
           id={control.id}
           name={name}
+          rows={rows}
           defaultValue={defaultValue}
           aria-invalid={control["aria-invalid"]}
           aria-describedby={control["aria-describedby"]}
+          spellCheck={spellCheck}
           maxLength={maxLength}
         />
       )}
     </Field>
+  );
+}
+
+/**
+ * A text field a form lists as data (its words as message ids): a TextField, or a TextAreaField
+ * when `multiline`. Forms whose fields differ only in these write them as a table (FieldList).
+ */
+export interface FieldSpec {
+  name: string;
+  id?: string;
+  label: MessageId;
+  hint?: MessageId;
+  type?: "text" | "email" | "password";
+  multiline?: boolean;
+  required?: boolean;
+  autoComplete?: string;
+  maxLength?: number;
+}
+
+/** The fields of a table, in order, with their values and (`errorOf`) their errors. */
+export function FieldList({
+  fields,
+  values,
+  errorOf,
+}: {
+  fields: readonly FieldSpec[];
+  values: Record<string, string | undefined>;
+  errorOf?: (name: string) => string | null;
+}) {
+  const intl = useIntl();
+  return (
+    <>
+      {fields.map(({ multiline, label, hint, ...field }) => {
+        const common = {
+          ...field,
+          id: field.id ?? `field-${field.name}`,
+          label: intl.formatMessage({ id: label }),
+          hint: hint ? intl.formatMessage({ id: hint }) : undefined,
+          defaultValue: values[field.name],
+          error: errorOf?.(field.name),
+        };
+        return multiline ? <TextAreaField key={field.name} {...common} /> : <TextField key={field.name} {...common} />;
+      })}
+    </>
   );
 }
 
@@ -172,16 +229,18 @@ export function SelectField({
 }
 
 /**
- * A form's submit button: primary unless told otherwise. `pending`: the form is on its way (the
- * button is disabled meanwhile, so it isn't sent twice).
+ * A form's submit button: primary unless told otherwise. Its words: `message`, or `children`.
+ * `pending`: the form is on its way (the button is disabled meanwhile, so it isn't sent twice).
  */
 export function SubmitButton({
   children,
+  message,
   variant = "primary",
   label,
   pending,
 }: {
-  children: ReactNode;
+  children?: ReactNode;
+  message?: MessageId;
   variant?: "primary" | "plain" | "danger" | "danger-quiet";
   /** An accessible name more precise than the visible text (which of many "Remove" buttons). */
   label?: string;
@@ -194,7 +253,7 @@ export function SubmitButton({
       aria-label={label}
       disabled={pending}
     >
-      {children}
+      {message ? <FormattedMessage id={message} /> : children}
     </button>
   );
 }
@@ -207,7 +266,8 @@ export function ButtonForm({
 }: {
   action: string;
   className?: string;
-  children: ReactNode;
+  children?: ReactNode;
+  message?: MessageId;
   variant?: "primary" | "plain" | "danger" | "danger-quiet";
   label?: string;
 }) {
@@ -304,5 +364,57 @@ export function FormSection({
       {lead ? <p className="dashboard__lead">{lead}</p> : null}
       {children}
     </section>
+  );
+}
+
+/** A checkbox with its words in its label, and (`hint`, with its id) a note under it tied to it. */
+export function CheckboxField({
+  name,
+  label,
+  hint,
+  hintId,
+  defaultChecked,
+}: {
+  name: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  hintId?: string;
+  defaultChecked?: boolean;
+}) {
+  return (
+    <div className="field">
+      <label>
+        <input
+          type="checkbox"
+          name={name}
+          value="on"
+          defaultChecked={defaultChecked}
+          aria-describedby={hint ? hintId : undefined}
+        />{" "}
+        {label}
+      </label>
+      {hint ? (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** A control's label, its words one message: for the controls the kit's Field doesn't draw (live, file, choice). */
+export function MessageLabel({
+  htmlFor,
+  message,
+  className,
+}: {
+  htmlFor: string;
+  message: MessageId;
+  className?: string;
+}) {
+  return (
+    <label htmlFor={htmlFor} className={className}>
+      <FormattedMessage id={message} />
+    </label>
   );
 }

@@ -1,5 +1,7 @@
-import { FormattedMessage, useIntl } from "../i18n/intl";
-import { FormNotice, PostForm } from "./Form";
+import { useIntl } from "../i18n/intl";
+import { FormNotice, MessageLabel, PostForm, SubmitButton } from "./Form";
+import { LinkButton } from "./LinkButton";
+import { PageIntro } from "./PageIntro";
 
 /**
  * Issue 33 item 3: what a closed view link shows, in words and nothing of the deck (no title,
@@ -20,17 +22,13 @@ export function LinkGate({ gate }: { gate: LinkGateData }) {
   const intl = useIntl();
   if (gate.state !== "passcode") {
     return (
-      <div className="error-page link-gate">
-        <h1>
-          <FormattedMessage id={gate.state === "expired" ? "linkGate.expired.title" : "linkGate.disabled.title"} />
-        </h1>
-        <p>
-          <FormattedMessage id={gate.state === "expired" ? "linkGate.expired.body" : "linkGate.disabled.body"} />
-        </p>
-        <a className="button button--primary" href="/">
-          <FormattedMessage id="error.goHome" />
-        </a>
-      </div>
+      <PageIntro
+        className="error-page link-gate"
+        title={gate.state === "expired" ? "linkGate.expired.title" : "linkGate.disabled.title"}
+        lead={gate.state === "expired" ? "linkGate.expired.body" : "linkGate.disabled.body"}
+      >
+        <LinkButton href="/" message="error.goHome" variant="primary" />
+      </PageIntro>
     );
   }
   const error =
@@ -42,19 +40,11 @@ export function LinkGate({ gate }: { gate: LinkGateData }) {
           ? intl.formatMessage({ id: "linkGate.passcode.busy" })
           : null;
   return (
-    <div className="error-page link-gate">
-      <h1>
-        <FormattedMessage id="linkGate.passcode.title" />
-      </h1>
-      <p>
-        <FormattedMessage id="linkGate.passcode.body" />
-      </p>
+    <PageIntro className="error-page link-gate" title="linkGate.passcode.title" lead="linkGate.passcode.body">
       <PostForm action={gate.action} className="form link-gate__form">
         {error ? <FormNotice kind="error">{error}</FormNotice> : null}
         <div className={`field${gate.problem === "wrong" ? " field--error" : ""}`}>
-          <label htmlFor="link-passcode">
-            <FormattedMessage id="linkGate.passcode.label" />
-          </label>
+          <MessageLabel htmlFor="link-passcode" message="linkGate.passcode.label" />
           <input
             id="link-passcode"
             name="passcode"
@@ -67,10 +57,8 @@ export function LinkGate({ gate }: { gate: LinkGateData }) {
             aria-invalid={gate.problem === "wrong" ? true : undefined}
           />
         </div>
-        <button type="submit" className="button button--primary">
-          <FormattedMessage id="linkGate.passcode.submit" />
-        </button>
+        <SubmitButton message="linkGate.passcode.submit" />
       </PostForm>
-    </div>
+    </PageIntro>
   );
 }

@@ -1,3 +1,5 @@
+import { slideTopic } from "../markdown";
+
 /**
  * A hand-built version-2 document with one slide per rich construct (tests and the e2e spec
  * rich-slides.spec.ts): marks and links, nested bullets mixed with a paragraph, a numbered list
@@ -234,16 +236,5 @@ export function richDeck(theme: "light" | "dark" | "contrast", imageSrc = "/asse
 }
 
 function topicAt(index: number, texts: Json[]): Json {
-  return {
-    id: `slide-${index + 1}`,
-    x: (index % 4) * 1800,
-    y: Math.floor(index / 4) * 1100,
-    width: 1600,
-    height: 900,
-    rotation: 0,
-    background: null,
-    texts,
-    images: [],
-    topics: [],
-  };
+  return slideTopic(`slide-${index + 1}`, (index % 4) * 1800, Math.floor(index / 4) * 1100, texts);
 }

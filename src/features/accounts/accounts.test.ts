@@ -3,9 +3,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Database, Queryable } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { createTestApp, insertTestUser, TestAgent } from "../../server/testing";
 import { passwordHashLog2N } from "./password";
-import { insertUser } from "./repository";
 import { createSessionResolver, endSession, startSession } from "./service";
 
 /** Two addresses for the login tests: a guesser's and the owner's. */
@@ -150,16 +149,12 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   it("session lookups that arrive together take one query, and an ended session is never live", async () => {
     const users = await Promise.all(
       ["ida", "joe"].map((key) =>
-        insertUser(db, {
+        insertTestUser(db, {
           oid: stableOid(`accounts:batch:${key}`),
           email: `${key}@batch.podium.test`,
           username: `batch-${key}`,
           firstName: key,
           lastName: "Batch",
-          publicDisplayName: null,
-          passwordHash: "x",
-          isAdmin: false,
-          isCurator: false,
         }),
       ),
     );

@@ -1,15 +1,20 @@
 import type { Queryable } from "../../db/client";
 
-export interface UserRow {
-  id: string;
-  oid: string;
+/** What an account says about its person (spec §3 Owner) and the rights it has. */
+export interface Person {
   email: string;
   username: string;
   firstName: string;
   lastName: string;
+  /** Shown instead of first + last name when set (spec §3 Owner). */
   publicDisplayName: string | null;
   isAdmin: boolean;
   isCurator: boolean;
+}
+
+export interface UserRow extends Person {
+  id: string;
+  oid: string;
 }
 
 /** The user columns, optionally of a table alias ("u" gives u.id, u.oid, …). */
@@ -21,16 +26,9 @@ function userColumns(alias = ""): string {
 }
 const USER_COLUMNS = userColumns();
 
-export interface NewUser {
+export interface NewUser extends Person {
   oid: string;
-  email: string;
-  username: string;
-  firstName: string;
-  lastName: string;
-  publicDisplayName: string | null;
   passwordHash: string;
-  isAdmin: boolean;
-  isCurator: boolean;
 }
 
 export async function findUserByEmail(db: Queryable, email: string): Promise<UserRow | null> {

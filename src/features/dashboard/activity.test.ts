@@ -3,7 +3,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { insertUser } from "../accounts/repository";
+import { insertTestUser } from "../../server/testing";
 import { storeEventBatch } from "../events/store-batch";
 import { acceptedEvent } from "../events/testing";
 import { findPresentationByOid, insertPresentationIfAbsent } from "../presentation/repository";
@@ -13,16 +13,12 @@ const chartedOid = stableOid("activity:charted");
 const otherOid = stableOid("activity:other");
 
 async function addUser(db: Database, key: string) {
-  return insertUser(db, {
+  return insertTestUser(db, {
     oid: stableOid(`activity:user:${key}`),
     email: `${key}@activity.test`,
     username: `activity-${key}`,
     firstName: "Activity",
     lastName: key,
-    publicDisplayName: null,
-    passwordHash: "x",
-    isAdmin: false,
-    isCurator: false,
   });
 }
 

@@ -3,34 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { UPLOAD_LIMIT_BYTES } from "../../server/app";
-import { createTestApp, TestAgent } from "../../server/testing";
-
-/** A multipart body as a browser sends it, with the CSRF token as a form field. */
-function multipart(fields: Record<string, string>, file: { name: string; content: string | Buffer } | null) {
-  const boundary = "----podiumtestboundary";
-  const parts: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
-  }
-  if (file) {
-    parts.push(
-      Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
-      ),
-      Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
-      Buffer.from("\r\n"),
-    );
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+import { createTestApp, multipartForm, TestAgent } from "../../server/testing";
 
 async function importFile(
   agent: TestAgent,
   file: { name: string; content: string | Buffer } | null,
   fields: Record<string, string> = {},
 ) {
-  const body = multipart(
+  const body = multipartForm(
     { _csrf: agent.cookies.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title: "", ...fields },
     file,
   );

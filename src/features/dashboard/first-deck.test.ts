@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { createTestApp, multipartForm, TestAgent } from "../../server/testing";
 
 /**
  * Issue 28, item 3 ("a first deck in a minute"): what an empty dashboard and `/v/create/` (where
@@ -34,17 +34,9 @@ function fieldsOf(form: string): Record<string, string> {
   return fields;
 }
 
-function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
-  const boundary = "----podiumfirstdeck";
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/markdown\r\n\r\n${file.content}\r\n`,
-    `--${boundary}--\r\n`,
-  );
-  return { payload: Buffer.from(parts.join("")), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+/** The import form's body, the file as Markdown. */
+const multipart = (fields: Record<string, string>, file: { name: string; content: string }) =>
+  multipartForm(fields, { ...file, type: "text/markdown" });
 
 /** What the drop zone is: a multipart form to the Markdown/JSON import around a labelled file input taking PDFs too. */
 function expectDropZone(html: string) {

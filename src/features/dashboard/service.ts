@@ -4,7 +4,7 @@ import type { Database, Queryable } from "../../db/client";
 import type { LocalImage, MarkdownWarning } from "../../document/markdown";
 import { countSlidesWithNotes, withoutNotes } from "../../document/notes";
 import type { PresentationDocument, Theme } from "../../document/schema";
-import { isOid, newOid } from "../../lib/ids";
+import { isOid } from "../../lib/ids";
 import { hashPassword } from "../accounts/password";
 import { findUserForLogin } from "../accounts/repository";
 import { DocumentTooComplexError, type DocumentWork } from "../document-work";
@@ -19,7 +19,7 @@ import {
   countOwnedPresentations,
   deletePresentation,
   findPresentationByOid,
-  insertPresentationIfAbsent,
+  insertNewPresentation,
   insertViewLink,
   listCollaborators,
   listOwnedPresentations,
@@ -164,22 +164,17 @@ export async function importPresentation(
   const { document, warnings, sourceMarkdown } = imported;
   const title = (options.title.trim() || firstTitleOf(document) || file.filename.replace(/\.[^.]+$/, "")).slice(0, 200);
   if (!title) throw new DashboardError(400, "dashboard.error.title");
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const oid = newOid();
-    const inserted = await insertPresentationIfAbsent(db, {
-      oid,
-      ownerId: viewer.userId,
-      title,
-      descriptionHtml: "",
-      privacy: privacy.data,
-      schemaVersion: document.schemaVersion,
-      tags: [],
-      document,
-      sourceMarkdown,
-    });
-    if (inserted) return { oid, warnings };
-  }
-  throw new Error("could not find a free oid");
+  const oid = await insertNewPresentation(db, {
+    ownerId: viewer.userId,
+    title,
+    descriptionHtml: "",
+    privacy: privacy.data,
+    schemaVersion: document.schemaVersion,
+    tags: [],
+    document,
+    sourceMarkdown,
+  });
+  return { oid, warnings };
 }
 
 /** A new presentation's title (the editor's limit too). */
@@ -206,22 +201,17 @@ export async function createEmptyPresentation(
   }
   const sourceMarkdown = `# ${markdownText(title)}\n`;
   const { document } = await documents.importMarkdown(sourceMarkdown, "2");
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const oid = newOid();
-    const inserted = await insertPresentationIfAbsent(db, {
-      oid,
-      ownerId: viewer.userId,
-      title,
-      descriptionHtml: "",
-      privacy: "private",
-      schemaVersion: document.schemaVersion,
-      tags: [],
-      document,
-      sourceMarkdown,
-    });
-    if (inserted) return { oid, editorUrl: editorUrl(oid, document.schemaVersion) };
-  }
-  throw new Error("could not find a free oid");
+  const oid = await insertNewPresentation(db, {
+    ownerId: viewer.userId,
+    title,
+    descriptionHtml: "",
+    privacy: "private",
+    schemaVersion: document.schemaVersion,
+    tags: [],
+    document,
+    sourceMarkdown,
+  });
+  return { oid, editorUrl: editorUrl(oid, document.schemaVersion) };
 }
 
 export interface ManageData {
@@ -581,22 +571,16 @@ export async function copyPresentation(db: Database, viewer: NonNullable<Viewer>
   if (!access.view) throw new DashboardError(404, "dashboard.error.notFound");
   if (row.privacy !== "reusable" && !access.manage) throw new DashboardError(403, "dashboard.error.notCopyable");
   const title = row.templateSlug ? row.title : `Copy of ${row.title}`.slice(0, 200);
-  for (let attempt = 0; attempt < 5; attempt += 1) {
-    const copyOid = newOid();
-    const inserted = await insertPresentationIfAbsent(db, {
-      oid: copyOid,
-      ownerId: viewer.userId,
-      title,
-      descriptionHtml: row.descriptionHtml,
-      privacy: "private",
-      schemaVersion: row.schemaVersion,
-      tags: row.tags,
-      // Issue 28: the notes are the presenter's: a copy made by anyone else has none, published or not.
-      document: access.manage ? row.document : withoutNotes(row.document),
-    });
-    if (inserted) return copyOid;
-  }
-  throw new Error("could not find a free oid");
+  return insertNewPresentation(db, {
+    ownerId: viewer.userId,
+    title,
+    descriptionHtml: row.descriptionHtml,
+    privacy: "private",
+    schemaVersion: row.schemaVersion,
+    tags: row.tags,
+    // Issue 28: the notes are the presenter's: a copy made by anyone else has none, published or not.
+    document: access.manage ? row.document : withoutNotes(row.document),
+  });
 }
 
 /** Issue 28 item 7: the image files the owner's deck names and Podium doesn't have yet. */

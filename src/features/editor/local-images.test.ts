@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { replaceImageSource } from "../../document/markdown";
-import type { PresentationDocument, Topic } from "../../document/schema";
+import { type PresentationDocument, topicsById } from "../../document/schema";
 import { createTestApp, multipartForm, signedInAgent, type TestAgent } from "../../server/testing";
 import type { DashboardPageData } from "../dashboard/components/DashboardPage";
 import { findSourceMarkdown } from "../presentation/repository";
@@ -79,14 +79,7 @@ function place(agent: TestAgent, oid: string, body: Record<string, string>, csrf
 
 /** Each slide's images, in path order. */
 function slideImages(document: PresentationDocument): string[][] {
-  const byId = new Map<string, Topic>();
-  const visit = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      visit(topic.topics);
-    }
-  };
-  visit(document.topics);
+  const byId = topicsById(document);
   return document.path.map((id) => (byId.get(id)?.images ?? []).map((image) => image.src));
 }
 

@@ -6,6 +6,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { createTestApp, TestAgent } from "../../server/testing";
+import { DEFAULT_EMBED_OPTIONS } from "../presentation/embed-options";
 import {
   EMBED_HOSTS_MAX,
   normaliseHost,
@@ -181,14 +182,7 @@ describe.each(testDatabaseTargets())("issue 34: the embed page's options and all
     expect(hostile.statusCode).toBe(200);
     expect(hostile.body).not.toContain("<img src=x");
     expect(hostile.body).not.toContain("alert(1)");
-    expect(pageData(hostile.body).embedOptions).toEqual({
-      start: 1,
-      autoplay: false,
-      loop: false,
-      controls: true,
-      title: true,
-      chrome: "dark",
-    });
+    expect(pageData(hostile.body).embedOptions).toEqual(DEFAULT_EMBED_OPTIONS);
     expect(pageData((await embed("?start=99")).body).embedOptions?.start).toBe(3);
   });
 

@@ -6,8 +6,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TEST_CONFIG } from "../../server/testing";
-import { insertUser } from "../accounts/repository";
+import { createTestApp, insertTestUser, TEST_CONFIG } from "../../server/testing";
 import { insertPresentationIfAbsent } from "../presentation/repository";
 import { stepUrl } from "../share/components/ShareModal";
 
@@ -58,16 +57,12 @@ describe.each(testDatabaseTargets())("issue 34 item 5: a step's own address and 
   let close: () => Promise<void>;
   beforeAll(async () => {
     ({ app, db, close } = await createTestApp(target, { pageCacheMaxBytes: 4 * 1024 * 1024 }));
-    const owner = await insertUser(db, {
+    const owner = await insertTestUser(db, {
       oid: stableOid("step-links:owner"),
       email: "owner@step-links.test",
       username: "step-links-owner",
       firstName: "Stella",
       lastName: "Steps",
-      publicDisplayName: null,
-      passwordHash: "x",
-      isAdmin: false,
-      isCurator: false,
     });
     await insertPresentationIfAbsent(db, {
       oid,

@@ -6,8 +6,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../../server/app";
-import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
-import { insertUser } from "../accounts/repository";
+import { createTestApp, insertTestUser, TEST_CONFIG, TestAgent } from "../../server/testing";
 import { findDailyActivity } from "../dashboard/repository";
 import { findPresentationByOid, insertPresentationIfAbsent } from "../presentation/repository";
 import { pruneOldEvents } from "./retention";
@@ -23,16 +22,12 @@ async function addDeck(db: Database, key: string, privacy: Privacy = "public") {
   const ownerId =
     owner?.id ??
     (
-      await insertUser(db, {
+      await insertTestUser(db, {
         oid: stableOid("views:owner"),
         email: "owner@views.test",
         username: "views-owner",
         firstName: "Views",
         lastName: "Owner",
-        publicDisplayName: null,
-        passwordHash: "x",
-        isAdmin: false,
-        isCurator: false,
       })
     ).id;
   await insertPresentationIfAbsent(db, {

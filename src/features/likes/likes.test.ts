@@ -4,8 +4,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TestAgent } from "../../server/testing";
-import { insertUser } from "../accounts/repository";
+import { createTestApp, insertTestUser, TestAgent } from "../../server/testing";
 import { startSession } from "../accounts/service";
 import {
   findAccessFacts,
@@ -21,16 +20,12 @@ const publicOid = stableOid("likes:public");
 const privateOid = stableOid("likes:private");
 
 async function seedPresentations(db: Database) {
-  const owner = await insertUser(db, {
+  const owner = await insertTestUser(db, {
     oid: stableOid("likes:owner"),
     email: "owner@likes.test",
     username: "likes-owner",
     firstName: "Owen",
     lastName: "Er",
-    publicDisplayName: null,
-    passwordHash: "x",
-    isAdmin: false,
-    isCurator: false,
   });
   for (const [oid, privacy] of [
     [publicOid, "public"],
@@ -52,16 +47,12 @@ async function seedPresentations(db: Database) {
 
 /** A signed-in agent without going through scrypt: a user row, a session, and a page to get the token. */
 async function signedInAgent(app: FastifyInstance, db: Database, key: string): Promise<TestAgent> {
-  const user = await insertUser(db, {
+  const user = await insertTestUser(db, {
     oid: stableOid(`likes:user:${key}`),
     email: `${key}@likes.test`,
     username: `likes-${key}`,
     firstName: "Like",
     lastName: key,
-    publicDisplayName: null,
-    passwordHash: "x",
-    isAdmin: false,
-    isCurator: false,
   });
   const agent = new TestAgent(app);
   agent.cookies.set("podium_session", await startSession(db, user.id));
@@ -259,16 +250,12 @@ describe.each(testDatabaseTargets().slice(0, 1))("like rate limit on $name", (ta
 
 /** A person with an account, straight in the database (no session needed by the services). */
 async function person(db: Database, key: string): Promise<NonNullable<Viewer>> {
-  const user = await insertUser(db, {
+  const user = await insertTestUser(db, {
     oid: stableOid(`likes:person:${key}`),
     email: `${key}@batch.likes.test`,
     username: `batch-${key}`,
     firstName: "Batch",
     lastName: key,
-    publicDisplayName: null,
-    passwordHash: "x",
-    isAdmin: false,
-    isCurator: false,
   });
   return { ...user, userId: user.id, language: null };
 }

@@ -3,12 +3,11 @@ import type { Database } from "../../db/client";
 import { documentFromPages } from "../../document/pdf-pages";
 import type { Theme } from "../../document/schema";
 import { InvalidDocumentError } from "../../document/schema";
-import { newOid } from "../../lib/ids";
 import { recordAsset, storageUsedBy } from "../assets/repository";
 import { assetUrl, STORAGE_QUOTA_BYTES } from "../assets/service";
 import { type AssetStore, databaseAssetStore } from "../assets/store";
 import { saveOriginalPdf } from "../downloads/repository";
-import { insertPresentationIfAbsent, type Privacy, replacePresentationDocument } from "../presentation/repository";
+import { insertNewPresentation, type Privacy, replacePresentationDocument } from "../presentation/repository";
 import { looksLikePdf, PDF_MAX_BYTES, type PdfConverter, PdfImportError, type PdfPage } from "./errors";
 import {
   countConverting,
@@ -260,24 +259,17 @@ export function createPdfImports(options: {
         await saveOriginalPdf(tx, replace.oid, original);
         return replace.oid;
       }
-      for (let attempt = 0; attempt < 5; attempt += 1) {
-        const oid = newOid();
-        const inserted = await insertPresentationIfAbsent(tx, {
-          oid,
-          ownerId: job.ownerId,
-          title,
-          descriptionHtml: "",
-          privacy,
-          schemaVersion: document.schemaVersion,
-          tags: [],
-          document,
-        });
-        if (inserted) {
-          await saveOriginalPdf(tx, oid, original);
-          return oid;
-        }
-      }
-      throw new Error("could not find a free oid");
+      const oid = await insertNewPresentation(tx, {
+        ownerId: job.ownerId,
+        title,
+        descriptionHtml: "",
+        privacy,
+        schemaVersion: document.schemaVersion,
+        tags: [],
+        document,
+      });
+      await saveOriginalPdf(tx, oid, original);
+      return oid;
     });
   };
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { slugify } from "../../lib/ids";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { createTestApp, multipartForm, TestAgent } from "../../server/testing";
 
 /**
  * Issue 28, item 1: speaker notes are the presenter's. A deck imported with both note styles
@@ -48,17 +48,9 @@ function textOf(response: LightMyRequestResponse): string {
   return raw.toString("utf8");
 }
 
-function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
-  const boundary = "----podiumnotesboundary";
-  const parts = Object.entries(fields).map(
-    ([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/markdown\r\n\r\n${file.content}\r\n`,
-    `--${boundary}--\r\n`,
-  );
-  return { payload: Buffer.from(parts.join("")), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+/** The import form's body, the file as Markdown. */
+const multipart = (fields: Record<string, string>, file: { name: string; content: string }) =>
+  multipartForm(fields, { ...file, type: "text/markdown" });
 
 describe.each(testDatabaseTargets())("issue 28: speaker notes are the presenter's, on $name", (target) => {
   let app: FastifyInstance;

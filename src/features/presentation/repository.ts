@@ -2,6 +2,7 @@ import type { Database, Queryable } from "../../db/client";
 import { documentImageUrls } from "../../document/camera";
 import { audienceDocument } from "../../document/notes";
 import type { PresentationDocument } from "../../document/schema";
+import { newOid } from "../../lib/ids";
 import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
 
 /** The only place that knows how presentations are stored. */
@@ -18,16 +19,20 @@ export interface OwnerRow {
   ownerEmail: string;
 }
 
-export interface PresentationRow extends OwnerRow {
-  id: string;
-  ownerId: string;
+/** What a presentation is, stored or about to be. */
+interface PresentationFields {
   oid: string;
+  ownerId: string;
   title: string;
   descriptionHtml: string;
   privacy: Privacy;
   schemaVersion: SchemaVersion;
   tags: string[];
   document: PresentationDocument;
+}
+
+export interface PresentationRow extends OwnerRow, PresentationFields {
+  id: string;
   likesCount: number;
   viewCount: number;
   isStaffPick: boolean;
@@ -200,15 +205,7 @@ export async function lastListedId(db: Queryable): Promise<number> {
   return Number(rows[0]?.id ?? 0);
 }
 
-export interface NewPresentation {
-  oid: string;
-  ownerId: string;
-  title: string;
-  descriptionHtml: string;
-  privacy: Privacy;
-  schemaVersion: SchemaVersion;
-  tags: string[];
-  document: PresentationDocument;
+export interface NewPresentation extends PresentationFields {
   viewCount?: number;
   isStaffPick?: boolean;
   templateSlug?: string | null;
@@ -216,6 +213,21 @@ export interface NewPresentation {
   lastModified?: Date;
   /** The Markdown it was imported from, kept beside the document (migration 0009). */
   sourceMarkdown?: string | null;
+}
+
+/** How many fresh random oids a new presentation tries before giving up (one taken is already rare). */
+const NEW_OID_ATTEMPTS = 5;
+
+/**
+ * Inserts a new presentation under a fresh random oid (another one if that is taken, up to
+ * NEW_OID_ATTEMPTS): its oid. Import, new and copy all make presentations so.
+ */
+export async function insertNewPresentation(db: Queryable, p: Omit<NewPresentation, "oid">): Promise<string> {
+  for (let attempt = 0; attempt < NEW_OID_ATTEMPTS; attempt += 1) {
+    const oid = newOid();
+    if (await insertPresentationIfAbsent(db, { ...p, oid })) return oid;
+  }
+  throw new Error("could not find a free oid");
 }
 
 /** Inserts a presentation unless one with its oid exists; true when it inserted. */

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import type { PresentationDocument, Text, Topic } from "../../document/schema";
+import { type PresentationDocument, type Text, type Topic, topicsById } from "../../document/schema";
 import { deriveTranscript, transcriptPlainText } from "../../document/transcript";
 import { createTestApp, TestAgent } from "../../server/testing";
 import type { EditorPageData } from "../editor/page-data";
@@ -36,14 +36,7 @@ function bootData<Data>(html: string): Data {
 
 /** The slides of a pitch deck, in path order. */
 function slidesOf(document: PresentationDocument): Topic[] {
-  const byId = new Map<string, Topic>();
-  const visit = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      visit(topic.topics);
-    }
-  };
-  visit(document.topics);
+  const byId = topicsById(document);
   return document.path.map((id) => byId.get(id) as Topic);
 }
 

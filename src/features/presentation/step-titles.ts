@@ -1,4 +1,4 @@
-import type { PresentationDocument, Topic } from "../../document/schema";
+import { type PresentationDocument, type Topic, topicsById } from "../../document/schema";
 
 /** Issue 34: the longest step title the embed API and link previews give. */
 export const STEP_TITLE_MAX_LENGTH = 200;
@@ -18,24 +18,12 @@ function titleOf(topic: Topic): string {
   return "";
 }
 
-function topicsByIdOf(document: PresentationDocument): Map<string, Topic> {
-  const byId = new Map<string, Topic>();
-  const index = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      index(topic.topics);
-    }
-  };
-  index(document.topics);
-  return byId;
-}
-
 /**
  * Issue 34: each step's title (the first line of its slide), in path order: the embed API's
  * getSteps and a step link's preview. The slide's text only: never its speaker notes.
  */
 export function stepTitles(document: PresentationDocument): string[] {
-  const byId = topicsByIdOf(document);
+  const byId = topicsById(document);
   return document.path.map((id) => {
     const topic = byId.get(id);
     return topic ? titleOf(topic) : "";
@@ -45,5 +33,5 @@ export function stepTitles(document: PresentationDocument): string[] {
 /** The topic a step (1-based) shows, or null past the path. */
 export function stepTopic(document: PresentationDocument, step: number): Topic | null {
   const id = document.path[step - 1];
-  return id === undefined ? null : (topicsByIdOf(document).get(id) ?? null);
+  return id === undefined ? null : (topicsById(document).get(id) ?? null);
 }

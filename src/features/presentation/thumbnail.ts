@@ -1,3 +1,4 @@
+import { slideTopic } from "../../document/markdown";
 import type { Paragraph, Run, Text, Theme, Topic } from "../../document/schema";
 import {
   CODE_SCALE,
@@ -114,18 +115,9 @@ ${body}
 
 /** A slide of just the title, for decks whose path shows no text or image. */
 function titleTopic(title: string): Topic {
-  return {
-    id: "title",
-    x: 0,
-    y: 0,
-    width: 1600,
-    height: 900,
-    rotation: 0,
-    background: null,
-    texts: [{ id: "t", styleClasses: ["title"], paragraphs: [{ text: title, listType: "NONE", biggestFontSize: 96 }] }],
-    images: [],
-    topics: [],
-  };
+  return slideTopic("title", 0, 0, [
+    { id: "t", styleClasses: ["title"], paragraphs: [{ text: title, listType: "NONE", biggestFontSize: 96 }] },
+  ]);
 }
 
 function topicMarkup(topic: Topic, palette: SlidePalette, images: ReadonlyMap<string, string>): string {

@@ -4,8 +4,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { ChangeFeed } from "../../server/page-cache/change-feed";
-import { createTestApp } from "../../server/testing";
-import { insertUser } from "../accounts/repository";
+import { createTestApp, insertTestUser } from "../../server/testing";
 import { LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
 import { PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import type { PresentationPageData } from "../presentation/page-data";
@@ -47,16 +46,12 @@ function recording(db: Queryable) {
 }
 
 async function addFixtures(db: Database) {
-  const owner = await insertUser(db, {
+  const owner = await insertTestUser(db, {
     oid: stableOid("vp:owner"),
     email: "ada@podium.test",
     username: "ada",
     firstName: "Ada",
     lastName: "Okafor",
-    publicDisplayName: null,
-    passwordHash: "x",
-    isAdmin: false,
-    isCurator: false,
   });
   const add = (oid: string, title: string, extra: Partial<NewPresentation> = {}) =>
     insertPresentationIfAbsent(db, {

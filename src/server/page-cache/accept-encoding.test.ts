@@ -1,14 +1,13 @@
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
-import { insertUser } from "../../features/accounts/repository";
 import { insertPresentationIfAbsent } from "../../features/presentation/repository";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../app";
-import { TEST_CONFIG, TestAgent } from "../testing";
+import { insertTestUser, TEST_CONFIG, TestAgent } from "../testing";
+import { CHROME_USER_AGENT, decodedBody } from "../testing/browser";
 import { acceptsGzip, encodingFor, wildcardSpelledOut } from "./plugin";
 
 /**
@@ -18,17 +17,9 @@ import { acceptsGzip, encodingFor, wildcardSpelledOut } from "./plugin";
  */
 const NO_GZIP = "gzip;q=0, *";
 const NOTHING_BUT_IDENTITY = "gzip;q=0, br;q=0, *";
-const BROWSER = {
-  accept: "text/html",
-  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
-};
+const BROWSER = { accept: "text/html", "user-agent": CHROME_USER_AGENT };
 
-function bodyOf(response: LightMyRequestResponse): string {
-  const encoding = response.headers["content-encoding"];
-  if (encoding === "br") return brotliDecompressSync(response.rawPayload).toString("utf8");
-  if (encoding === "gzip") return gunzipSync(response.rawPayload).toString("utf8");
-  return response.body;
-}
+const bodyOf = decodedBody;
 
 describe("Accept-Encoding read as RFC 9110 says (issue 27 item 6)", () => {
   it("never picks a coding refused with q=0, whatever `*` says", () => {
@@ -66,16 +57,12 @@ describe.each(testDatabaseTargets())("no gzip for `gzip;q=0, *` on $name (issue 
     cached = await buildApp({ ...TEST_CONFIG, pageCacheMaxBytes: 8 * 1024 * 1024 }, db);
     // The same database without the page cache: every page goes through @fastify/compress.
     plain = await buildApp(TEST_CONFIG, db);
-    const owner = await insertUser(db, {
+    const owner = await insertTestUser(db, {
       oid: stableOid("encoding:owner"),
       email: "owner@encoding.test",
       username: "encoding.owner",
       firstName: "Ada",
       lastName: "Encoding",
-      publicDisplayName: null,
-      passwordHash: "x",
-      isAdmin: false,
-      isCurator: false,
     });
     await insertPresentationIfAbsent(db, {
       oid: deck,

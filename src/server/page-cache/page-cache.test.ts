@@ -4,11 +4,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { type Database, openDatabase } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
-import { insertUser } from "../../features/accounts/repository";
 import { insertPresentationIfAbsent } from "../../features/presentation/repository";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../app";
-import { TEST_CONFIG, TestAgent } from "../testing";
+import { insertTestUser, TEST_CONFIG, TestAgent } from "../testing";
 import { BROTLI_BEST_AFTER_HITS, PAGE_CACHE_FRESH_MS } from "./plugin";
 
 const CACHE = { pageCacheMaxBytes: 8 * 1024 * 1024 };
@@ -51,16 +50,12 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
   beforeAll(async () => {
     ({ db, drop } = await target.create());
     app = await buildApp({ ...TEST_CONFIG, ...CACHE }, db);
-    const owner = await insertUser(db, {
+    const owner = await insertTestUser(db, {
       oid: stableOid("cache:owner"),
       email: "owner@podium.test",
       username: "cache.owner",
       firstName: "Ada",
       lastName: "Cache",
-      publicDisplayName: null,
-      passwordHash: "x",
-      isAdmin: false,
-      isCurator: false,
     });
     ownerId = owner.id;
     await addDeck(db, ownerId, deck, "Sourdough at scale");

@@ -1,5 +1,5 @@
-import { brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { gunzipSync, gzipSync } from "node:zlib";
+import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOT_DATA_ID } from "../../client/entries";
 import type { Database } from "../../db/client";
@@ -12,6 +12,7 @@ import { jsonForScript } from "../../lib/html";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../app";
 import { TEST_CONFIG, TestAgent } from "../testing";
+import { BROWSER_HEADERS, decodedBody } from "../testing/browser";
 import { fillTemplate, gzipFilledTemplate, makeTemplate, type PageTemplate, PLACEHOLDER_PERSON } from "./personal";
 
 const BOOT = `<script type="application/json" id="${BOOT_DATA_ID}">`;
@@ -70,18 +71,9 @@ describe("issue 11 signed-in page templates: filling in a person", () => {
 });
 
 const PASSWORD = "correct horse battery staple";
-const BROWSER = {
-  accept: "text/html",
-  "accept-encoding": "gzip, deflate, br",
-  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
-};
+const BROWSER = BROWSER_HEADERS;
 
-function bodyOf(response: LightMyRequestResponse): string {
-  const encoding = response.headers["content-encoding"];
-  if (encoding === "br") return brotliDecompressSync(response.rawPayload).toString("utf8");
-  if (encoding === "gzip") return gunzipSync(response.rawPayload).toString("utf8");
-  return response.body;
-}
+const bodyOf = decodedBody;
 
 function bootOf(html: string): { session: { viewerName: string; csrfToken: string }; data: Record<string, unknown> } {
   const start = html.lastIndexOf(BOOT) + BOOT.length;

@@ -1,4 +1,3 @@
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOT_DATA_ID } from "../../client/entries";
@@ -6,6 +5,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { buildApp } from "../app";
 import { signedInAgent, TEST_CONFIG, type TestAgent } from "../testing";
+import { BROWSER_HEADERS, decodedBody } from "../testing/browser";
 import { makeTemplate, PLACEHOLDER_PERSON } from "./personal";
 
 /**
@@ -36,18 +36,9 @@ const TO = "\u27E7";
 const wrapped = (text: string) => `${FROM}${text}${TO}`;
 
 const BOOT = `<script type="application/json" id="${BOOT_DATA_ID}">`;
-const BROWSER = {
-  accept: "text/html",
-  "accept-encoding": "gzip, deflate, br",
-  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
-};
+const BROWSER = BROWSER_HEADERS;
 
-function bodyOf(response: LightMyRequestResponse): string {
-  const encoding = response.headers["content-encoding"];
-  if (encoding === "br") return brotliDecompressSync(response.rawPayload).toString("utf8");
-  if (encoding === "gzip") return gunzipSync(response.rawPayload).toString("utf8");
-  return response.body;
-}
+const bodyOf = decodedBody;
 
 /** What the page shows (HTML, and JSON in the page data) between the author's markers. */
 function authorsText(html: string): string[] {

@@ -1,5 +1,6 @@
 import MarkdownIt from "markdown-it";
 import type { Database, Queryable } from "../../db/client";
+import { slideTopic } from "../../document/markdown";
 import { escapeHtml } from "../../lib/html";
 import { stableOid } from "../../lib/ids";
 import { seededRandom } from "../../lib/seeded-random";
@@ -137,18 +138,9 @@ function documentOf(title: string, subtitle: string, slides: SlideText[], schema
       ),
     ]),
   ];
-  const topics = all.map((texts, index) => ({
-    id: `slide-${index + 1}`,
-    x: 300 + (index % 3) * 1800,
-    y: 300 + Math.floor(index / 3) * 1200,
-    width: 1600,
-    height: 900,
-    rotation: 0,
-    background: null,
-    texts,
-    images: [],
-    topics: [],
-  }));
+  const topics = all.map((texts, index) =>
+    slideTopic(`slide-${index + 1}`, 300 + (index % 3) * 1800, 300 + Math.floor(index / 3) * 1200, texts),
+  );
   const columns = Math.min(3, topics.length);
   const rows = Math.ceil(topics.length / 3);
   const slidePath = topics.map((topic) => topic.id);

@@ -172,16 +172,13 @@ function imported(source: string, schemaVersion: "0" | "2") {
   return { document: importMarkdown(source, schemaVersion, { highlight: highlightCode }), sourceMarkdown: source };
 }
 
+/** A report of a run that inserted nothing (what a second run gives: seeding is idempotent). */
+export function nothingSeeded(): SeedReport {
+  return { users: 0, audience: 0, likes: 0, presentations: 0, templates: 0, videoCards: 0, viewLinks: 0 };
+}
+
 export async function seedDemoContent(db: Database, now = new Date()): Promise<SeedReport> {
-  const report: SeedReport = {
-    users: 0,
-    audience: 0,
-    likes: 0,
-    presentations: 0,
-    templates: 0,
-    videoCards: 0,
-    viewLinks: 0,
-  };
+  const report = nothingSeeded();
   // Hash outside the transaction: scrypt is slow on purpose, and only new users need it.
   const passwordHashes = new Map<string, string>();
   for (const user of demoUsers) {

@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { WORKER_ENTRIES } from "../workers/entries";
+import { buildServer } from "./server-build";
 
 /**
  * One folder per checkout: node_modules may be shared by several checkouts (git worktrees with a
@@ -16,24 +16,7 @@ export const TEST_WORKER_DIR = resolve(
 );
 
 export default async function setup(): Promise<void> {
-  const { build } = await import("vite");
-  await build({
-    configFile: false,
-    logLevel: "warn",
-    build: {
-      ssr: true,
-      outDir: TEST_WORKER_DIR,
-      emptyOutDir: true,
-      target: "node20",
-      sourcemap: true,
-      rolldownOptions: {
-        input: {
-          ...WORKER_ENTRIES,
-        },
-        output: { chunkFileNames: "[name]-[hash].js" },
-      },
-    },
-  });
+  await buildServer(TEST_WORKER_DIR, { withMain: false, sourcemap: true });
   // Inside node_modules no package.json says these are ES modules; this one does.
   writeFileSync(resolve(TEST_WORKER_DIR, "package.json"), '{ "type": "module" }\n');
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
-import type { Database } from "../../db/client";
+import type { Database, Queryable } from "../../db/client";
 import type { TestDatabaseTarget } from "../../db/testing";
-import { insertUser } from "../../features/accounts/repository";
+import { insertUser, type NewUser } from "../../features/accounts/repository";
 import { startSession } from "../../features/accounts/service";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../app";
@@ -169,10 +169,13 @@ export class TestAgent {
   }
 }
 
-/** A multipart body as a browser sends it: the fields, then the file (if any) as `file`. */
+/**
+ * A multipart body as a browser sends it: the fields, then the file (if any) as `file`, of `type`
+ * (application/octet-stream unless given).
+ */
 export function multipartForm(
   fields: Record<string, string>,
-  file: { name: string; content: string | Buffer } | null,
+  file: { name: string; content: string | Buffer; type?: string } | null,
 ): { payload: Buffer; contentType: string } {
   const boundary = "----podiumtestboundary";
   const parts: Buffer[] = [];
@@ -182,7 +185,7 @@ export function multipartForm(
   if (file) {
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? "application/octet-stream"}\r\n\r\n`,
       ),
       Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content),
       Buffer.from("\r\n"),
@@ -190,6 +193,17 @@ export function multipartForm(
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Inserts a person directly, for tests that need accounts but not signing in: no display name, no
+ * admin or curator rights and a password hash nobody signs in with, unless `person` says otherwise.
+ */
+export function insertTestUser(
+  db: Queryable,
+  person: Pick<NewUser, "oid" | "email" | "username" | "firstName" | "lastName"> & Partial<NewUser>,
+) {
+  return insertUser(db, { publicDisplayName: null, passwordHash: "x", isAdmin: false, isCurator: false, ...person });
 }
 
 /**

@@ -8,6 +8,8 @@ import { Avatar } from "../../../ui/Avatar";
 import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import {
   ButtonForm,
+  FieldList,
+  type FieldSpec,
   FormMessageNotice,
   FormNotice,
   FormPanel,
@@ -51,29 +53,50 @@ export type AccountPageData =
 
 /** The account pages: log in, sign up, log out, settings and a person's public profile. */
 export function AccountPage({ data }: { data: AccountPageData }) {
-  return <SiteLayout>{renderAccountPage(data)}</SiteLayout>;
+  return (
+    <SiteLayout>
+      <AccountPageBody data={data} />
+    </SiteLayout>
+  );
 }
 
-function renderAccountPage(data: AccountPageData) {
-  switch (data.page) {
-    case "login":
-      return <LoginForm data={data} />;
-    case "signup":
-      return <SignupForm data={data} />;
-    case "logout":
-      return <LogoutForm name={data.name} />;
-    case "segment":
-      return <SegmentForm problem={data.problem} />;
-    case "settings":
-      return <SettingsForms data={data} />;
-    case "profile":
-      return <Profile data={data} />;
-  }
+/** Each account page's body, by the page the data names. */
+const ACCOUNT_PAGES: { [P in AccountPageData["page"]]: (data: Extract<AccountPageData, { page: P }>) => ReactNode } = {
+  login: (data) => <LoginForm data={data} />,
+  signup: (data) => <SignupForm data={data} />,
+  logout: (data) => <LogoutForm name={data.name} />,
+  segment: (data) => <SegmentForm problem={data.problem} />,
+  settings: (data) => <SettingsForms data={data} />,
+  profile: (data) => <Profile data={data} />,
+};
+
+function AccountPageBody({ data }: { data: AccountPageData }) {
+  // The table's entry for data.page takes that page's data (TypeScript can't pair them itself).
+  return (ACCOUNT_PAGES[data.page] as (data: AccountPageData) => ReactNode)(data);
 }
 
 function FormProblemNotice({ problem }: { problem: FormProblem | null }) {
   return <FormMessageNotice kind="error" message={problem} />;
 }
+
+/** Spec §2's names, at most this long (the server says so again: service.ts). */
+const NAME_MAX_LENGTH = 100;
+const NAME_FIELDS: readonly FieldSpec[] = [
+  {
+    name: "firstName",
+    label: "accounts.field.firstName",
+    autoComplete: "given-name",
+    required: true,
+    maxLength: NAME_MAX_LENGTH,
+  },
+  { name: "lastName", label: "accounts.field.lastName", autoComplete: "family-name", maxLength: NAME_MAX_LENGTH },
+  {
+    name: "publicDisplayName",
+    label: "accounts.field.publicDisplayName",
+    hint: "accounts.field.publicDisplayNameHint",
+    maxLength: NAME_MAX_LENGTH,
+  },
+];
 
 /** The name fields of sign-up and settings (spec §2: first name, last name, public display name). */
 function NameFields({
@@ -83,37 +106,7 @@ function NameFields({
   values: { firstName?: string; lastName?: string; publicDisplayName?: string };
   fieldError: (field: string) => string | null;
 }) {
-  const intl = useIntl();
-  const field = (id: MessageId) => intl.formatMessage({ id });
-  return (
-    <>
-      <TextField
-        name="firstName"
-        label={field("accounts.field.firstName")}
-        defaultValue={values.firstName}
-        error={fieldError("firstName")}
-        autoComplete="given-name"
-        required
-        maxLength={100}
-      />
-      <TextField
-        name="lastName"
-        label={field("accounts.field.lastName")}
-        defaultValue={values.lastName}
-        error={fieldError("lastName")}
-        autoComplete="family-name"
-        maxLength={100}
-      />
-      <TextField
-        name="publicDisplayName"
-        label={field("accounts.field.publicDisplayName")}
-        hint={field("accounts.field.publicDisplayNameHint")}
-        defaultValue={values.publicDisplayName}
-        error={fieldError("publicDisplayName")}
-        maxLength={100}
-      />
-    </>
-  );
+  return <FieldList fields={NAME_FIELDS} values={values} errorOf={fieldError} />;
 }
 
 /** A new password: at least ten characters (the server says so again if not). */
@@ -256,9 +249,7 @@ function LogoutForm({ name }: { name: string }) {
       title={<FormattedMessage id="accounts.logout.title" />}
       lead={<FormattedMessage id="accounts.logout.lead" values={{ name }} />}
     >
-      <ButtonForm action="/logout" className="form" variant="primary">
-        <FormattedMessage id="accounts.logout.submit" />
-      </ButtonForm>
+      <ButtonForm action="/logout" className="form" variant="primary" message="accounts.logout.submit" />
     </FormPanel>
   );
 }
@@ -295,9 +286,7 @@ function SettingsForms({ data }: { data: Extract<AccountPageData, { page: "setti
               </option>
             ))}
           </SelectField>
-          <SubmitButton>
-            <FormattedMessage id="settings.saveProfile" />
-          </SubmitButton>
+          <SubmitButton message="settings.saveProfile" />
         </PostForm>
       </FormSection>
       <FormSection id="settings-password" title={<FormattedMessage id="settings.password" />}>
@@ -316,37 +305,38 @@ function SettingsForms({ data }: { data: Extract<AccountPageData, { page: "setti
             label={field("accounts.field.newPassword")}
             error={fieldError("password")}
           />
-          <SubmitButton>
-            <FormattedMessage id="settings.changePassword" />
-          </SubmitButton>
+          <SubmitButton message="settings.changePassword" />
         </PostForm>
       </FormSection>
     </div>
   );
 }
 
+/** A public profile's head (spec §2 /user/{oid}/): the person's avatar, name and how many decks they show. */
+function ProfileHeader({ owner, count }: { owner: { name: string; initials: string; color: string }; count: number }) {
+  return (
+    <header className="profile__header">
+      <Avatar initials={owner.initials} color={owner.color} size={72} />
+      <div>
+        <h1>{owner.name}</h1>
+        <p>
+          <FormattedMessage id="profile.count" values={{ count }} />
+        </p>
+      </div>
+    </header>
+  );
+}
+
 function Profile({ data }: { data: Extract<AccountPageData, { page: "profile" }> }) {
-  const intl = useIntl();
+  const listLabel = useIntl().formatMessage({ id: "profile.presentations" });
   return (
     <div className="profile">
-      <header className="profile__header">
-        <Avatar initials={data.owner.initials} color={data.owner.color} size={72} />
-        <div>
-          <h1>{data.owner.name}</h1>
-          <p>
-            <FormattedMessage id="profile.count" values={{ count: data.presentations.length }} />
-          </p>
-        </div>
-      </header>
+      <ProfileHeader owner={data.owner} count={data.presentations.length} />
       <h2 className="home-section-title">
         <FormattedMessage id="profile.presentations" />
       </h2>
       {data.presentations.length > 0 ? (
-        <CardList
-          eager={FIRST_ROW_CARDS}
-          cards={data.presentations}
-          label={intl.formatMessage({ id: "profile.presentations" })}
-        />
+        <CardList eager={FIRST_ROW_CARDS} cards={data.presentations} label={listLabel} />
       ) : (
         <p>
           <FormattedMessage id="profile.empty" values={{ name: data.owner.name }} />
@@ -392,9 +382,7 @@ function SegmentForm({ problem }: { problem: FormProblem | null }) {
             </p>
           ) : null}
         </fieldset>
-        <SubmitButton>
-          <FormattedMessage id="accounts.segment.submit" />
-        </SubmitButton>
+        <SubmitButton message="accounts.segment.submit" />
       </PostForm>
       <SwitchLink id="accounts.signup.haveAccount" href="/login/" />
     </FormPanel>

@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from "react";
 import { FormattedMessage } from "../../../i18n/intl";
+import { FormSection, MessageLabel } from "../../../ui/Form";
 import { useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "./ImageUploadStatus";
 import { imageMarkdown, useImageUpload } from "./image-upload";
@@ -37,18 +38,14 @@ export function ImagesSection() {
   };
 
   return (
-    <section className="panel" aria-labelledby="images-title">
-      <h2 id="images-title">
-        <FormattedMessage id="dashboard.images.title" />
-      </h2>
-      <p className="dashboard__lead">
-        <FormattedMessage id="dashboard.images.lead" />
-      </p>
+    <FormSection
+      id="images-title"
+      title={<FormattedMessage id="dashboard.images.title" />}
+      lead={<FormattedMessage id="dashboard.images.lead" />}
+    >
       <form className="form image-upload" onSubmit={submit} aria-describedby="images-status">
         <div className="field">
-          <label htmlFor="images-file">
-            <FormattedMessage id="dashboard.images.file" />
-          </label>
+          <MessageLabel htmlFor="images-file" message="dashboard.images.file" />
           <input
             id="images-file"
             ref={fileInput}
@@ -68,9 +65,7 @@ export function ImagesSection() {
       </form>
       {snippet ? (
         <div className="field image-upload__snippet">
-          <label htmlFor="images-snippet">
-            <FormattedMessage id="dashboard.images.snippet" />
-          </label>
+          <MessageLabel htmlFor="images-snippet" message="dashboard.images.snippet" />
           <input id="images-snippet" type="text" readOnly value={snippet} onFocus={(event) => event.target.select()} />
           <button type="button" className="button" onClick={() => void copy()}>
             <FormattedMessage id="dashboard.images.copy" />
@@ -82,6 +77,6 @@ export function ImagesSection() {
           </p>
         </div>
       ) : null}
-    </section>
+    </FormSection>
   );
 }

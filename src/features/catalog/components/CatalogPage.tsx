@@ -3,6 +3,8 @@ import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
+import { LinkButton } from "../../../ui/LinkButton";
+import { PageIntro } from "../../../ui/PageIntro";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
 import { trackEvent } from "../../events/client";
@@ -55,14 +57,7 @@ function CardPage({ titleId, leadId, cards }: { titleId: MessageId; leadId: Mess
   const intl = useIntl();
   return (
     <div className="catalog">
-      <section className="home-hero">
-        <h1>
-          <FormattedMessage id={titleId} />
-        </h1>
-        <p>
-          <FormattedMessage id={leadId} />
-        </p>
-      </section>
+      <PageIntro as="section" className="home-hero" title={titleId} lead={leadId} />
       <CardList eager={FIRST_ROW_CARDS} cards={cards} label={intl.formatMessage({ id: titleId })} />
     </div>
   );
@@ -138,9 +133,7 @@ function InfoPage({ topic }: { topic: "product" | "video" | "edu" }) {
         <a className="button button--primary" href={session.isAuthenticated ? "/dashboard/next/" : "/signup/"}>
           <FormattedMessage id={session.isAuthenticated ? "toolbar.createYourOwn" : "nav.getStarted"} />
         </a>{" "}
-        <a className="button" href="/explore/">
-          <FormattedMessage id="explore.title" />
-        </a>
+        <LinkButton href="/explore/" message="explore.title" />
       </p>
     </div>
   );

@@ -1,6 +1,8 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { FormattedMessage, useIntl } from "../../../i18n/intl";
+import { FormattedMessage, type MessageValues, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
+import { MessageLabel } from "../../../ui/Form";
+import { PageIntro } from "../../../ui/PageIntro";
 import { EMBED_API_CLIENT_PATH } from "../../embed/embed-api-client";
 import { EMBED_CONTROLS_HEIGHT, responsiveEmbedSnippet } from "../../embed/embed-dimensions";
 
@@ -82,101 +84,90 @@ export function EmbedDocsPage({ demo }: { demo: EmbedDocsDemo | null }) {
   );
   return (
     <div className="catalog embed-docs">
-      <section className="home-hero">
-        <h1>
-          <FormattedMessage id="dev.embed.title" />
-        </h1>
-        <p>
-          <FormattedMessage id="dev.embed.lead" />
-        </p>
-      </section>
+      <PageIntro as="section" className="home-hero" title="dev.embed.title" lead="dev.embed.lead" />
 
       <section className="panel" aria-labelledby="embed-docs-code">
-        <h2 id="embed-docs-code">
-          <FormattedMessage id="dev.embed.code.title" />
-        </h2>
-        <p>
-          <FormattedMessage id="dev.embed.code.body" />
-        </p>
-        <pre className="embed-docs__code">
-          <code>{sample}</code>
-        </pre>
-        <h3>
-          <FormattedMessage id="dev.embed.params.title" />
-        </h3>
-        <dl className="embed-docs__list">
-          {PARAMS.map(([code, description]) => (
-            <div key={code}>
-              <dt>
-                <code>{code}</code>
-              </dt>
-              <dd>
-                <FormattedMessage id={description} />
-              </dd>
-            </div>
-          ))}
-        </dl>
+        <DocHeading level={2} id="embed-docs-code" title="dev.embed.code.title" body="dev.embed.code.body" />
+        <CodeBlock code={sample} />
+        <CodeList title="dev.embed.params.title" items={PARAMS} />
       </section>
 
       <section className="panel" aria-labelledby="embed-docs-api">
-        <h2 id="embed-docs-api">
-          <FormattedMessage id="dev.embed.api.title" />
-        </h2>
-        <p>
-          <FormattedMessage id="dev.embed.api.body" values={{ path: <code>{EMBED_API_CLIENT_PATH}</code> }} />
-        </p>
-        <pre className="embed-docs__code">
-          <code>{USAGE}</code>
-        </pre>
-        <h3>
-          <FormattedMessage id="dev.embed.methods.title" />
-        </h3>
-        <dl className="embed-docs__list">
-          {METHODS.map(([code, description]) => (
-            <div key={code}>
-              <dt>
-                <code>{code}</code>
-              </dt>
-              <dd>
-                <FormattedMessage id={description} />
-              </dd>
-            </div>
-          ))}
-        </dl>
-        <h3>
-          <FormattedMessage id="dev.embed.events.title" />
-        </h3>
-        <dl className="embed-docs__list">
-          {EVENTS.map(([code, description]) => (
-            <div key={code}>
-              <dt>
-                <code>{code}</code>
-              </dt>
-              <dd>
-                <FormattedMessage id={description} />
-              </dd>
-            </div>
-          ))}
-        </dl>
-        <h3>
-          <FormattedMessage id="dev.embed.messages.title" />
-        </h3>
-        <p>
-          <FormattedMessage id="dev.embed.messages.body" />
-        </p>
-        <pre className="embed-docs__code">
-          <code>{MESSAGES}</code>
-        </pre>
-        <h3>
-          <FormattedMessage id="dev.embed.hosts.title" />
-        </h3>
-        <p>
-          <FormattedMessage id="dev.embed.hosts.body" />
-        </p>
+        <DocHeading
+          level={2}
+          id="embed-docs-api"
+          title="dev.embed.api.title"
+          body="dev.embed.api.body"
+          bodyValues={{ path: <code>{EMBED_API_CLIENT_PATH}</code> }}
+        />
+        <CodeBlock code={USAGE} />
+        <CodeList title="dev.embed.methods.title" items={METHODS} />
+        <CodeList title="dev.embed.events.title" items={EVENTS} />
+        <DocHeading level={3} title="dev.embed.messages.title" body="dev.embed.messages.body" />
+        <CodeBlock code={MESSAGES} />
+        <DocHeading level={3} title="dev.embed.hosts.title" body="dev.embed.hosts.body" />
       </section>
 
       {demo ? <LiveExample demo={demo} /> : null}
     </div>
+  );
+}
+
+/** A heading of the page (h2 with its id, or h3) and the paragraph under it. */
+function DocHeading({
+  level,
+  id,
+  title,
+  body,
+  bodyValues,
+}: {
+  level: 2 | 3;
+  id?: string;
+  title: MessageId;
+  body: MessageId;
+  bodyValues?: MessageValues;
+}) {
+  const Heading = level === 2 ? "h2" : "h3";
+  return (
+    <>
+      <Heading id={id}>
+        <FormattedMessage id={title} />
+      </Heading>
+      <p>
+        <FormattedMessage id={body} values={bodyValues} />
+      </p>
+    </>
+  );
+}
+
+function CodeBlock({ code }: { code: string }) {
+  return (
+    <pre className="embed-docs__code">
+      <code>{code}</code>
+    </pre>
+  );
+}
+
+/** A titled list of code (a parameter, method or event) and what it does. */
+function CodeList({ title, items }: { title: MessageId; items: [string, MessageId][] }) {
+  return (
+    <>
+      <h3>
+        <FormattedMessage id={title} />
+      </h3>
+      <dl className="embed-docs__list">
+        {items.map(([code, description]) => (
+          <div key={code}>
+            <dt>
+              <code>{code}</code>
+            </dt>
+            <dd>
+              <FormattedMessage id={description} />
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </>
   );
 }
 
@@ -226,12 +217,7 @@ function LiveExample({ demo }: { demo: EmbedDocsDemo }) {
 
   return (
     <section className="panel" aria-labelledby="embed-docs-live">
-      <h2 id="embed-docs-live">
-        <FormattedMessage id="dev.embed.live.title" />
-      </h2>
-      <p>
-        <FormattedMessage id="dev.embed.live.body" />
-      </p>
+      <DocHeading level={2} id="embed-docs-live" title="dev.embed.live.title" body="dev.embed.live.body" />
       <div
         className="embed-docs__frame"
         // The embed code's shape: the page's, plus the player's control bar.
@@ -247,9 +233,7 @@ function LiveExample({ demo }: { demo: EmbedDocsDemo }) {
           <FormattedMessage id="dev.embed.live.next" />
         </button>
         <form className="embed-docs__goto" onSubmit={goTo}>
-          <label htmlFor="embed-docs-step">
-            <FormattedMessage id="dev.embed.live.step" />
-          </label>
+          <MessageLabel htmlFor="embed-docs-step" message="dev.embed.live.step" />
           <input
             id="embed-docs-step"
             type="number"

@@ -2,6 +2,7 @@ import { type PointerEvent, useEffect, useRef, useState } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import { MANAGE_SECTIONS } from "../paths";
 import type { DailyActivity, PresentationActivity } from "../repository";
+import { ColumnHeads } from "./ColumnHeads";
 import "./activity-chart.css";
 
 /** The chart's width before the browser measures its box (server render and first paint). */
@@ -259,19 +260,7 @@ export function ActivityChart({ activity }: { activity: PresentationActivity }) 
           <caption>
             <FormattedMessage id="dashboard.activity.tableCaption" />
           </caption>
-          <thead>
-            <tr>
-              <th scope="col">
-                <FormattedMessage id="dashboard.activity.day" />
-              </th>
-              <th scope="col">
-                <FormattedMessage id="dashboard.activity.views" />
-              </th>
-              <th scope="col">
-                <FormattedMessage id="dashboard.activity.likes" />
-              </th>
-            </tr>
-          </thead>
+          <ColumnHeads ids={["dashboard.activity.day", "dashboard.activity.views", "dashboard.activity.likes"]} />
           <tbody>
             {days.map((d) => (
               <tr key={d.day}>

@@ -3,15 +3,21 @@ import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import {
   ButtonForm,
+  CheckboxField,
+  FieldList,
+  type FieldSpec,
   FormMessageNotice,
   FormPanel,
   FormSection,
+  MessageLabel,
   PostForm,
   SelectField,
   SubmitButton,
   TextAreaField,
   TextField,
 } from "../../../ui/Form";
+import { LinkButton } from "../../../ui/LinkButton";
+import { PageIntro } from "../../../ui/PageIntro";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { ImagesSection } from "../../assets/components/ImagesSection";
@@ -79,6 +85,19 @@ const NOTES_CHOICES = [
   ["private", "dashboard.notes.private"],
   ["public", "dashboard.notes.public"],
 ] as const;
+/** A presentation's details (spec §2 "My dashboard"): title, description (sanitised HTML), tags. */
+const DETAILS_FIELDS: readonly FieldSpec[] = [
+  { name: "title", id: "details-title-field", label: "dashboard.field.title", required: true, maxLength: 200 },
+  {
+    name: "description",
+    id: "details-description",
+    label: "dashboard.field.description",
+    hint: "dashboard.field.descriptionHint",
+    multiline: true,
+    maxLength: 20000,
+  },
+  { name: "tags", id: "details-tags", label: "dashboard.field.tags", hint: "dashboard.field.tagsHint" },
+];
 /** The right a collaborator gets (spec §6): comment, or edit. */
 const RIGHT_CHOICES = [
   ["comment", "dashboard.people.canComment"],
@@ -110,9 +129,7 @@ function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageDa
           defaultValue={notes.published ? "public" : "private"}
           choices={NOTES_CHOICES}
         />
-        <SubmitButton>
-          <FormattedMessage id="dashboard.notes.save" />
-        </SubmitButton>
+        <SubmitButton message="dashboard.notes.save" />
       </PostForm>
     </section>
   );
@@ -121,31 +138,18 @@ function SpeakerNotesChoice({ action, notes }: { action: string; notes: ManageDa
 /** Issue 33 item 4: whether viewers of the public page may download the deck (off by default). */
 function DownloadChoice({ action, allowed }: { action: string; allowed: boolean }) {
   return (
-    <section className="panel" aria-labelledby="downloads-title">
-      <h2 id="downloads-title">
-        <FormattedMessage id="dashboard.downloads" />
-      </h2>
+    <FormSection id="downloads-title" title={<FormattedMessage id="dashboard.downloads" />}>
       <PostForm action={action}>
-        <div className="field">
-          <label>
-            <input
-              type="checkbox"
-              name="allowDownload"
-              value="on"
-              defaultChecked={allowed}
-              aria-describedby="downloads-hint"
-            />{" "}
-            <FormattedMessage id="dashboard.downloads.allow" />
-          </label>
-          <p className="field__hint" id="downloads-hint">
-            <FormattedMessage id="dashboard.downloads.hint" />
-          </p>
-        </div>
-        <SubmitButton>
-          <FormattedMessage id="dashboard.downloads.save" />
-        </SubmitButton>
+        <CheckboxField
+          name="allowDownload"
+          defaultChecked={allowed}
+          label={<FormattedMessage id="dashboard.downloads.allow" />}
+          hint={<FormattedMessage id="dashboard.downloads.hint" />}
+          hintId="downloads-hint"
+        />
+        <SubmitButton message="dashboard.downloads.save" />
       </PostForm>
-    </section>
+    </FormSection>
   );
 }
 
@@ -155,32 +159,21 @@ function DownloadChoice({ action, allowed }: { action: string; allowed: boolean 
  */
 function EmbedHostsForm({ action, hosts }: { action: string; hosts: string[] }) {
   return (
-    <section className="panel" aria-labelledby="embed-hosts-title">
-      <h2 id="embed-hosts-title">
-        <FormattedMessage id="dashboard.embedHosts" />
-      </h2>
+    <FormSection id="embed-hosts-title" title={<FormattedMessage id="dashboard.embedHosts" />}>
       <PostForm action={action}>
-        <div className="field">
-          <label htmlFor="embed-hosts">
-            <FormattedMessage id="dashboard.embedHosts.label" />
-          </label>
-          <textarea
-            id="embed-hosts"
-            name="hosts"
-            rows={3}
-            defaultValue={hosts.join("\n")}
-            aria-describedby="embed-hosts-hint"
-            spellCheck={false}
-          />
-          <p id="embed-hosts-hint" className="field__hint">
-            <FormattedMessage id="dashboard.embedHosts.hint" />
-          </p>
-        </div>
-        <button type="submit" className="button button--primary">
-          <FormattedMessage id="dashboard.embedHosts.save" />
-        </button>
+        <TextAreaField
+          name="hosts"
+          id="embed-hosts"
+          rows={3}
+          spellCheck={false}
+          label={<FormattedMessage id="dashboard.embedHosts.label" />}
+          hint={<FormattedMessage id="dashboard.embedHosts.hint" />}
+          hintAfter
+          defaultValue={hosts.join("\n")}
+        />
+        <SubmitButton message="dashboard.embedHosts.save" />
       </PostForm>
-    </section>
+    </FormSection>
   );
 }
 
@@ -210,14 +203,12 @@ function PresentationList({ data }: { data: Extract<DashboardPageData, { view: "
   const intl = useIntl();
   return (
     <div className="dashboard">
-      <div className="dashboard__head">
-        <h1>
-          <FormattedMessage id="dashboard.title" />
-        </h1>
-        <p>
-          <FormattedMessage id="dashboard.count" values={{ count: data.total }} />
-        </p>
-      </div>
+      <PageIntro
+        className="dashboard__head"
+        title="dashboard.title"
+        lead="dashboard.count"
+        leadValues={{ count: data.total }}
+      />
       <NoticeBanner notice={data.notice} />
 
       {/* Issue 28, item 3: with no decks yet, the way to the first one comes first; once there are some, the list does. */}
@@ -293,14 +284,7 @@ function CreatePresentation({ data }: { data: Extract<DashboardPageData, { view:
     : null;
   return (
     <div className="dashboard">
-      <div className="dashboard__head">
-        <h1>
-          <FormattedMessage id="accounts.create.title" />
-        </h1>
-        <p>
-          <FormattedMessage id="start.create.lead" />
-        </p>
-      </div>
+      <PageIntro className="dashboard__head" title="accounts.create.title" lead="start.create.lead" />
       <StartPanel importAction={IMPORT_PATH} />
       <FormSection
         id="empty-deck-title"
@@ -316,9 +300,7 @@ function CreatePresentation({ data }: { data: Extract<DashboardPageData, { view:
             required
             maxLength={200}
           />
-          <SubmitButton variant="plain">
-            <FormattedMessage id="accounts.create.submit" />
-          </SubmitButton>
+          <SubmitButton variant="plain" message="accounts.create.submit" />
         </PostForm>
       </FormSection>
     </div>
@@ -344,12 +326,8 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           <PrivacyLabel privacy={p.privacy} />
         </p>
         <div className="dashboard__head-actions">
-          <a className="button button--primary" href={p.editorUrl}>
-            <FormattedMessage id="dashboard.edit" />
-          </a>
-          <a className="button" href={p.viewUrl}>
-            <FormattedMessage id="dashboard.open" />
-          </a>
+          <LinkButton href={p.editorUrl} message="dashboard.edit" variant="primary" />
+          <LinkButton href={p.viewUrl} message="dashboard.open" />
         </div>
       </div>
       <NoticeBanner notice={data.notice} />
@@ -368,28 +346,9 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
 
       <FormSection id="details-title" title={<FormattedMessage id="dashboard.details" />}>
         <PostForm action={`${path}/details`}>
-          <TextField
-            name="title"
-            id="details-title-field"
-            label={<FormattedMessage id="dashboard.field.title" />}
-            defaultValue={p.title}
-            required
-            maxLength={200}
-          />
-          <TextAreaField
-            name="description"
-            id="details-description"
-            label={<FormattedMessage id="dashboard.field.description" />}
-            hint={<FormattedMessage id="dashboard.field.descriptionHint" />}
-            defaultValue={p.descriptionHtml}
-            maxLength={20000}
-          />
-          <TextField
-            name="tags"
-            id="details-tags"
-            label={<FormattedMessage id="dashboard.field.tags" />}
-            hint={<FormattedMessage id="dashboard.field.tagsHint" />}
-            defaultValue={p.tags.join(", ")}
+          <FieldList
+            fields={DETAILS_FIELDS}
+            values={{ title: p.title, description: p.descriptionHtml, tags: p.tags.join(", ") }}
           />
           <SelectField
             name="privacy"
@@ -399,9 +358,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
           >
             <PrivacyOptions />
           </SelectField>
-          <SubmitButton>
-            <FormattedMessage id="dashboard.save" />
-          </SubmitButton>
+          <SubmitButton message="dashboard.save" />
         </PostForm>
       </FormSection>
 
@@ -439,9 +396,8 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                     action={`${path}/view-links/${link.linkId}/revoke`}
                     variant="danger-quiet"
                     label={intl.formatMessage({ id: "dashboard.links.revokeLabel" }, { url: link.url })}
-                  >
-                    <FormattedMessage id="dashboard.links.revoke" />
-                  </ButtonForm>
+                    message="dashboard.links.revoke"
+                  />
                 }
               />
             ))}
@@ -459,9 +415,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
         <PostForm action={`${path}/view-links`} className="inline-form">
           {/* Issue 33: the link's name, for the owner ("Investor: Acme"). */}
           <div className="field">
-            <label htmlFor="new-link-name">
-              <FormattedMessage id="dashboard.links.name" />
-            </label>
+            <MessageLabel htmlFor="new-link-name" message="dashboard.links.name" />
             <input id="new-link-name" name="name" type="text" maxLength={100} />
           </div>
           {/* Issue 28: a link made for presenting also opens the presenter view, notes included. */}
@@ -469,9 +423,7 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
             <input type="checkbox" name="forPresenting" value="on" />{" "}
             <FormattedMessage id="dashboard.links.forPresenting" />
           </label>
-          <SubmitButton>
-            <FormattedMessage id="dashboard.links.create" />
-          </SubmitButton>
+          <SubmitButton message="dashboard.links.create" />
         </PostForm>
       </FormSection>
 
@@ -496,9 +448,8 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
                   action={`${path}/collaborators/${person.userOid}/remove`}
                   variant="danger-quiet"
                   label={intl.formatMessage({ id: "dashboard.people.removeLabel" }, { name: person.name })}
-                >
-                  <FormattedMessage id="dashboard.people.remove" />
-                </ButtonForm>
+                  message="dashboard.people.remove"
+                />
               </li>
             ))}
           </ul>
@@ -519,23 +470,20 @@ function ManagePresentation({ data }: { data: Extract<DashboardPageData, { view:
             defaultValue="comment"
             choices={RIGHT_CHOICES}
           />
-          <SubmitButton>
-            <FormattedMessage id="dashboard.people.add" />
-          </SubmitButton>
+          <SubmitButton message="dashboard.people.add" />
         </PostForm>
       </FormSection>
 
-      <section className="panel panel--danger" aria-labelledby="danger-title">
-        <h2 id="danger-title">
-          <FormattedMessage id="dashboard.delete.title" />
-        </h2>
+      <FormSection
+        id="danger-title"
+        className="panel panel--danger"
+        title={<FormattedMessage id="dashboard.delete.title" />}
+      >
         <p>
           <FormattedMessage id="dashboard.delete.lead" />
         </p>
-        <a className="button button--danger" href={`${path}/delete`}>
-          <FormattedMessage id="dashboard.delete.start" />
-        </a>
-      </section>
+        <LinkButton href={`${path}/delete`} message="dashboard.delete.start" variant="danger" />
+      </FormSection>
     </div>
   );
 }
@@ -548,9 +496,7 @@ function DeleteConfirmation({ oid, title }: { oid: string; title: string }) {
       lead={<FormattedMessage id="dashboard.delete.confirmLead" />}
     >
       <PostForm action={`${BASE}presentations/${oid}/delete`} className="confirm-actions">
-        <SubmitButton variant="danger">
-          <FormattedMessage id="dashboard.delete.confirm" />
-        </SubmitButton>
+        <SubmitButton variant="danger" message="dashboard.delete.confirm" />
         <a className="button" href={`${BASE}presentations/${oid}/`}>
           <FormattedMessage id="dashboard.delete.cancel" />
         </a>

@@ -1,8 +1,10 @@
 import { type ReactNode, useId } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
+import { MessageLabel } from "../../../ui/Form";
 import type { EngagementFigures } from "../engagement";
 import { ENGAGEMENT_PERIODS } from "../engagement";
 import type { ViewSourceRow } from "../repository";
+import { ColumnHeads } from "./ColumnHeads";
 import "./engagement.css";
 
 /**
@@ -78,9 +80,7 @@ export function EngagementPanel({
       </h2>
       <form method="get" action={`${action}#${ENGAGEMENT_SECTION}`} className="engagement__choice">
         <div className="field">
-          <label htmlFor="engagement-days">
-            <FormattedMessage id="engagement.period" />
-          </label>
+          <MessageLabel htmlFor="engagement-days" message="engagement.period" />
           <select id="engagement-days" name="days" defaultValue={String(engagement.days)}>
             {ENGAGEMENT_PERIODS.map((days) => (
               <option key={days} value={days}>
@@ -90,9 +90,7 @@ export function EngagementPanel({
           </select>
         </div>
         <div className="field">
-          <label htmlFor="engagement-audience">
-            <FormattedMessage id="engagement.audience" />
-          </label>
+          <MessageLabel htmlFor="engagement-audience" message="engagement.audience" />
           <select id="engagement-audience" name="audience" defaultValue={engagement.audience}>
             <option value="all">{intl.formatMessage({ id: "engagement.audienceAll" })}</option>
             <option value="public">{intl.formatMessage({ id: "engagement.audiencePublic" })}</option>
@@ -168,25 +166,15 @@ export function EngagementPanel({
               <caption id={`${ids}-steps`}>
                 <FormattedMessage id="engagement.tableCaption" values={{ days: engagement.days }} />
               </caption>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.step" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.reached" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.share" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.medianStay" />
-                  </th>
-                  <th scope="col">
-                    <FormattedMessage id="engagement.backs" />
-                  </th>
-                </tr>
-              </thead>
+              <ColumnHeads
+                ids={[
+                  "engagement.step",
+                  "engagement.reached",
+                  "engagement.share",
+                  "engagement.medianStay",
+                  "engagement.backs",
+                ]}
+              />
               <tbody>
                 {figures.steps.map((step) => (
                   <tr key={step.step} data-step={step.step}>
@@ -252,19 +240,7 @@ function ViewSources({ sources, days }: { sources: ViewSourceRow[]; days: number
             <caption id={`${ids}-sources`}>
               <FormattedMessage id="engagement.sourcesCaption" values={{ days }} />
             </caption>
-            <thead>
-              <tr>
-                <th scope="col">
-                  <FormattedMessage id="engagement.sourceKind" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="engagement.sourceHost" />
-                </th>
-                <th scope="col">
-                  <FormattedMessage id="engagement.sourceCount" />
-                </th>
-              </tr>
-            </thead>
+            <ColumnHeads ids={["engagement.sourceKind", "engagement.sourceHost", "engagement.sourceCount"]} />
             <tbody>
               {sources.map((source) => (
                 <tr key={`${source.kind} ${source.host}`} data-source={`${source.kind}:${source.host}`}>

@@ -1,4 +1,5 @@
 import { FormattedMessage } from "../../../i18n/intl";
+import { LinkButton } from "../../../ui/LinkButton";
 import { ImportDropZone } from "../../pdf-import/components/ImportDropZone";
 
 /** The templates' page (spec §2 See more templates); each template's "Use this template" makes a copy. */
@@ -16,9 +17,7 @@ export function StartPanel({ importAction }: { importAction: string }) {
         <p className="start-panel__or">
           <FormattedMessage id="start.template.lead" />
         </p>
-        <a className="button" href={TEMPLATES_PATH}>
-          <FormattedMessage id="start.template.link" />
-        </a>
+        <LinkButton href={TEMPLATES_PATH} message="start.template.link" />
       </div>
     </ImportDropZone>
   );

@@ -39,9 +39,7 @@ export function ThemePicker({ action, current }: { action: string; current: Them
             </label>
           ))}
         </fieldset>
-        <SubmitButton>
-          <FormattedMessage id="dashboard.theme.save" />
-        </SubmitButton>
+        <SubmitButton message="dashboard.theme.save" />
       </PostForm>
     </section>
   );

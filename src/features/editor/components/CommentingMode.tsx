@@ -1,6 +1,6 @@
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import { Avatar } from "../../../ui/Avatar";
-import { ButtonForm, PostForm, SubmitButton } from "../../../ui/Form";
+import { ButtonForm, MessageLabel, PostForm, SubmitButton } from "../../../ui/Form";
 import { Player } from "../../presentation/components/player/Player";
 import { COMMENT_MAX_LENGTH, type CommentingData, type CommentView } from "../page-data";
 
@@ -35,9 +35,8 @@ function CommentItem({ comment, editorPath }: { comment: CommentView; editorPath
             className="comment__delete"
             variant="danger-quiet"
             label={intl.formatMessage({ id: "editor.comments.deleteLabel" }, { name: comment.authorName })}
-          >
-            <FormattedMessage id="editor.comments.delete" />
-          </ButtonForm>
+            message="editor.comments.delete"
+          />
         ) : null}
       </div>
     </li>
@@ -64,9 +63,7 @@ export function CommentingMode({ data, editorPath }: { data: CommentingData; edi
         </div>
         <PostForm action={`${editorPath}comments`} className="form comment-form">
           <div className={`field${data.draftError ? " field--error" : ""}`}>
-            <label htmlFor="comment-body">
-              <FormattedMessage id="editor.comments.field" />
-            </label>
+            <MessageLabel htmlFor="comment-body" message="editor.comments.field" />
             <textarea
               id="comment-body"
               name="body"
@@ -86,9 +83,7 @@ export function CommentingMode({ data, editorPath }: { data: CommentingData; edi
               </p>
             ) : null}
           </div>
-          <SubmitButton>
-            <FormattedMessage id="editor.comments.submit" />
-          </SubmitButton>
+          <SubmitButton message="editor.comments.submit" />
         </PostForm>
         {data.comments.length === 0 ? (
           <p className="commenting__empty">

@@ -1,7 +1,8 @@
 import { type ClipboardEvent, type DragEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { Field as FormField, FormNotice } from "../../../ui/Form";
+import { Field as FormField, FormNotice, MessageLabel } from "../../../ui/Form";
+import { LinkButton } from "../../../ui/LinkButton";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { CsrfField, useSession } from "../../../ui/session";
 import { ImageUploadStatus } from "../../assets/components/ImageUploadStatus";
@@ -76,9 +77,7 @@ export function EditorPage({ data }: { data: EditorPageData }) {
           </div>
           <div className="editor__actions">
             {canEdit ? <ModeSwitch mode={mode} /> : null}
-            <a className="button" href={data.viewUrl}>
-              <FormattedMessage id="editor.viewPresentation" />
-            </a>
+            <LinkButton href={data.viewUrl} message="editor.viewPresentation" />
             {mode === "editor" && canEdit ? (
               <button type="submit" form={EDITOR_FORM_ID} className="button button--primary">
                 <FormattedMessage id="editor.save" />
@@ -159,9 +158,7 @@ function NotesChoiceField({ form }: { form: EditorForm }) {
   }
   return (
     <div className="field" data-testid="notes-choice">
-      <label htmlFor="editor-notes">
-        <FormattedMessage id="editor.notes.label" />
-      </label>
+      <MessageLabel htmlFor="editor-notes" message="editor.notes.label" />
       <p id="editor-notes-hint" className="field__hint">
         <FormattedMessage id="editor.notes.hint" />
       </p>

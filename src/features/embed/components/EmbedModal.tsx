@@ -126,27 +126,9 @@ export function EmbedModal({
           </div>
           {fixed ? (
             <div className="embed-modal__dimensions">
-              <label>
-                <FormattedMessage id="embed.width" />
-                <input
-                  inputMode="numeric"
-                  value={settings.width}
-                  maxLength={EMBED_INPUT_MAX_LENGTH}
-                  onChange={(event) => setSettings(fromWidth(event.currentTarget.value))}
-                  aria-describedby="embed-pixels"
-                />
-              </label>
+              <PixelField label="embed.width" value={settings.width} onChange={(v) => setSettings(fromWidth(v))} />
               <span aria-hidden="true">×</span>
-              <label>
-                <FormattedMessage id="embed.height" />
-                <input
-                  inputMode="numeric"
-                  value={settings.height}
-                  maxLength={EMBED_INPUT_MAX_LENGTH}
-                  onChange={(event) => setSettings(fromHeight(event.currentTarget.value))}
-                  aria-describedby="embed-pixels"
-                />
-              </label>
+              <PixelField label="embed.height" value={settings.height} onChange={(v) => setSettings(fromHeight(v))} />
               <span id="embed-pixels">
                 <FormattedMessage id="embed.pixels" />
               </span>
@@ -220,5 +202,29 @@ export function EmbedModal({
         <FormattedMessage id={copied ? "embed.copied" : "embed.copy"} />
       </button>
     </Modal>
+  );
+}
+
+/** R5.1: a fixed size's width or height, in pixels (digits only, at most EMBED_INPUT_MAX_LENGTH). */
+function PixelField({
+  label,
+  value,
+  onChange,
+}: {
+  label: "embed.width" | "embed.height";
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      <FormattedMessage id={label} />
+      <input
+        inputMode="numeric"
+        value={value}
+        maxLength={EMBED_INPUT_MAX_LENGTH}
+        onChange={(event) => onChange(event.currentTarget.value)}
+        aria-describedby="embed-pixels"
+      />
+    </label>
   );
 }

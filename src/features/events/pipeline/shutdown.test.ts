@@ -1,13 +1,13 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import http from "node:http";
-import { createServer } from "node:net";
 import { join, resolve } from "node:path";
-import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { adminQuery, scratchDatabase } from "../../../db/testing/scratch-database";
+import { freePort, spawnWithOutput } from "../../../server/testing/child-output";
 import { deleteStream, NATS_TEST_URL, natsAvailable, usageEvent } from "../../../server/testing/event-pipeline";
-import { WORKER_ENTRIES } from "../../../server/workers/entries";
+import { buildServer } from "../../../server/testing/server-build";
 
 /**
  * Issue 14 item 1 and "Done when: 0 are lost after SIGTERM": the server bundle built from these
@@ -27,66 +27,35 @@ const CONNECTIONS = 16;
 const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
-async function adminQuery<Row extends pg.QueryResultRow>(url: string, sql: string): Promise<Row[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<Row>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 async function freshDatabase(admin: string): Promise<string> {
-  const name = `podium_test_${randomBytes(6).toString("hex")}`;
-  await adminQuery(admin, `create database ${name}`);
-  cleanups.push(() => adminQuery(admin, `drop database if exists ${name} with (force)`).then(() => {}));
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, reject) => {
-    const server = createServer();
-    server.listen(0, HOST, () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? done(address.port) : reject(new Error("no port"))));
-    });
-  });
+  const { url, drop } = await scratchDatabase(admin);
+  cleanups.push(drop);
+  return url;
 }
 
 /** Starts the built server; resolves once it says it serves. */
 async function startServer(env: Record<string, string>) {
-  const child = spawn(process.execPath, [join(BUILD_DIR, "main.js")], {
-    env: {
-      ...process.env,
-      PODIUM_LOG: "off",
-      PODIUM_SEED: "off",
-      // One address sends everything here: the per-address limit (600 a minute) is lifted.
-      PODIUM_RATE_LIMIT: "100000000",
-      HOST,
-      NODE_ENV: "production",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { child, output } = spawnWithOutput([join(BUILD_DIR, "main.js")], {
+    ...process.env,
+    PODIUM_LOG: "off",
+    PODIUM_SEED: "off",
+    // One address sends everything here: the per-address limit (600 a minute) is lifted.
+    PODIUM_RATE_LIMIT: "100000000",
+    HOST,
+    NODE_ENV: "production",
+    ...env,
   });
   children.push(child);
-  let output = "";
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
     child.on("exit", (code, signal) => done({ code, signal })),
   );
   await new Promise<void>((done, reject) => {
-    child.stdout?.on("data", (chunk) => {
-      output += chunk;
-      if (output.includes("podium: serving")) done();
+    child.stdout?.on("data", () => {
+      if (output().includes("podium: serving")) done();
     });
-    child.stderr?.on("data", (chunk) => {
-      output += chunk;
-    });
-    void exited.then(() => reject(new Error(`the server exited before serving:\n${output}`)));
+    void exited.then(() => reject(new Error(`the server exited before serving:\n${output()}`)));
   });
-  return { child, exited, output: () => output };
+  return { child, exited, output };
 }
 
 /** Posts events from CONNECTIONS keep-alive connections until the server refuses them; counts every answer. */
@@ -138,24 +107,7 @@ afterEach(async () => {
 describe.runIf(adminUrl)("issue 14: SIGTERM under load loses no accepted event", () => {
   beforeAll(async () => {
     // The same server build as `npm run build` (vite.config.ts), from the sources under test.
-    const { build } = await import("vite");
-    await build({
-      configFile: false,
-      logLevel: "warn",
-      build: {
-        ssr: true,
-        outDir: BUILD_DIR,
-        emptyOutDir: true,
-        target: "node20",
-        rolldownOptions: {
-          input: {
-            main: "src/server/main.ts",
-            ...WORKER_ENTRIES,
-          },
-          output: { chunkFileNames: "[name]-[hash].js" },
-        },
-      },
-    });
+    await buildServer(BUILD_DIR);
   }, 120_000);
   afterAll(() => rmSync(BUILD_DIR, { recursive: true, force: true }));
 

@@ -7,6 +7,7 @@ import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { AccountMenu } from "../../../ui/SiteLayout";
 import { trackEvent } from "../../events/client";
+import { flushTimers, holdNextLog } from "../../events/testing/held-log";
 import type { HeaderAppData } from "../header-data";
 import { SEARCH_TERMS } from "../search";
 import { NativeAppBadges, ViewerHeader } from "./ViewerHeader";
@@ -23,23 +24,7 @@ afterEach(() => {
   vi.mocked(trackEvent).mockClear();
 });
 
-/** Lets pending promises and timers of 0 ms run, so a navigation that did not wait would have happened. */
-const flush = () =>
-  act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
-
-/** A log call that settles when the test says so. */
-function heldLog() {
-  let settle: (ok: boolean) => void = () => {};
-  vi.mocked(trackEvent).mockImplementationOnce(
-    () =>
-      new Promise<boolean>((resolve) => {
-        settle = resolve;
-      }),
-  );
-  return (ok: boolean) => act(async () => settle(ok));
-}
+const flush = flushTimers;
 
 const renderIntl = (element: ReactElement) =>
   render(<PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>{element}</PodiumApp>);
@@ -158,7 +143,7 @@ describe("viewer header", () => {
     renderIntl(<ViewerHeader appData={appData()} />);
     const box = screen.getByRole("combobox");
     fireEvent.change(box, { target: { value: "water cycle" } });
-    const settle = heldLog();
+    const settle = holdNextLog();
     fireEvent.submit(box.closest("form") as HTMLFormElement);
     expect(trackEvent).toHaveBeenLastCalledWith("search_presentations", {
       oid: "abcdefghijkl",
@@ -201,7 +186,7 @@ describe("viewer header", () => {
     ];
     for (const [name, eventName, target] of cases) {
       assign.mockClear();
-      const settle = heldLog();
+      const settle = holdNextLog();
       const link = screen.getByRole("link", { name });
       // The click's own navigation is held back until the log settles.
       expect(fireEvent.click(link)).toBe(false);

@@ -1,5 +1,6 @@
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
+import { PageIntro } from "../../../ui/PageIntro";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import type { HomePageData } from "../service";
 import "./home.css";
@@ -9,13 +10,7 @@ export function HomePage({ data }: { data: HomePageData }) {
   const intl = useIntl();
   return (
     <SiteLayout>
-      <section className="home-hero">
-        <h1>
-          <FormattedMessage id="home.title" />
-        </h1>
-        <p>
-          <FormattedMessage id="home.lead" />
-        </p>
+      <PageIntro as="section" className="home-hero" title="home.title" lead="home.lead">
         {/* Issue 12: search from the front door (spec §2: /explore/search/?search=…). */}
         <search>
           <form className="home-search" method="get" action="/explore/search/">
@@ -35,7 +30,7 @@ export function HomePage({ data }: { data: HomePageData }) {
             </button>
           </form>
         </search>
-      </section>
+      </PageIntro>
       <section aria-labelledby="home-recent">
         <h2 id="home-recent" className="home-section-title">
           <FormattedMessage id="home.recent" />

@@ -1,7 +1,8 @@
 import { useEffect } from "react";
 import { FormattedDate, FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { ButtonForm, FormNotice, PostForm, SubmitButton } from "../../../ui/Form";
+import { ButtonForm, FormNotice, FormPanel, MessageLabel, PostForm, SubmitButton } from "../../../ui/Form";
+import { LinkButton } from "../../../ui/LinkButton";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { TagInput } from "../../../ui/TagInput";
 import { REPORT_REASONS } from "../reasons";
@@ -40,17 +41,13 @@ function renderModeration(data: ModerationPageData) {
       return <ReportForm data={data} />;
     case "reported":
       return (
-        <section className="panel auth-panel" aria-labelledby="reported-title">
-          <h1 id="reported-title">
-            <FormattedMessage id="report.thanks.title" />
-          </h1>
-          <p className="auth-panel__lead">
-            <FormattedMessage id="report.thanks.body" values={{ title: data.title }} />
-          </p>
-          <a className="button" href={`/p/${data.oid}/`}>
-            <FormattedMessage id="report.back" />
-          </a>
-        </section>
+        <FormPanel
+          id="reported-title"
+          title={<FormattedMessage id="report.thanks.title" />}
+          lead={<FormattedMessage id="report.thanks.body" values={{ title: data.title }} />}
+        >
+          <LinkButton href={`/p/${data.oid}/`} message="report.back" />
+        </FormPanel>
       );
     case "queue":
       return <Queue data={data} />;
@@ -62,13 +59,11 @@ function renderModeration(data: ModerationPageData) {
 function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "report" }> }) {
   const intl = useIntl();
   return (
-    <section className="panel auth-panel" aria-labelledby="report-title">
-      <h1 id="report-title">
-        <FormattedMessage id="report.title" />
-      </h1>
-      <p className="auth-panel__lead">
-        <FormattedMessage id="report.lead" values={{ title: data.title }} />
-      </p>
+    <FormPanel
+      id="report-title"
+      title={<FormattedMessage id="report.title" />}
+      lead={<FormattedMessage id="report.lead" values={{ title: data.title }} />}
+    >
       <PostForm action={`/contact/abuse/${data.oid}/`}>
         {data.problem ? (
           <FormNotice kind="error">
@@ -87,16 +82,12 @@ function ReportForm({ data }: { data: Extract<ModerationPageData, { page: "repor
           ))}
         </fieldset>
         <div className="field">
-          <label htmlFor="report-details">
-            <FormattedMessage id="report.details" />
-          </label>
+          <MessageLabel htmlFor="report-details" message="report.details" />
           <textarea id="report-details" name="details" maxLength={2000} />
         </div>
-        <SubmitButton>
-          <FormattedMessage id="report.submit" />
-        </SubmitButton>
+        <SubmitButton message="report.submit" />
       </PostForm>
-    </section>
+    </FormPanel>
   );
 }
 
@@ -126,12 +117,8 @@ function Queue({ data }: { data: Extract<ModerationPageData, { page: "queue" }> 
                 </p>
                 {report.details ? <p>{report.details}</p> : null}
               </div>
-              <ButtonForm action={`/admin/reports/${report.id}/hide`} variant="danger">
-                <FormattedMessage id="moderation.hide" />
-              </ButtonForm>
-              <ButtonForm action={`/admin/reports/${report.id}/dismiss`} variant="plain">
-                <FormattedMessage id="moderation.dismiss" />
-              </ButtonForm>
+              <ButtonForm action={`/admin/reports/${report.id}/hide`} variant="danger" message="moderation.hide" />
+              <ButtonForm action={`/admin/reports/${report.id}/dismiss`} variant="plain" message="moderation.dismiss" />
             </li>
           ))}
         </ul>
@@ -164,9 +151,7 @@ function Curate({ data }: { data: Extract<ModerationPageData, { page: "curate" }
       ) : null}
       <PostForm action={`/curation/${data.oid}/`}>
         <div className="field">
-          <label htmlFor="curation-tags">
-            <FormattedMessage id="curation.hiddenTags" />
-          </label>
+          <MessageLabel htmlFor="curation-tags" message="curation.hiddenTags" />
           <TagInput id="curation-tags" name="hiddenTags" defaultTags={data.hiddenTags} />
         </div>
         <label className="checkbox">

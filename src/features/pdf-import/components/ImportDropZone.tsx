@@ -1,7 +1,7 @@
 import { type DragEvent, type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
-import { SubmitButton } from "../../../ui/Form";
+import { MessageLabel, SubmitButton } from "../../../ui/Form";
 import { CsrfField, useSession } from "../../../ui/session";
 import { PDF_MAX_PAGES } from "../errors";
 import { type ImportPhase, isPdfFile, sendImport } from "./import-upload";
@@ -246,15 +246,11 @@ export function ImportDropZone({
           </summary>
           <div className="import-form__options">
             <div className="field">
-              <label htmlFor="import-title-field">
-                <FormattedMessage id="dashboard.import.titleField" />
-              </label>
+              <MessageLabel htmlFor="import-title-field" message="dashboard.import.titleField" />
               <input id="import-title-field" name="title" type="text" maxLength={200} disabled={busy} />
             </div>
             <div className="field">
-              <label htmlFor="import-privacy">
-                <FormattedMessage id="dashboard.privacy" />
-              </label>
+              <MessageLabel htmlFor="import-privacy" message="dashboard.privacy" />
               <select
                 id="import-privacy"
                 name="privacy"

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { FeatureFlags } from "../../../lib/features";
 import { readFeature } from "../../../lib/features";
@@ -28,6 +28,38 @@ export function bannerVariant(features: FeatureFlags): "default" | "humanConnect
   return "default";
 }
 
+/** A promotion's call to action: a link whose click is logged (spec §4 cta_clicked) before it is followed. */
+function CtaLink({
+  className,
+  href,
+  oid,
+  place,
+  kind,
+  children,
+}: {
+  className: string;
+  href: string;
+  oid: string;
+  place: Parameters<typeof ctaLog>[0];
+  kind: Parameters<typeof ctaLog>[2];
+  children: ReactNode;
+}) {
+  return (
+    <a
+      className={className}
+      href={href}
+      onClick={(event) =>
+        followAfterLog(
+          event,
+          trackEvent(VIEWER_EVENTS.ctaClicked, { oid, ...ctaLog(place, shownText(event.currentTarget), kind, href) }),
+        )
+      }
+    >
+      {children}
+    </a>
+  );
+}
+
 /** Spec §2, §4: the top video banner, visible until closed (the choice is not remembered). */
 export function VideoBanner({ features, oid }: { features: FeatureFlags; oid: string }) {
   const intl = useIntl();
@@ -40,25 +72,13 @@ export function VideoBanner({ features, oid }: { features: FeatureFlags; oid: st
       <p>
         <FormattedMessage id={`banner.${variant}`} />
       </p>
-      <a
-        className="video-banner__link"
-        href={href}
-        onClick={(event) =>
-          followAfterLog(
-            event,
-            trackEvent(VIEWER_EVENTS.ctaClicked, {
-              oid,
-              ...ctaLog("video_banner", shownText(event.currentTarget), "LINK", href),
-            }),
-          )
-        }
-      >
+      <CtaLink className="video-banner__link" href={href} oid={oid} place="video_banner" kind="LINK">
         <FormattedMessage id="banner.learnMore" />
         {/* Issue 30 (Lighthouse link-text): the link says what it leads to, the visible words first. */}{" "}
         <span className="visually-hidden">
           <FormattedMessage id="banner.learnMoreTarget" />
         </span>
-      </a>
+      </CtaLink>
       <button
         type="button"
         className="video-banner__close"
@@ -82,21 +102,9 @@ export function BottomBand({ isAuthenticated, oid }: { isAuthenticated: boolean;
       <p>
         <FormattedMessage id="band.lead" />
       </p>
-      <a
-        className="button button--primary"
-        href={href}
-        onClick={(event) =>
-          followAfterLog(
-            event,
-            trackEvent(VIEWER_EVENTS.ctaClicked, {
-              oid,
-              ...ctaLog("bottom_band", shownText(event.currentTarget), "BUTTON", href),
-            }),
-          )
-        }
-      >
+      <CtaLink className="button button--primary" href={href} oid={oid} place="bottom_band" kind="BUTTON">
         <FormattedMessage id="band.button" />
-      </a>
+      </CtaLink>
     </section>
   );
 }

@@ -6,7 +6,9 @@ import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/locales";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { trackEvent } from "../../events/client";
+import { flushTimers } from "../../events/testing/held-log";
 import type { PresentationPageData } from "../page-data";
+import { viewPageData } from "../testing/page-data";
 import { PrivateViewPage } from "./PrivateViewPage";
 import { CircularProgress } from "./player/CircularProgress";
 
@@ -27,72 +29,30 @@ afterEach(() => {
   vi.mocked(trackEvent).mockClear();
 });
 
-/** Lets pending promises and timers of 0 ms run, so a navigation that did not wait would have happened. */
-const flush = () =>
-  act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
+const flush = flushTimers;
 
 function renderWithIntl(element: ReactElement) {
   return render(<PodiumApp intl={createPodiumIntl("en", messagesFor("en"))}>{element}</PodiumApp>);
 }
 
+/** A private deck seen through a view link (spec §2): viewPageData with what differs. */
 function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPageData {
-  return {
-    oid: "abcdefghijkl",
+  return viewPageData({
     title: "Board update",
     description: "",
-    owner: {
-      oid: "ownerownerow",
-      username: "ada",
-      firstName: "Ada",
-      lastName: "Okafor",
-      publicDisplayName: null,
-      email: null,
-      avatarColor: "#1f5fbf",
-      avatarInitials: "AO",
-    },
-    lastModifiedDateString: "2026-03-04T10:00:00.000Z",
     privacy: "private",
-    isAuthenticated: true,
-    isMobile: false,
     isPublicView: false,
     viewCount: 0,
     likesCount: 0,
-    hasLikedPrezi: false,
     viewLink: { link_id: "link-link-link-link", key_type: "view_link" },
-    makeACopyRedirectUrl: null,
-    showMakeACopyButton: false,
     tags: "",
-    schemaVersion: "2",
-    embedMode: false,
-    viewerRights: { edit: false, comment: false },
-    transcriptData: { topics: [] },
-    nativeApp: null,
-    topPicks: [],
     evaluatedFeatures: {},
-    shouldAutoplay: false,
-    forceAutoplay: false,
-    showWatermark: false,
-    teaseContent: false,
-    viewerEmail: null,
-    viewerName: null,
     canonicalPath: "/p/abcdefghijkl/board-update/",
     thumbnailUrl: "/view/link-link-link-link/thumbnail.svg",
-    stepCount: 5,
-    pageAspect: 1.7778,
-    posterAspect: 1.7778,
     documentUrl: "/view/link-link-link-link/document.json",
     previewUrl: "/view/link-link-link-link/thumbnail.svg",
-    fallbackPreviewUrl: null,
-    appData: null,
-    moreDecksCounts: null,
-    canCurate: false,
-    isOwner: false,
-    canPresent: false,
-    downloads: null,
     ...overrides,
-  };
+  });
 }
 
 describe("private view page", () => {

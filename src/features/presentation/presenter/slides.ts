@@ -1,18 +1,7 @@
 import { type CanvasRect, cameraTransform } from "../../../document/camera";
-import type { PresentationDocument, Topic } from "../../../document/schema";
+import { type Topic, topicsById } from "../../../document/schema";
 
-/** Every topic of the document by id (a path step names one). */
-export function topicsById(document: PresentationDocument): Map<string, Topic> {
-  const byId = new Map<string, Topic>();
-  const visit = (topics: Topic[]) => {
-    for (const topic of topics) {
-      byId.set(topic.id, topic);
-      visit(topic.topics);
-    }
-  };
-  visit(document.topics);
-  return byId;
-}
+export { topicsById };
 
 /** A slide's headline for screen readers: its title text, else its first words, else nothing. */
 export function slideHeadline(topic: Topic | undefined, max = 120): string {

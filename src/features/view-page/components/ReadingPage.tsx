@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { FormattedDate, FormattedMessage } from "../../../i18n/intl";
 import { ownerDisplayName } from "../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
+import { LinkButton } from "../../../ui/LinkButton";
 import { ServerMarkup } from "../../../ui/ServerMarkup";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import type { ReadingPageData } from "../reading-data";
@@ -71,9 +72,7 @@ export function ReadingPage({ data, slides = null }: { data: ReadingPageData; sl
               </svg>
               <FormattedMessage id="player.present" />
             </a>
-            <a className="button" href={data.playerPath}>
-              <FormattedMessage id="reading.backToPlayer" />
-            </a>
+            <LinkButton href={data.playerPath} message="reading.backToPlayer" />
           </p>
         </header>
         <div ref={columnRef} className="reading__slides" style={{ ["--frame" as string]: data.frameWidth }}>

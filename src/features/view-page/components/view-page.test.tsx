@@ -8,8 +8,10 @@ import { formatWithoutPluralRules } from "../../../i18n/plural-fallback";
 import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { trackEvent, trackViewPageLoaded } from "../../events/client";
+import { flushTimers, holdNextLog } from "../../events/testing/held-log";
 import { sendLike } from "../../likes/like-client";
 import type { PresentationPageData } from "../../presentation/page-data";
+import { TEST_OID, viewPageData } from "../../presentation/testing/page-data";
 import { OwnerTools, PresentationPage } from "./PresentationPage";
 
 vi.mock("../../events/client", async (importOriginal) => ({
@@ -45,7 +47,7 @@ afterEach(() => {
   vi.mocked(sendLike).mockClear();
 });
 
-const OID = "abcdefghijkl";
+const OID = TEST_OID;
 
 function card(overrides: Partial<Card>): Card {
   return {
@@ -61,67 +63,7 @@ function card(overrides: Partial<Card>): Card {
   };
 }
 
-function pageData(overrides: Partial<PresentationPageData> = {}): PresentationPageData {
-  return {
-    oid: OID,
-    title: "Sourdough basics",
-    description: "<p>Bread.</p>",
-    owner: {
-      oid: "ownerownerow",
-      username: "ada",
-      firstName: "Ada",
-      lastName: "Okafor",
-      publicDisplayName: null,
-      email: null,
-      avatarColor: "#1f5fbf",
-      avatarInitials: "AO",
-    },
-    lastModifiedDateString: "2026-03-04T10:00:00.000Z",
-    privacy: "public",
-    isAuthenticated: true,
-    isMobile: false,
-    isPublicView: true,
-    viewCount: 1234,
-    likesCount: 3,
-    hasLikedPrezi: false,
-    viewLink: null,
-    makeACopyRedirectUrl: null,
-    showMakeACopyButton: false,
-    tags: "baking,bread",
-    schemaVersion: "2",
-    embedMode: false,
-    viewerRights: { edit: false, comment: false },
-    transcriptData: { topics: [] },
-    nativeApp: null,
-    topPicks: [],
-    evaluatedFeatures: {
-      "gm-view-page-banner-human-connection": false,
-      "gm-view-page-banner-human-connection-edu": false,
-      "embed-responsive-only": false,
-    },
-    shouldAutoplay: false,
-    forceAutoplay: false,
-    showWatermark: false,
-    teaseContent: false,
-    viewerEmail: null,
-    viewerName: null,
-    canonicalPath: `/p/${OID}/sourdough-basics/`,
-    thumbnailUrl: `/p/${OID}/thumbnail.svg`,
-    stepCount: 5,
-    pageAspect: 1.7778,
-    posterAspect: 1.7778,
-    documentUrl: `/p/${OID}/document.json`,
-    previewUrl: `/p/${OID}/thumbnail.svg`,
-    fallbackPreviewUrl: null,
-    appData: null,
-    moreDecksCounts: null,
-    canCurate: false,
-    isOwner: false,
-    canPresent: false,
-    downloads: null,
-    ...overrides,
-  };
-}
+const pageData = viewPageData;
 
 function renderPage(data: PresentationPageData) {
   return render(
@@ -137,23 +79,7 @@ const toolbarGroup = (side: "left" | "right") => {
   return within(group);
 };
 
-/** The next log call settles only when the test says so. */
-function holdNextLog() {
-  let settle: (ok: boolean) => void = () => {};
-  vi.mocked(trackEvent).mockImplementationOnce(
-    () =>
-      new Promise<boolean>((resolve) => {
-        settle = resolve;
-      }),
-  );
-  return (ok: boolean) => act(async () => settle(ok));
-}
-
-/** Lets pending promises and timers of 0 ms run, so a navigation that did not wait would have happened. */
-const flush = () =>
-  act(async () => {
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  });
+const flush = flushTimers;
 
 const logged = () => vi.mocked(trackEvent).mock.calls.map(([name, fields]) => [name, fields]);
 

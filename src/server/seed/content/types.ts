@@ -1,3 +1,4 @@
+import type { Person } from "../../../features/accounts/repository";
 /**
  * The demo catalogue: what a fresh Podium seeds (product brief, "Demo content").
  * Deck bodies live beside this file as Markdown (decks/<slug>.md, templates/<slug>.md)
@@ -6,16 +7,8 @@
  */
 export type DemoUserKey = "ada" | "grace" | "alan" | "katherine" | "tim";
 
-export interface DemoUser {
+export interface DemoUser extends Person {
   key: DemoUserKey;
-  email: string;
-  username: string;
-  firstName: string;
-  lastName: string;
-  /** Shown instead of first + last name when set (spec §3 Owner). */
-  publicDisplayName: string | null;
-  isAdmin: boolean;
-  isCurator: boolean;
 }
 
 export interface DemoDeck {

@@ -1,0 +1,130 @@
+import type { Page, Route } from "@playwright/test";
+import { sitemapPresentationUrls, waitForHydration } from "./support";
+
+/**
+ * Helpers several specs share (issue 31: each wrote them out). The fixtures stay in support.ts;
+ * these take the page they work on.
+ */
+
+/** Sums the page's layout shifts (not those right after input), from its first paint on. */
+export async function recordLayoutShifts(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const state = { total: 0 };
+    (window as unknown as { __shifts: typeof state }).__shifts = state;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) state.total += entry.value;
+    }).observe({ type: "layout-shift", buffered: true });
+  });
+}
+export const layoutShift = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __shifts: { total: number } }).__shifts.total);
+
+/**
+ * Holds the requests matching `pattern` until `release()`: what they fetch arrives after the page,
+ * as late as the test likes. `requests`: the paths asked for meanwhile.
+ */
+export async function holdRequests(page: Page, pattern: string) {
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const requests: string[] = [];
+  await page.route(pattern, async (route: Route) => {
+    requests.push(new URL(route.request().url()).pathname);
+    await released;
+    await route.continue();
+  });
+  return { requests, release };
+}
+
+/** Stands in for the phone's share sheet (navigator.share): what was shared is kept, for sharedData. */
+export async function recordNativeShares(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const shared: unknown[] = [];
+    (window as unknown as { __shared: unknown[] }).__shared = shared;
+    Object.defineProperty(navigator, "share", {
+      configurable: true,
+      value: async (data: unknown) => {
+        shared.push(data);
+      },
+    });
+  });
+}
+export const sharedData = (page: Page) => page.evaluate(() => (window as unknown as { __shared: unknown[] }).__shared);
+
+/**
+ * What the visitor sees on the stage: the current page's box, the stage's, and any other page
+ * showing at 625 points over the stage (elementFromPoint honours the canvas's clip, as the eye does).
+ */
+export async function stageView(page: Page) {
+  return page.evaluate(() => {
+    const stage = document.querySelector(".viewer__stage")?.getBoundingClientRect();
+    if (!stage) throw new Error("no stage");
+    const centre = document.elementFromPoint(stage.left + stage.width / 2, stage.top + stage.height / 2);
+    const current = centre?.closest(".topic--frame");
+    if (!current) throw new Error("no page at the stage's centre");
+    const others = new Set<string>();
+    for (let i = 0; i <= 24; i += 1) {
+      for (let j = 0; j <= 24; j += 1) {
+        const x = Math.min(stage.right - 1, stage.left + (stage.width * i) / 24);
+        const y = Math.min(stage.bottom - 1, stage.top + (stage.height * j) / 24);
+        const topic = document.elementFromPoint(x, y)?.closest(".topic--frame");
+        if (topic && topic !== current) others.add((topic as HTMLElement).dataset.topicId ?? "?");
+      }
+    }
+    const box = current.getBoundingClientRect();
+    const round = (rect: DOMRect) => ({
+      left: Math.round(rect.left),
+      top: Math.round(rect.top),
+      width: Math.round(rect.width),
+      height: Math.round(rect.height),
+    });
+    return {
+      stage: round(stage),
+      page: round(box),
+      inside:
+        box.left >= stage.left - 1 &&
+        box.right <= stage.right + 1 &&
+        box.top >= stage.top - 1 &&
+        box.bottom <= stage.bottom + 1,
+      widthShare: box.width / stage.width,
+      heightShare: box.height / stage.height,
+      others: [...others],
+      pageWidth: document.documentElement.scrollWidth,
+      viewportWidth: document.documentElement.clientWidth,
+    };
+  });
+}
+
+/** The address of the demo presentation whose address contains `slugPart` (from the sitemap). */
+export async function deckUrl(page: Page, slugPart: string): Promise<string> {
+  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes(slugPart));
+  if (!url) throw new Error(`no demo presentation matching ${slugPart}`);
+  return url;
+}
+
+/** A view page address's presentation id. */
+export const oidOf = (url: string) => /\/p\/([a-z0-9]{12})\//.exec(url)?.[1] ?? "";
+
+/** Opens that presentation's view page (at `hash`) and waits for hydration; returns its address. */
+export async function openDeck(page: Page, slugPart: string, hash = ""): Promise<string> {
+  const url = await deckUrl(page, slugPart);
+  await page.goto(`${url}${hash}`);
+  await waitForHydration(page);
+  return url;
+}
+
+/** How the element with keyboard focus shows it: whether it matches :focus-visible, has an outline, a box shadow. */
+export async function focusIndicator(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element) return null;
+    const style = getComputedStyle(element);
+    return {
+      focusVisible: element.matches(":focus-visible"),
+      outline: style.outlineStyle !== "none" && Number.parseFloat(style.outlineWidth) > 0,
+      shadow: style.boxShadow !== "none",
+    };
+  });
+}
