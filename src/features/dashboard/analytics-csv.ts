@@ -29,7 +29,7 @@ const seconds = (ms: number | null) => (ms === null ? null : Math.round(ms / 100
 /**
  * Issue 33 item 5: the owner's analytics as CSV, for the period and audience the page shows: the
  * steps (reached, share of those who started, median seconds, went back), the summary (visits,
- * completed, completion rate, median visit seconds), where views came from, and views and likes
+ * completed, completion rate, median visit seconds, downloads), where views came from, and views and likes
  * per day (the chart's 30 days).
  */
 export function analyticsCsv(data: ManageData): string {
@@ -57,6 +57,8 @@ export function analyticsCsv(data: ManageData): string {
     ["completed", figures.completed],
     ["completion_rate", figures.completionRate === null ? null : Math.round(figures.completionRate * 1000) / 1000],
     ["median_visit_seconds", seconds(figures.medianVisitMs)],
+    // Issue 33 item 4: downloads in the period, for the audience (never the owner's own).
+    ["downloads", engagement.downloads],
     ["period_days", engagement.days],
   ];
   for (const [item, value] of summary) rows.push(["summary", audience, item, null, null, null, null, value]);

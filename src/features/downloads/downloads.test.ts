@@ -117,6 +117,9 @@ describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
     await owner.get(`/p/${oid}/download.pdf`);
     expect(await downloadsFigure()).toBe("2");
     expect(await downloadsFigure("public")).toBe("2");
+    // The analytics' CSV says so too (issue 33 item 5).
+    const csv = await owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?audience=public`);
+    expect(csv.body.split("\r\n")).toContain("summary,public,downloads,,,,,2");
     // Off again: gone, and 404.
     await owner.postForm(`/dashboard/next/presentations/${oid}/downloads`, {});
     await app.changes.sync();
