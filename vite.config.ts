@@ -2,13 +2,15 @@ import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 import { CLIENT_ENTRIES, messagesAssetKey } from "./src/client/entries.ts";
 import { messagesFor } from "./src/i18n/catalogues.ts";
+import { compileMessages } from "./src/i18n/icu-parse.ts";
 import { LOCALES } from "./src/i18n/locales.ts";
 import { WORKER_ENTRIES } from "./src/server/workers/entries.ts";
 
 /**
  * Issue 11: one content-hashed JSON file per language under /static/ (the server renders with
  * the same `messagesFor`, so the file is exactly what the page was rendered from). The manifest
- * lists each under `messagesAssetKey(locale)`; the browser caches it across pages.
+ * lists each under `messagesAssetKey(locale)`; the browser caches it across pages. Issue 30: each
+ * message already parsed (`compileMessages`), so the browser loads no parser.
  */
 export function messageCatalogues(): Plugin {
   return {
@@ -19,7 +21,7 @@ export function messageCatalogues(): Plugin {
           type: "asset",
           name: `messages-${locale}.json`,
           originalFileName: messagesAssetKey(locale),
-          source: JSON.stringify(messagesFor(locale)),
+          source: JSON.stringify(compileMessages(messagesFor(locale))),
         });
       }
     },

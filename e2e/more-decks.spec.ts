@@ -23,8 +23,17 @@ test.describe("issue 28: the view page holds the room of the author's and relate
       );
       if (!url) throw new Error("no demo presentation for the test");
       const held = await holdRequests(page, "**/more.json");
+      const scripts: string[] = [];
+      page.on("request", (request) => {
+        if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+      });
       await page.goto(url);
       await waitForHydration(page);
+      // Issue 30: on a phone the lists are far below the deck, and so is their code: it loads as they near.
+      if (width < 768) {
+        await page.waitForLoadState("networkidle");
+        expect(scripts.filter((path) => /\/SideLists-/.test(path))).toEqual([]);
+      }
 
       const more = page.locator(".more-decks");
       // On a phone the lists sit below the deck and load as they near: bring them to mid-screen.
@@ -32,6 +41,7 @@ test.describe("issue 28: the view page holds the room of the author's and relate
         window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY - viewport / 2);
       }, height);
       await expect.poll(() => held.requests.length).toBe(1);
+      expect(scripts.filter((path) => /\/SideLists-/.test(path))).toHaveLength(1);
       await expect(more).toHaveAttribute("data-state", "waiting");
       // While it loads, both headings and their cards' room are there already.
       await expect(more.getByRole("heading", { name: /^More from / })).toBeVisible();

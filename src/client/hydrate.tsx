@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { logClientProblem } from "../features/events/client";
-import { createPodiumIntl, hasPluralRules, type Locale, type Messages } from "../i18n/locales";
+import type { CompiledMessages } from "../i18n/icu";
+import { createCompiledIntl, hasPluralRules, type Locale } from "../i18n/locales";
 import { onPageOrigin } from "../lib/http-client";
 import { PodiumApp } from "../ui/PodiumApp";
 import type { SessionInfo } from "../ui/session";
@@ -53,25 +54,25 @@ export function hydratePage<Data>(render: (data: Data) => ReactNode): void {
 }
 
 /** The catalogue the page links: the same request as its preload (CORS mode, same-origin credentials). */
-async function loadMessages(url: string | null): Promise<Messages> {
+async function loadMessages(url: string | null): Promise<CompiledMessages> {
   if (!url) throw new Error("no message catalogue linked");
   const response = await fetch(onPageOrigin(url));
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const messages: unknown = await response.json();
   if (typeof messages !== "object" || messages === null || Array.isArray(messages))
     throw new Error(`${url} is not a message catalogue`);
-  return messages as Messages;
+  return messages as CompiledMessages;
 }
 
 function hydrateWith<Data>(
   root: HTMLElement,
   boot: BootData<Data>,
-  messages: Messages,
+  messages: CompiledMessages,
   render: (data: Data) => ReactNode,
-  withoutPluralRules: Parameters<typeof createPodiumIntl>[4],
+  withoutPluralRules: Parameters<typeof createCompiledIntl>[4],
 ): void {
   // Spec §8: missing plural rules are a console error, and reach the operators through the client log.
-  const intl = createPodiumIntl(
+  const intl = createCompiledIntl(
     boot.locale,
     messages,
     undefined,

@@ -4,15 +4,16 @@ import { renderToStaticMarkup } from "react-dom/server";
 import * as ReactIntl from "react-intl";
 import { describe, expect, it, vi } from "vitest";
 import { messagesFor } from "./catalogues";
-import { parseMessage } from "./icu";
+import { type CompiledMessages, compileMessages, parseMessage } from "./icu-parse";
 import { FormattedDate, FormattedMessage, FormattedNumber, FormattedTime, RawIntlProvider } from "./intl";
-import { createIntlCache, createPodiumIntl, LOCALES, type MessageId } from "./locales";
+import { createCompiledIntl, createIntlCache, LOCALES, type MessageId } from "./locales";
+import { createPodiumIntl } from "./podium-intl";
 
 // Issue 30: Podium formats with its own formatter (icu.ts, intl.tsx), not react-intl's runtime;
 // react-intl stays here as the reference every message must read exactly as.
-vi.mock("./icu", async (original) => {
-  const icu = await original<typeof import("./icu")>();
-  return { ...icu, parseMessage: vi.fn(icu.parseMessage) };
+vi.mock("./icu-parse", async (original) => {
+  const icuParse = await original<typeof import("./icu-parse")>();
+  return { ...icuParse, parseMessage: vi.fn(icuParse.parseMessage), compileMessages: vi.fn(icuParse.compileMessages) };
 });
 const { createIntl } = ReactIntl;
 
@@ -121,11 +122,13 @@ describe("messages compiled once per language (issue 15: a cheaper render), read
     );
   });
 
-  it("compiles a message once, however it is asked for", () => {
-    // A catalogue of its own: compiled messages are kept per catalogue, for the process.
+  it("compiles a catalogue once, however often and however its messages are asked for", () => {
+    // A catalogue of its own: compiled catalogues are kept per catalogue, for the process.
     const messages = { ...messagesFor("fr") };
-    const intl = createPodiumIntl("fr", messages, createIntlCache());
-    const compile = vi.mocked(parseMessage);
+    const compile = vi.mocked(compileMessages);
+    compile.mockClear();
+    const first = createPodiumIntl("fr", messages, createIntlCache());
+    expect(compile).toHaveBeenCalledTimes(1);
     const id = (Object.keys(messages) as MessageId[]).find((key) =>
       parse(messages[key]).some((element) => element.type === TYPE.plural),
     );
@@ -133,11 +136,50 @@ describe("messages compiled once per language (issue 15: a cheaper render), read
     for (const count of [1, 2, 3]) {
       const values = sampleValues(parse(messages[id]), {}, count) as never;
       compile.mockClear();
+      const intl = count === 1 ? first : createPodiumIntl("fr", messages, createIntlCache());
       intl.formatMessage({ id }, values);
       renderToStaticMarkup(
         createElement(RawIntlProvider, { value: intl }, createElement(FormattedMessage, { id, values })),
       );
-      expect(compile).toHaveBeenCalledTimes(count === 1 ? 1 : 0);
+      expect(compile).not.toHaveBeenCalled();
+    }
+  });
+
+  it("the browser's catalogue: text alone as text, the rest parsed, and formatted without the parser", () => {
+    const messages = messagesFor("de");
+    const compiled = JSON.parse(JSON.stringify(compileMessages(messages))) as CompiledMessages;
+    const reference = createPodiumIntl("de", messages, createIntlCache());
+    const compile = vi.mocked(parseMessage);
+    compile.mockClear();
+    const intl = createCompiledIntl("de", compiled, createIntlCache());
+    for (const id of Object.keys(messages) as MessageId[]) {
+      const elements = parse(messages[id]);
+      const plain = elements.every((element) => element.type === TYPE.literal);
+      expect(typeof compiled[id] === "string").toBe(plain);
+      const values = sampleValues(elements) as never;
+      expect(
+        renderToStaticMarkup(
+          createElement(RawIntlProvider, { value: intl }, createElement(FormattedMessage, { id, values })),
+        ),
+      ).toBe(
+        renderToStaticMarkup(
+          createElement(RawIntlProvider, { value: reference }, createElement(FormattedMessage, { id, values })),
+        ),
+      );
+    }
+    expect(compile).not.toHaveBeenCalled();
+    // A template that doesn't parse reads as itself, with an error, as react-intl shows it.
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const broken = createCompiledIntl(
+        "de",
+        compileMessages({ broken: "{count, plural, one {#}" }),
+        createIntlCache(),
+      );
+      expect(broken.formatMessage({ id: "broken" as MessageId }, { count: 1 })).toBe("{count, plural, one {#}");
+      expect(errors).toHaveBeenCalledTimes(1);
+    } finally {
+      errors.mockRestore();
     }
   });
 

@@ -1,5 +1,11 @@
 import { Children, createElement, Fragment, isValidElement, type ReactNode } from "react";
-import { createFormatters, type Formatters, formatElements, type MessageElement, parseMessage } from "./icu.ts";
+import {
+  type CompiledMessages,
+  createFormatters,
+  type Formatters,
+  formatElements,
+  type MessageElement,
+} from "./icu.ts";
 import type { formatWithoutPluralRules } from "./plural-fallback.ts";
 
 /** Spec §9: the UI languages; the default is en. */
@@ -137,23 +143,19 @@ const DATE_TIME_OPTIONS = [
 ] as const;
 
 /**
- * A fresh intl instance for one request or one page (never a shared, switched one: a
- * visitor's language must not leak into another's page during server rendering).
- *
- * Issue 30: Podium's own formatter (icu.ts, intl.tsx), which formats every message exactly as
- * react-intl did. Issue 15: each message is parsed once per catalogue, language and process.
- *
- * Spec §8 (R8.4): when the plural rules are missing, one console error says so (and goes to
- * `report`, the client log in the browser), and messages with a plural are formatted without them
- * (plural-fallback.ts, given as `withoutPluralRules`: issue 30, the browser loads it only where
- * the plural rules are missing) instead of showing their raw template.
+ * createPodiumIntl's intl from a compiled catalogue (the browser's). Where the source is given (the
+ * server, tests), a message the catalogue lacks shows its default message formatted, and one that
+ * fails shows its template, as react-intl does with source messages; without it (the browser: no
+ * parser, no templates) the default message as it is, and the message's id, as react-intl does with
+ * precompiled ones. No Podium component gives a default message; a failure is a bug the console names.
  */
-export function createPodiumIntl(
+export function createCompiledIntl(
   locale: Locale,
-  messages: Messages,
+  catalogue: CompiledMessages,
   cache: Formatters = createIntlCache(),
   report?: (message: string) => void,
   withoutPluralRules?: typeof formatWithoutPluralRules,
+  source?: { parse: (message: string) => MessageElement[]; messages: Messages },
 ): IntlShape {
   let failed = false;
   let reported = false;
@@ -172,31 +174,32 @@ export function createPodiumIntl(
     if (typeof Intl.PluralRules !== "function") return;
     console.error(new Error(`Error formatting message: "${id}", using id as fallback.`, { cause: error }));
   };
-  const compiled = compiledMessages(messages, locale);
   const format = (descriptor: MessageDescriptor, values: Record<string, unknown> | undefined): unknown => {
     const id = String(descriptor.id);
-    const template = Object.hasOwn(messages, id) ? messages[id as MessageId] : undefined;
-    const keyed = keyedValues({ ...values });
-    if (!template) {
+    const message = Object.hasOwn(catalogue, id) ? catalogue[id] : undefined;
+    if (message === undefined || message === "") {
       // A missing message (react-intl's MISSING_TRANSLATION, not reported): its default, else its id.
       if (!descriptor.defaultMessage) return id;
+      if (!source) return descriptor.defaultMessage;
       try {
-        return keyedParts(formatElements(parseMessage(descriptor.defaultMessage), DEFAULT_LOCALE, cache, keyed));
+        return keyedParts(
+          formatElements(source.parse(descriptor.defaultMessage), DEFAULT_LOCALE, cache, keyedValues({ ...values })),
+        );
       } catch (error) {
         formatError(id, error);
         return descriptor.defaultMessage;
       }
     }
-    let elements = compiled.get(id as MessageId);
+    if (typeof message === "string") return message;
+    if (!Array.isArray(message)) {
+      formatError(id, new Error(`The message "${id}" does not parse: ${message.invalid}`));
+      return message.invalid;
+    }
     try {
-      if (elements === undefined) {
-        elements = parseMessage(template);
-        compiled.set(id as MessageId, elements);
-      }
-      return keyedParts(formatElements(elements, locale, cache, keyed));
+      return keyedParts(formatElements(message, locale, cache, keyedValues({ ...values })));
     } catch (error) {
       formatError(id, error);
-      return template;
+      return source ? source.messages[id as MessageId] : id;
     }
   };
   const formatMessage = ((descriptor: MessageDescriptor, values?: Record<string, unknown>) => {
@@ -204,10 +207,10 @@ export function createPodiumIntl(
     const result = format(descriptor, values);
     if (!failed) return result;
     failed = false;
-    const template = messages[descriptor.id];
-    if (typeof template !== "string" || !values || !withoutPluralRules) return result;
+    const message = catalogue[descriptor.id];
+    if (!Array.isArray(message) || !values || !withoutPluralRules) return result;
     try {
-      const parts = withoutPluralRules(template, values, locale);
+      const parts = withoutPluralRules(message, values, locale);
       return parts.every((part) => typeof part === "string")
         ? parts.join("")
         : createElement(Fragment, null, ...(parts as Parameters<typeof createElement>[2][]));
@@ -254,23 +257,6 @@ export function createPodiumIntl(
     formatDate: (value, options) => formatDateTime("date", value, options),
     formatTime: (value, options) => formatDateTime("time", value, options),
   };
-}
-
-/** Each catalogue's messages as parsed in one language. */
-const compiledCatalogues = new WeakMap<Messages, Map<string, Map<MessageId, MessageElement[]>>>();
-
-function compiledMessages(messages: Messages, locale: string): Map<MessageId, MessageElement[]> {
-  let byLocale = compiledCatalogues.get(messages);
-  if (!byLocale) {
-    byLocale = new Map();
-    compiledCatalogues.set(messages, byLocale);
-  }
-  let compiled = byLocale.get(locale);
-  if (!compiled) {
-    compiled = new Map();
-    byLocale.set(locale, compiled);
-  }
-  return compiled;
 }
 
 /**

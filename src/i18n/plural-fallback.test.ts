@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "./catalogues";
-import { createPodiumIntl, LOCALES, missingPluralRulesMessage } from "./locales";
+import { LOCALES, missingPluralRulesMessage } from "./locales";
 import { formatWithoutPluralRules } from "./plural-fallback";
+import { createPodiumIntl } from "./podium-intl";
 
 const pluralRules = Intl.PluralRules;
 afterEach(() => {

@@ -1,4 +1,5 @@
-import { type MessageElement, parseMessage, TYPE } from "./icu.ts";
+import { type MessageElement, TYPE } from "./icu.ts";
+import { parseMessage } from "./icu-parse.ts";
 
 /**
  * Spec §8 "Locale's plural rules missing": a console error, and (Podium) a readable text all the
@@ -15,7 +16,8 @@ export type MessagePart = unknown;
 
 const parsed = new Map<string, MessageElement[]>();
 
-function elementsOf(message: string): MessageElement[] {
+function elementsOf(message: string | MessageElement[]): MessageElement[] {
+  if (Array.isArray(message)) return message;
   let elements = parsed.get(message);
   if (!elements) {
     elements = parseMessage(message);
@@ -114,7 +116,7 @@ function formatElements(
  * text only is one string).
  */
 export function formatWithoutPluralRules(
-  message: string,
+  message: string | MessageElement[],
   values: Record<string, unknown>,
   locale: string,
 ): MessagePart[] {

@@ -28,7 +28,7 @@ export interface CookieJar {
   cookie: string;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function readCookie(jar: CookieJar, name: string): string | null {
   for (const part of jar.cookie.split(";")) {

@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, render, screen } from "@testing-library/react"
 import type { ReactElement } from "react";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { messagesFor } from "../i18n/catalogues";
-import { createPodiumIntl, type Locale } from "../i18n/locales";
+import type { Locale } from "../i18n/locales";
+import { createPodiumIntl } from "../i18n/podium-intl";
 import { PodiumApp } from "./PodiumApp";
 import { AccountMenu, SiteLayout } from "./SiteLayout";
 import { ANONYMOUS_SESSION, type SessionInfo } from "./session";

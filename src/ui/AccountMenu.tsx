@@ -159,7 +159,7 @@ export function AccountMenu({ name, clickSource }: { name: string; clickSource?:
                 className="account-menu__item account-menu__locale"
                 lang={locale}
                 aria-current={locale === current ? "true" : undefined}
-                onClick={() => chooseLanguage(locale)}
+                onClick={() => void chooseLanguage(locale)}
               >
                 {LOCALE_NAMES[locale]}
               </button>

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense } from "react";
+import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from "react";
 
 /** A part loaded where shown, and a way to load it ahead (what the browser would on hydrating). */
 export type PartLoadedWhereShown<Props> = ComponentType<Props> & { preload(): Promise<void> };
@@ -36,4 +36,91 @@ export function loadedWhereShown<Props extends object>(
     );
   }
   return Object.assign(LoadedWhereShown, { preload });
+}
+
+/**
+ * Issue 30 item 1: a part far down the page (the view page's suggestions beside or below the deck),
+ * whose code loads once its place comes within `aheadPx` of the screen. The server renders it in
+ * place; the browser keeps that markup as it is (a dehydrated Suspense boundary: its links work,
+ * its room is held) and hydrates it when the code is there. Call it as loadedWhereShown; its props
+ * are data (compared as JSON) and functions. Its markup stands in a `display: contents` holder, so
+ * the page's layout sees the part alone.
+ */
+export function loadedWhenNear<Props extends object>(
+  onServer: ComponentType<Props> | null,
+  load: () => Promise<ComponentType<Props>>,
+  aheadPx: number,
+): PartLoadedWhereShown<Props> {
+  let comeNear: () => void = () => {};
+  const near = new Promise<void>((resolve) => {
+    comeNear = resolve;
+  });
+  let loading: Promise<ComponentType<Props>> | null = null;
+  const preload = () => {
+    loading ??= load();
+    return loading.then(() => {});
+  };
+  // Always the lazy part in the browser (a part that turned into another type would be drawn anew).
+  const Lazy = lazy(() =>
+    near.then(preload).then(async () => ({ default: await (loading as Promise<ComponentType<Props>>) })),
+  );
+  function LoadedWhenNear(props: Props) {
+    const holder = useRef<HTMLDivElement>(null);
+    // Until its code is here the part is the server's markup, and React draws a boundary that gets
+    // new props before it has hydrated anew, empty: so the boundary is the same element while the
+    // part's values stay the same, with each function prop (a handler made anew by each render of
+    // the page) standing for the latest one.
+    const latest = useRef(props);
+    useLayoutEffect(() => {
+      latest.current = props;
+    });
+    const values = JSON.stringify(Object.values(props).filter((value) => typeof value !== "function"));
+    // biome-ignore lint/correctness/useExhaustiveDependencies: the element changes exactly when a value does.
+    const element = useMemo(() => {
+      const stable: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(props))
+        stable[name] =
+          typeof value === "function"
+            ? (...args: unknown[]) =>
+                (latest.current as Record<string, (...args: unknown[]) => unknown>)[name]?.(...args)
+            : value;
+      const Part = onServer ?? Lazy;
+      return (
+        <Suspense fallback={null}>
+          <Part {...(stable as Props)} />
+        </Suspense>
+      );
+    }, [values]);
+    useEffect(() => {
+      const box = holder.current;
+      const place = box?.firstElementChild;
+      // Drawn by the browser (no server markup to watch): it loads now.
+      if (!box || !place) return comeNear();
+      const observer = new IntersectionObserver(
+        (entries) => {
+          if (!entries.some((entry) => entry.isIntersecting)) return;
+          observer.disconnect();
+          comeNear();
+        },
+        { rootMargin: `${aheadPx}px` },
+      );
+      observer.observe(place);
+      // Should React have dropped the server's markup after all (a value changed first), nothing is
+      // left to watch: then too it loads now.
+      const emptied = new MutationObserver(() => {
+        if (!place.isConnected) comeNear();
+      });
+      emptied.observe(box, { childList: true });
+      return () => {
+        observer.disconnect();
+        emptied.disconnect();
+      };
+    }, []);
+    return (
+      <div ref={holder} className="loaded-when-near">
+        {element}
+      </div>
+    );
+  }
+  return Object.assign(LoadedWhenNear, { preload });
 }

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-libra
 import { useState } from "react";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../i18n/catalogues";
-import { createPodiumIntl } from "../i18n/locales";
+import { createPodiumIntl } from "../i18n/podium-intl";
 import { Modal } from "./Modal";
 import { PodiumApp } from "./PodiumApp";
 

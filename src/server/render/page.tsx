@@ -8,8 +8,9 @@ import { TranscriptMarkup } from "../../features/presentation/components/transcr
 import { messagesFor } from "../../i18n/catalogues";
 import type { IntlShape } from "../../i18n/intl";
 import { RawIntlProvider } from "../../i18n/intl";
-import { createPodiumIntl, type Locale, serverIntlCache } from "../../i18n/locales";
+import { type Locale, serverIntlCache } from "../../i18n/locales";
 import { formatWithoutPluralRules } from "../../i18n/plural-fallback";
+import { createPodiumIntl } from "../../i18n/podium-intl";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import { PodiumApp } from "../../ui/PodiumApp";
 import type { SessionInfo } from "../../ui/session";

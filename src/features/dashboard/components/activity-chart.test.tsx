@@ -4,8 +4,9 @@ import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RawIntlProvider } from "../../../i18n/intl";
-import { createPodiumIntl, type Locale } from "../../../i18n/locales";
+import type { Locale } from "../../../i18n/locales";
 import en from "../../../i18n/messages/en.json";
+import { createPodiumIntl } from "../../../i18n/podium-intl";
 import type { PresentationActivity } from "../repository";
 import { ActivityChart, scaleTop } from "./ActivityChart";
 

@@ -2,7 +2,7 @@
 import { cleanup, render } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
-import { createPodiumIntl } from "../../../i18n/locales";
+import { createPodiumIntl } from "../../../i18n/podium-intl";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { previewOf } from "../preview";
 import { PREVIEW_DEFAULT_WIDTH, SlidePreview } from "./SlidePreview";

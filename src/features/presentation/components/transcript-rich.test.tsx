@@ -5,7 +5,7 @@ import { parseDocument } from "../../../document/schema";
 import { richDeck } from "../../../document/testing/rich-fixture";
 import { deriveTranscript, transcriptPlainText } from "../../../document/transcript";
 import { messagesFor } from "../../../i18n/catalogues";
-import { createPodiumIntl } from "../../../i18n/locales";
+import { createPodiumIntl } from "../../../i18n/podium-intl";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { TranscriptText } from "./TranscriptText";
 

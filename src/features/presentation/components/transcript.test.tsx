@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { importMarkdown } from "../../../document/markdown";
 import { deriveTranscript, transcriptPlainText } from "../../../document/transcript";
 import { messagesFor } from "../../../i18n/catalogues";
-import { createPodiumIntl } from "../../../i18n/locales";
+import { createPodiumIntl } from "../../../i18n/podium-intl";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import {
   PAGED_TRANSCRIPT_EVENT_MS,

@@ -4,7 +4,7 @@ import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
-import { createPodiumIntl } from "../../../i18n/locales";
+import { createPodiumIntl } from "../../../i18n/podium-intl";
 import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { videoCard } from "../service";

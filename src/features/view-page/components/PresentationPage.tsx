@@ -6,7 +6,7 @@ import { ownerDisplayName } from "../../../lib/owner";
 import { followAfterLog, redirectAfter } from "../../../lib/redirect";
 import { accountPath } from "../../../lib/sign-in-reason";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
-import { loadedWhereShown } from "../../../ui/LoadedWhereShown";
+import { loadedWhenNear, loadedWhereShown } from "../../../ui/LoadedWhereShown";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { useSession } from "../../../ui/session";
 import { isMobileViewport } from "../../../ui/viewport";
@@ -24,17 +24,25 @@ import { playerPropsOf } from "../../presentation/components/player/player-props
 import { Transcript } from "../../presentation/components/Transcript";
 import type { PresentationPageData } from "../../presentation/page-data";
 import { readingPathOf } from "../../presentation/reading-path";
-import { LazySidebar } from "../../sidebar/components/Sidebar";
-import { MoreDecks } from "./MoreDecks";
+import { SIDEBAR_LOAD_AHEAD_PX } from "../../sidebar/sidebar-rows";
 import { OwnLikes } from "./OwnLikes";
 import { ToolbarActionLabel } from "./ToolbarIcons";
 import { workActionOf } from "./work-action";
 import "./more-decks.css";
+// The side lists' code loads when near (SideLists), their look with the page: their room is held from the first paint.
+import "../../sidebar/components/sidebar.css";
 import "../../presentation/components/presentation.css";
 
 /** Issue 30: the owner's and collaborators' tools reach only their browsers. */
 export const OwnerTools = loadedWhereShown(import.meta.env.SSR ? (await import("./OwnerTools")).OwnerTools : null, () =>
   import("./OwnerTools").then((module) => module.OwnerTools),
+);
+
+/** Issue 30: the author's, related and promoted decks load their code as they near the screen. */
+export const SideLists = loadedWhenNear(
+  import.meta.env.SSR ? (await import("./SideLists")).SideLists : null,
+  () => import("./SideLists").then((module) => module.SideLists),
+  SIDEBAR_LOAD_AHEAD_PX,
 );
 
 /** Spec §5: views show only when > 0 and the presentation is public or reusable. */
@@ -365,9 +373,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             issue 11: both load after the page, as they near the screen. */}
         <div className="view-page__side">
           {data.isPublicView ? (
-            <MoreDecks oid={data.oid} ownerName={ownerName} expected={data.moreDecksCounts} onCardClick={openCard} />
+            <SideLists oid={data.oid} ownerName={ownerName} expected={data.moreDecksCounts} onCardClick={openCard} />
           ) : null}
-          {data.isPublicView ? <LazySidebar oid={data.oid} onCardClick={openCard} /> : null}
         </div>
       </div>
 

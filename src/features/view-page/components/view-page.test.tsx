@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, render, screen, within } from "@testing-librar
 import { renderToString } from "react-dom/server";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
-import { createPodiumIntl } from "../../../i18n/locales";
 import { formatWithoutPluralRules } from "../../../i18n/plural-fallback";
+import { createPodiumIntl } from "../../../i18n/podium-intl";
 import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
 import { trackEvent, trackViewPageLoaded } from "../../events/client";
