@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import { importMarkdownDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Issue 10, item 5: presentation images, from the editor's Markdown field to the player. */
@@ -8,27 +8,17 @@ const ONE_PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 /** A deck of Tim's own, so other specs' demo decks stay as they are. */
-async function importDeck(page: Page): Promise<string> {
-  await page.goto("/dashboard/next/");
-  await waitForHydration(page);
-  await page.getByLabel("Markdown or JSON file").setInputFiles({
-    name: "rock-pools.md",
-    mimeType: "text/markdown",
-    buffer: Buffer.from("# Rock pools\n## What the tide leaves\n---\n# Who lives there\n- Anemones\n"),
-  });
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByText("Your presentation is imported.")).toBeVisible();
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${page.url()}`);
-  return oid;
-}
+const DECK_FILE = {
+  name: "rock-pools.md",
+  markdown: "# Rock pools\n## What the tide leaves\n---\n# Who lives there\n- Anemones\n",
+};
 
 test.describe("issue 10 images", () => {
   test("issue 10 images: a PNG dropped into the editor's Markdown is uploaded, inserted on its own line, saved, and shown by the player", async ({
     page,
   }) => {
     await logIn(page, "tim@podium.test");
-    const oid = await importDeck(page);
+    const oid = await importMarkdownDeck(page, DECK_FILE);
     await page.goto(`/p/edit/${oid}/`);
     await waitForHydration(page);
     await expect(page.getByRole("button", { name: "Add image" })).toBeVisible();
@@ -91,7 +81,7 @@ test.describe("issue 10 images", () => {
     page,
   }) => {
     await logIn(page, "tim@podium.test");
-    const oid = await importDeck(page);
+    const oid = await importMarkdownDeck(page, DECK_FILE);
     await page.goto(`/p/edit/${oid}/`);
     await waitForHydration(page);
     const markdown = page.getByLabel("Slides in Markdown");
