@@ -1,5 +1,5 @@
 import { type FormEvent, type MouseEvent, useCallback, useEffect, useState } from "react";
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
+import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import type { Card } from "../../../lib/card";
 import { readFeature } from "../../../lib/features";
 import { ownerDisplayName } from "../../../lib/owner";
@@ -31,6 +31,7 @@ import { ToolbarActionLabel } from "./ToolbarIcons";
 import { workActionOf } from "./work-action";
 import "./more-decks.css";
 import "../../presentation/components/presentation.css";
+import { LastModified } from "../../../ui/LastModified";
 
 /** Issue 30: the owner's and collaborators' tools reach only their browsers. */
 export const OwnerTools = loadedWhereShown(import.meta.env.SSR ? (await import("./OwnerTools")).OwnerTools : null, () =>
@@ -190,16 +191,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             <div className="toolbar-card__meta">
               <OwnerBadge data={data} name={ownerName} />
               <span className="toolbar-card__date">
-                <FormattedMessage
-                  id="presentation.lastModified"
-                  values={{
-                    date: (
-                      <time dateTime={data.lastModifiedDateString}>
-                        <FormattedDate value={data.lastModifiedDateString} dateStyle="long" timeZone="UTC" />
-                      </time>
-                    ),
-                  }}
-                />
+                <LastModified date={data.lastModifiedDateString} />
               </span>
               {data.privacy === "unlisted" ? (
                 <span className="privacy privacy--unlisted">
