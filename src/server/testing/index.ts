@@ -195,7 +195,8 @@ export class TestAgent {
   /** Adds a view link named `name` to the deck through its manage page's form; the link's id, as that page shows it. */
   async newViewLink(oid: string, name: string) {
     await this.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name });
-    return /\/view\/([A-Za-z0-9_-]{32})\//.exec((await this.get(`/dashboard/next/presentations/${oid}/`)).body)?.[1] ?? "";
+    const manage = await this.get(`/dashboard/next/presentations/${oid}/`);
+    return /\/view\/([A-Za-z0-9_-]{32})\//.exec(manage.body)?.[1] ?? "";
   }
 
   /** Signs up through the real form; leaves the agent signed in. */
