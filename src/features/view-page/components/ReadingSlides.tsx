@@ -74,7 +74,7 @@ function SlideFrame({ topic, rect, theme }: { topic: Topic; rect: CanvasRect; th
       inert
     >
       <div
-        className="reading-slide__canvas"
+        className="reading-slide__canvas slide-canvas"
         style={{ transform: cameraTransform(local, { width: rect.width, height: rect.height }, 0) }}
       >
         <TopicView topic={topic} lazyImages />

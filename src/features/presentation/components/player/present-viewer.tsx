@@ -237,7 +237,7 @@ export function PresentViewer({
         onPointerUp={onPointerUp}
       >
         <div
-          className="viewer__canvas"
+          className="viewer__canvas slide-canvas"
           style={{
             transform,
             clipPath,

@@ -329,7 +329,7 @@ function SlideBox({
             fit ? { left: fit.left, top: fit.top, width: fit.width, height: fit.height } : { visibility: "hidden" }
           }
         >
-          <div className="presenter__canvas" inert style={{ transform: fit?.transform }}>
+          <div className="presenter__canvas slide-canvas" inert style={{ transform: fit?.transform }}>
             {document.topics.map((topic) => (
               <TopicView key={topic.id} topic={topic} />
             ))}
