@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { RICH_SLIDE_TITLES, richDeck } from "../src/document/testing/rich-fixture";
+import { classicOverviewDeck, RICH_SLIDE_TITLES, richDeck } from "../src/document/testing/rich-fixture";
 import { postJsonDeck, uploadImage } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
@@ -150,30 +150,10 @@ test.describe("issue 10: rich slides", () => {
     await logIn(page, "tim@podium.test");
     const image = await uploadTestPattern(page);
     const slides = (richDeck("light", image).topics as { id: string }[]).filter((topic) => topic.id !== "slide-10");
-    const document = {
-      format: "podium.presentation",
-      version: 2,
-      schemaVersion: "0",
-      topics: [
-        {
-          id: "overview",
-          x: 0,
-          y: 0,
-          width: 7400,
-          height: 3500,
-          rotation: 0,
-          background: null,
-          texts: [],
-          images: [],
-          topics: slides.map((topic, index) => ({
-            ...topic,
-            x: 200 + (index % 4) * 1800,
-            y: 150 + Math.floor(index / 4) * 1100,
-          })),
-        },
-      ],
-      path: ["overview", ...slides.map((topic) => topic.id)],
-    };
+    const document = classicOverviewDeck(
+      slides.map((topic, index) => ({ ...topic, x: 200 + (index % 4) * 1800, y: 150 + Math.floor(index / 4) * 1100 })),
+      { width: 7400, height: 3500 },
+    );
     const oid = await importJson(page, document, "A classic overview");
     const player = await present(page, oid, "overview");
     await cameraSettled(page, 1);
