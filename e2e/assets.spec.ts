@@ -1,3 +1,4 @@
+import type { Page } from "@playwright/test";
 import { importMarkdownDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
@@ -13,14 +14,20 @@ const DECK_FILE = {
   markdown: "# Rock pools\n## What the tide leaves\n---\n# Who lives there\n- Anemones\n",
 };
 
+/** Signs Tim in and opens a new deck of his own in the editor; its oid. */
+async function editNewDeck(page: Page): Promise<string> {
+  await logIn(page, "tim@podium.test");
+  const oid = await importMarkdownDeck(page, DECK_FILE);
+  await page.goto(`/p/edit/${oid}/`);
+  await waitForHydration(page);
+  return oid;
+}
+
 test.describe("issue 10 images", () => {
   test("issue 10 images: a PNG dropped into the editor's Markdown is uploaded, inserted on its own line, saved, and shown by the player", async ({
     page,
   }) => {
-    await logIn(page, "tim@podium.test");
-    const oid = await importMarkdownDeck(page, DECK_FILE);
-    await page.goto(`/p/edit/${oid}/`);
-    await waitForHydration(page);
+    const oid = await editNewDeck(page);
     await expect(page.getByRole("button", { name: "Add image" })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
 
@@ -80,10 +87,7 @@ test.describe("issue 10 images", () => {
   test("issue 10 images: the Add image button works by keyboard: the picked image goes in at the cursor", async ({
     page,
   }) => {
-    await logIn(page, "tim@podium.test");
-    const oid = await importMarkdownDeck(page, DECK_FILE);
-    await page.goto(`/p/edit/${oid}/`);
-    await waitForHydration(page);
+    await editNewDeck(page);
     const markdown = page.getByLabel("Slides in Markdown");
     await markdown.focus();
     await markdown.press("Control+Home");
