@@ -2,7 +2,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
-import { TestAgent, useTestApp } from "../../server/testing";
+import { TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { updatePresentationContent } from "../editor/repository";
 import { deletePresentation, insertPresentationIfAbsent } from "../presentation/repository";
 import { imageDecodes, MAX_CONCURRENT_DECODES } from "./decode-gate";
@@ -152,10 +152,7 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
   let ownerId: string;
 
   beforeAll(async () => {
-    const [row] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "images@podium.test",
-    ]);
-    ownerId = row?.id ?? "";
+    ownerId = await userIdOf(t.db, "images@podium.test");
   });
 
   const assetCount = async () =>

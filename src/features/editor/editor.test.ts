@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown, readMarkdownDeck } from "../../document/markdown";
 import type { PresentationDocument } from "../../document/schema";
-import { TestAgent, useTestApp } from "../../server/testing";
+import { signUpRoles, TestAgent, useTestApp } from "../../server/testing";
 import { insertPresentationIfAbsent, type Privacy, upsertCollaborator } from "../presentation/repository";
 import type { EditorPageData } from "./page-data";
 import { readEditorForm } from "./service";
@@ -46,17 +46,10 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
   let serial = 0;
 
   beforeAll(async () => {
-    for (const role of ["owner", "editor", "commenter", "stranger"] as const) {
-      agents[role] = new TestAgent(t.app);
-      await agents[role].signUp(`${role}@editor.test`, "correct horse battery", {
-        firstName: role[0]?.toUpperCase() + role.slice(1),
-        lastName: "Tester",
-      });
-      const [row] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-        `${role}@editor.test`,
-      ]);
-      userIds[role] = row?.id ?? "";
-    }
+    const roles = ["owner", "editor", "commenter", "stranger"] as const;
+    const signedUp = await signUpRoles(t.app, t.db, roles, "editor.test", { named: true });
+    Object.assign(agents, signedUp.agents);
+    Object.assign(userIds, signedUp.ids);
   });
 
   /** A fresh presentation of the owner's, with an edit and a comment collaborator. */

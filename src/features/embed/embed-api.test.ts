@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { TestAgent, useTestApp } from "../../server/testing";
+import { TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { DEFAULT_EMBED_OPTIONS } from "../presentation/embed-options";
 import {
   EMBED_HOSTS_MAX,
@@ -133,12 +133,10 @@ describe.each(testDatabaseTargets())("issue 34: the embed page's options and all
       agents[role] = new TestAgent(t.app);
       await agents[role].signUp(`${role}@embed-api.test`);
     }
-    const [user] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "owner@embed-api.test",
-    ]);
+    const ownerId = await userIdOf(t.db, "owner@embed-api.test");
     await insertPresentationIfAbsent(t.db, {
       oid,
-      ownerId: user?.id ?? "",
+      ownerId,
       title: "Framed deck",
       descriptionHtml: "",
       privacy: "public",

@@ -7,7 +7,7 @@ import { importMarkdown } from "../../document/markdown";
 import { isPageDeck, type PresentationDocument } from "../../document/schema";
 import { deriveTranscript } from "../../document/transcript";
 import { buildApp } from "../../server/app";
-import { TEST_CONFIG, TestAgent, useTestApp } from "../../server/testing";
+import { TEST_CONFIG, TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
 import { tsqueryOf } from "../explore/search";
@@ -300,9 +300,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 10 PDF import: past its time limit the worker is stopped, the person told, and nothing stored", async () => {
-    const [user] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "pdfs@podium.test",
-    ]);
+    const ownerId = await userIdOf(t.db, "pdfs@podium.test");
     // Issue 27: the limit is per page now; 1 ms is past for any page (or the opening) on any machine.
     const converter = createPdfWorkers(TEST_WORKER_DIR, { pageTimeLimitMs: 1 });
     try {
@@ -310,7 +308,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       const before = await counts();
       const refusal = await imports
         .start(
-          user?.id ?? "",
+          ownerId,
           { filename: "slow.pdf", bytes: await textPdf(40) },
           {
             title: "",
@@ -321,7 +319,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
         .then(
           async (id) => {
             await imports.finished(id);
-            return imports.status(user?.id ?? "", id);
+            return imports.status(ownerId, id);
           },
           (error: unknown) => error,
         );
@@ -333,10 +331,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 10 PDF import: pages that don't fit the person's image storage are refused whole; a full queue is 503", async () => {
-    const [user] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "pdfs@podium.test",
-    ]);
-    const ownerId = user?.id ?? "";
+    const ownerId = await userIdOf(t.db, "pdfs@podium.test");
     const converter = createPdfWorkers(TEST_WORKER_DIR, { maxWaiting: 0 });
     try {
       const imports = createPdfImports({ db: t.db, converter, limits: { quotaBytes: 1, jobsPerPerson: 5 } });
@@ -367,10 +362,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 10 PDF import: a PDF that waits its turn is accepted at once; if it turns out encrypted, its status says so", async () => {
-    const [user] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "pdfs@podium.test",
-    ]);
-    const ownerId = user?.id ?? "";
+    const ownerId = await userIdOf(t.db, "pdfs@podium.test");
     const converter = createPdfWorkers(TEST_WORKER_DIR, { maxWaiting: 1 });
     try {
       const imports = createPdfImports({ db: t.db, converter, limits: { jobsPerPerson: 5 } });
@@ -520,15 +512,13 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
       expect((await findPresentationByOid(t.db, status.oid ?? ""))?.title).toBe("Chapter 1");
 
-      const [person] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-        "pdfs@podium.test",
-      ]);
+      const personId = await userIdOf(t.db, "pdfs@podium.test");
       // Two imports under way in another process: a third is refused here.
       const elsewhereJobs = ["elsewhere-job-01", "elsewhere-job-02"];
       for (const job of elsewhereJobs) {
         await t.db.query(
           "insert into pdf_import_jobs (id, owner_id, state, created_at, touched_at) values ($1, $2, 'converting', now(), now())",
-          [job, person?.id],
+          [job, personId],
         );
       }
       const third = await uploadPdf(t.owner, await textPdf(1));
@@ -554,10 +544,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   it("issue 10 PDF import: a person's imports of the last hour are counted in every process", async () => {
     const agent = new TestAgent(t.app);
     await agent.signUp("hourly@podium.test");
-    const [person] = await t.db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "hourly@podium.test",
-    ]);
-    const ownerId = person?.id ?? "";
+    const ownerId = await userIdOf(t.db, "hourly@podium.test");
     const converter = createPdfWorkers(TEST_WORKER_DIR, {});
     try {
       // Two processes' imports, each allowing 2 an hour.

@@ -247,6 +247,41 @@ export function insertTestUser(
 }
 
 /**
+ * Signs each role up through the real form, as `${role}@${domain}` (`named`: first name the role,
+ * capitalised, last name Tester); their agents, signed in, and their user ids.
+ */
+export async function signUpRoles<Role extends string>(
+  app: FastifyInstance,
+  db: Queryable,
+  roles: readonly Role[],
+  domain: string,
+  { named = false } = {},
+): Promise<{ agents: Record<Role, TestAgent>; ids: Record<Role, string> }> {
+  const agents = {} as Record<Role, TestAgent>;
+  const ids = {} as Record<Role, string>;
+  for (const role of roles) {
+    const email = `${role}@${domain}`;
+    agents[role] = new TestAgent(app);
+    if (named) {
+      await agents[role].signUp(email, undefined, {
+        firstName: role[0]?.toUpperCase() + role.slice(1),
+        lastName: "Tester",
+      });
+    } else {
+      await agents[role].signUp(email);
+    }
+    ids[role] = await userIdOf(db, email);
+  }
+  return { agents, ids };
+}
+
+/** The id (as text) of the person with this email, "" if there is none. */
+export async function userIdOf(db: Queryable, email: string): Promise<string> {
+  const [row] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [email]);
+  return row?.id ?? "";
+}
+
+/**
  * An agent signed in as a new person without hashing a password (scrypt takes a core for half a
  * second, much more on a busy machine): the account and its session are written directly. For
  * tests about what signed-in people see, not about signing in.
