@@ -1,17 +1,3 @@
-// Benchmark of the owner's analytics page with per-step engagement (issue 33 item 1, done-when:
-// "the analytics page for a deck with 1,000,000 step events over 90 days renders in p95 ≤ 50 ms").
-// On PostgreSQL: an owner signs up, imports a 20-step deck and makes three view links through the
-// HTTP API; 1 million stays (each as one step_engagement event would report it) over the last 90
-// days are generated: the raw events into usage_events, and the per-day aggregates from them with
-// the same shapes the batch's statement writes (presentation_step_daily, presentation_step_times:
-// reached, backs, stays, time histograms). Then the deck's manage page (the analytics over 90 days,
-// everyone, and one link) is requested one at a time, beside the page of a deck without events.
-//
-// This reports figures; it is not a pass/fail test on speed. It exits non-zero only when the page
-// doesn't answer 200 or doesn't show the visits it should.
-//
-// Usage: npm run bench:analytics [-- --events 1000000 --requests 50]
-import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import pg from "pg";
 import * as support from "./support.mjs";
@@ -20,36 +6,11 @@ process.chdir(support.ROOT);
 
 const EVENTS = Math.floor(support.option("events", 1_000_000));
 const REQUESTS = Math.floor(support.option("requests", 50));
-const PG_ADMIN_URL = `postgres://root@${support.HOST}:5432/test`;
 /** The issue's goal, reported (never enforced): p95 ≤ 50 ms. */
 const GOAL_MS = 50;
 const DAYS = 90;
 const STEPS = 20;
 const LINKS = 3;
-
-async function signUp(port) {
-  const jar = new support.CookieJar();
-  const form = await support.request(port, { path: "/signup/" });
-  if (form.status !== 200) throw new Error(`GET /signup/ answered ${form.status}`);
-  jar.store(form);
-  const body = new URLSearchParams({
-    firstName: "Bench",
-    lastName: "Owner",
-    publicDisplayName: "",
-    email: `chart-${randomBytes(3).toString("hex")}@bench.test`,
-    password: "correct horse battery staple",
-    _csrf: jar.get("XSRF-TOKEN") ?? "",
-  }).toString();
-  const response = await support.request(port, {
-    method: "POST",
-    path: "/signup/",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header() },
-    body,
-  });
-  if (response.status !== 303) throw new Error(`POST /signup/ answered ${response.status}`);
-  jar.store(response);
-  return jar;
-}
 
 const importPresentation = (port, jar, title) =>
   support.importMarkdown(port, jar, title, Array.from({ length: STEPS }, (_, i) => `# Step ${i + 1}`).join("\n---\n"));
@@ -68,15 +29,9 @@ const timePages = (port, jar, paths, check) => support.timePages(port, jar, path
 
 await support.runBench("analytics", async () => {
   support.ensureBuild();
-  const database = await support.temporaryDatabase(PG_ADMIN_URL);
   // BENCH_PORT: a port of one's own on a shared machine; else any free one.
   const port = process.env.BENCH_PORT ? Number(process.env.BENCH_PORT) : await support.freePort();
-  await support.startPodium(port, database, {
-    PODIUM_SEED: "off",
-    PODIUM_WORKERS: "1",
-    PODIUM_SIGNUP_RATE_LIMIT: "100000000",
-  });
-  const owner = await signUp(port);
+  const { database, owner } = await support.startOwnersPodium(port, "analytics");
   const busy = await importPresentation(port, owner, "Busy");
   const quiet = await importPresentation(port, owner, "Quiet");
   for (let i = 1; i <= LINKS; i++) await createLink(port, owner, busy, `Link ${i}`);

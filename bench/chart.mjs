@@ -1,20 +1,3 @@
-// Benchmark of the owner's analytics chart (issue 14 item 5, done-when: "the chart for a
-// presentation with 1 million events renders in under 50 ms"). On PostgreSQL: an owner signs up
-// and imports a presentation through the HTTP API; 1 million loaded-view-page events over the
-// last 30 days are generated for it with one INSERT … SELECT generate_series (their per-day
-// views go to presentation_daily_views as migration 0012 does), and the presentation's
-// dashboard page (which draws the chart) is requested one at a time.
-//
-// Baselines from the same run: the same page for a presentation without events (the chart's
-// cost beside the rest of the page), and the views query the chart ran before issue 14 (a scan
-// of the counted raw events, the 30-day window of usage_events_counted_view_idx, which 0012
-// drops: recreated here for the comparison).
-//
-// This reports figures; it is not a pass/fail test on speed. It exits non-zero only when the
-// page doesn't answer 200 or doesn't show the views it should.
-//
-// Usage: npm run bench:chart [-- --events 1000000 --requests 50 --build]
-import { randomBytes } from "node:crypto";
 import { loadavg } from "node:os";
 import pg from "pg";
 import * as support from "./support.mjs";
@@ -23,19 +6,10 @@ process.chdir(support.ROOT);
 
 const EVENTS = Math.floor(support.option("events", 1_000_000));
 const REQUESTS = Math.floor(support.option("requests", 50));
-const PG_ADMIN_URL = `postgres://root@${support.HOST}:5432/test`;
 /** The issue's goal, reported (never enforced): the chart's page in under 50 ms. */
 const GOAL_MS = 50;
 /** The days the generated events spread over: the chart's 30-day window (ACTIVITY_WINDOW_DAYS). */
 const DAYS = 30;
-
-async function signUp(port) {
-  const { jar } = await support.signUpThroughForm(port, {
-    lastName: "Owner",
-    email: `chart-${randomBytes(3).toString("hex")}@bench.test`,
-  });
-  return jar;
-}
 
 const importPresentation = (port, jar, title) => support.importMarkdown(port, jar, title, `# ${title}\n---\n# Two`);
 
@@ -68,14 +42,8 @@ const AGGREGATE_VIEWS_SQL = `
 
 await support.runBench("chart", async () => {
   support.ensureBuild();
-  const database = await support.temporaryDatabase(PG_ADMIN_URL);
   const port = await support.freePort();
-  await support.startPodium(port, database, {
-    PODIUM_SEED: "off",
-    PODIUM_WORKERS: "1",
-    PODIUM_SIGNUP_RATE_LIMIT: "100000000",
-  });
-  const owner = await signUp(port);
+  const { database, owner } = await support.startOwnersPodium(port, "chart");
   const busy = await importPresentation(port, owner, "Busy");
   const quiet = await importPresentation(port, owner, "Quiet");
 

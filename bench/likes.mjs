@@ -33,7 +33,6 @@ const CONNECTIONS = Math.floor(support.option("connections", 50));
 /** `--only postgres` (or pglite) measures hello-world and that one target. */
 const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : null;
 
-const PG_ADMIN_URL = `postgres://root@${support.HOST}:5432/test`;
 /** Signups hash a password with scrypt: a few at a time. */
 const SIGNUP_CONCURRENCY = 5;
 /** The goal of the issue, reported (never enforced): like throughput ≥ 10% of hello-world on PostgreSQL. */
@@ -260,7 +259,7 @@ async function benchPglite() {
 }
 
 async function postgresAvailable() {
-  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3_000 });
+  const client = new pg.Client({ connectionString: support.PG_ADMIN_URL, connectionTimeoutMillis: 3_000 });
   try {
     await client.connect();
     await client.query("select 1");
@@ -273,7 +272,7 @@ async function postgresAvailable() {
 }
 
 async function benchPostgres() {
-  const { url } = await support.temporaryDatabase(PG_ADMIN_URL);
+  const { url } = await support.temporaryDatabase(support.PG_ADMIN_URL);
   return benchLikes("PostgreSQL", { url }, async (oid) => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
@@ -333,7 +332,7 @@ async function main() {
   if (available.ok) {
     postgres = await benchPostgres();
   } else {
-    postgresNote = `PostgreSQL at ${PG_ADMIN_URL} is unreachable (${available.reason}); skipped.`;
+    postgresNote = `PostgreSQL at ${support.PG_ADMIN_URL} is unreachable (${available.reason}); skipped.`;
     console.log(`  ${postgresNote}`);
   }
 

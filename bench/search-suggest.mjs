@@ -27,7 +27,6 @@ const WARMUP_S = support.option("warmup", 2);
 const CONNECTIONS = Math.floor(support.option("connections", 20));
 /** Server processes (PODIUM_WORKERS); one by default, so the figures compare across runs. */
 const WORKERS = Math.floor(support.option("workers", 1));
-const PG_ADMIN_URL = `postgres://root@${support.HOST}:5432/test`;
 /** The goal of the issue, reported (never enforced). */
 const GOAL_P99_MS = 20;
 
@@ -159,7 +158,7 @@ await support.runBench("search-suggest", async () => {
       .map((n) => n.toFixed(2))
       .join(" ")}`,
   );
-  const database = await support.temporaryDatabase(PG_ADMIN_URL);
+  const database = await support.temporaryDatabase(support.PG_ADMIN_URL);
   const env = { PODIUM_SEED: "off", PODIUM_WORKERS: String(WORKERS) };
 
   // Migrate through Podium itself, then load the catalogue, then serve it.

@@ -19,6 +19,9 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 /** Every server and every request of a benchmark stays on this machine. */
 export const HOST = "127.0.0.1";
 
+/** The benches' PostgreSQL (the test database on this machine); each bench makes a database of its own there. */
+export const PG_ADMIN_URL = `postgres://root@${HOST}:5432/test`;
+
 /** The value after `--name` on the command line, or undefined. */
 export const argument = (name) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -146,6 +149,19 @@ export async function startPodium(port, database, env = {}) {
   const server = startChild("podium", [...nodeArgs, "dist/server/main.js"], all, "podium: serving");
   await server.started;
   return server;
+}
+
+/**
+ * An owner's Podium for the analytics benches: the build on `port` (startPodium) on a fresh
+ * PostgreSQL database with no demo content, one process and sign-ups unthrottled, and a person
+ * signed up through the form. Returns the database (its url, for the bench's own queries) and the
+ * owner's cookie jar.
+ */
+export async function startOwnersPodium(port, emailPrefix) {
+  const database = await temporaryDatabase(PG_ADMIN_URL);
+  await startPodium(port, database, { PODIUM_SEED: "off", PODIUM_WORKERS: "1", PODIUM_SIGNUP_RATE_LIMIT: "100000000" });
+  const { jar } = await signUpThroughForm(port, { lastName: "Owner", emailPrefix });
+  return { database, owner: jar };
 }
 
 // --- databases ---------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { importMarkdownDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Issue 10, item 5: presentation images, from the editor's Markdown field to the player. */
@@ -8,18 +9,17 @@ const ONE_PIXEL_PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 /** A deck of Tim's own, so other specs' demo decks stay as they are. */
-async function importDeck(page: Page): Promise<string> {
-  await page.goto("/dashboard/next/");
+const DECK_FILE = {
+  name: "rock-pools.md",
+  markdown: "# Rock pools\n## What the tide leaves\n---\n# Who lives there\n- Anemones\n",
+};
+
+/** Signs Tim in and opens a new deck of his own in the editor; its oid. */
+async function editNewDeck(page: Page): Promise<string> {
+  await logIn(page, "tim@podium.test");
+  const oid = await importMarkdownDeck(page, DECK_FILE);
+  await page.goto(`/p/edit/${oid}/`);
   await waitForHydration(page);
-  await page.getByLabel("Markdown or JSON file").setInputFiles({
-    name: "rock-pools.md",
-    mimeType: "text/markdown",
-    buffer: Buffer.from("# Rock pools\n## What the tide leaves\n---\n# Who lives there\n- Anemones\n"),
-  });
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByText("Your presentation is imported.")).toBeVisible();
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${page.url()}`);
   return oid;
 }
 
@@ -27,10 +27,7 @@ test.describe("issue 10 images", () => {
   test("issue 10 images: a PNG dropped into the editor's Markdown is uploaded, inserted on its own line, saved, and shown by the player", async ({
     page,
   }) => {
-    await logIn(page, "tim@podium.test");
-    const oid = await importDeck(page);
-    await page.goto(`/p/edit/${oid}/`);
-    await waitForHydration(page);
+    const oid = await editNewDeck(page);
     await expect(page.getByRole("button", { name: "Add image" })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
 
@@ -90,10 +87,7 @@ test.describe("issue 10 images", () => {
   test("issue 10 images: the Add image button works by keyboard: the picked image goes in at the cursor", async ({
     page,
   }) => {
-    await logIn(page, "tim@podium.test");
-    const oid = await importDeck(page);
-    await page.goto(`/p/edit/${oid}/`);
-    await waitForHydration(page);
+    await editNewDeck(page);
     const markdown = page.getByLabel("Slides in Markdown");
     await markdown.focus();
     await markdown.press("Control+Home");

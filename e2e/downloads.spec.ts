@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import type { Page } from "@playwright/test";
+import { importMarkdownDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
@@ -12,20 +12,7 @@ import { axeViolations, expect, logIn, test, waitForHydration } from "./support"
 const TITLE = "Knots every sailor ties";
 const DECK = `# ${TITLE}\n---\n# Bowline\n- A loop that won't slip\n---\n# Clove hitch\n- Quick to a post\n`;
 
-async function importDeck(page: Page): Promise<string> {
-  await page.goto("/dashboard/next/");
-  await waitForHydration(page);
-  await page.getByLabel("Markdown or JSON file").setInputFiles({
-    name: "knots.md",
-    mimeType: "text/markdown",
-    buffer: Buffer.from(DECK),
-  });
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByText("Your presentation is imported.")).toBeVisible();
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${page.url()}`);
-  return oid;
-}
+const DECK_FILE = { name: "knots.md", markdown: DECK };
 
 test.describe("issue 33 downloads", () => {
   test("I33.4 not offered until the owner allows it; then the PDF and the Markdown arrive; axe 0, whole at every width", async ({
@@ -35,7 +22,7 @@ test.describe("issue 33 downloads", () => {
   }) => {
     test.setTimeout(120_000);
     await logIn(page, "tim@podium.test");
-    const oid = await importDeck(page);
+    const oid = await importMarkdownDeck(page, DECK_FILE);
     const manage = `/dashboard/next/presentations/${oid}/`;
 
     const visitorContext = await browser.newContext({ baseURL });

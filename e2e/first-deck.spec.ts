@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
+import { slidePdf } from "./pdf-decks";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /**
@@ -8,19 +8,13 @@ import { axeViolations, expect, test, waitForHydration } from "./support";
  * before a compact Import once there are some.
  */
 
-/** A slide-shaped PDF: a heading and a few lines on each page, and a coloured band. */
-async function pdfOf(pages: number, heading: string): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const body = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= pages; n += 1) {
-    const page = pdf.addPage([960, 540]);
-    page.drawRectangle({ x: 0, y: 0, width: 960, height: 64, color: rgb(0.1, 0.45, 0.4) });
-    page.drawText(`${heading} ${n}`, { x: 64, y: 430, size: 44, font: bold });
-    page.drawText(`Page ${n}: what the tide leaves behind`, { x: 64, y: 350, size: 24, font: body });
-  }
-  return Buffer.from(await pdf.save());
-}
+/** A slide-shaped PDF: a heading and a line on each page, and a coloured band. */
+const pdfOf = (pages: number, heading: string) =>
+  slidePdf(pages, heading, {
+    band: [0.1, 0.45, 0.4],
+    lines: (n) => [`Page ${n}: what the tide leaves behind`],
+    lineSize: 24,
+  });
 
 /** Every address the tab showed, in order (redirects the server answered are not shown, so not here). */
 function recordAddresses(page: Page): string[] {

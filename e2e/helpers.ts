@@ -1,5 +1,5 @@
 import type { Page, Route } from "@playwright/test";
-import { sitemapPresentationUrls, waitForHydration } from "./support";
+import { csrfToken, expect, sitemapPresentationUrls, waitForHydration } from "./support";
 
 /**
  * Helpers several specs share (issue 31: each wrote them out). The fixtures stay in support.ts;
@@ -127,4 +127,103 @@ export async function focusIndicator(page: Page) {
       shadow: style.boxShadow !== "none",
     };
   });
+}
+
+/** The presentation id in a manage page's address (`/dashboard/next/presentations/<oid>/`); throws if there is none. */
+export function manageOid(url: string): string {
+  const oid = /presentations\/([a-z0-9]{12})\//.exec(url)?.[1];
+  if (!oid) throw new Error(`no oid in ${url}`);
+  return oid;
+}
+
+/** Imports a Markdown deck with the dashboard's form, as its signed-in owner does; the new deck's oid. */
+export async function importMarkdownDeck(page: Page, file: { name: string; markdown: string }): Promise<string> {
+  await page.goto("/dashboard/next/");
+  await waitForHydration(page);
+  await page.getByLabel("Markdown or JSON file").setInputFiles({
+    name: file.name,
+    mimeType: "text/markdown",
+    buffer: Buffer.from(file.markdown),
+  });
+  await page.getByRole("button", { name: "Import" }).click();
+  await expect(page.getByText("Your presentation is imported.")).toBeVisible();
+  return manageOid(page.url());
+}
+
+/**
+ * Gives a Markdown file to the dashboard's drop zone (its first file input) and imports it; waits
+ * for the deck's manage page (a large deck takes a while) and answers its oid.
+ */
+export async function dropMarkdownDeck(page: Page, file: { name: string; markdown: string }): Promise<string> {
+  await page.goto("/dashboard/next/");
+  await waitForHydration(page);
+  await page
+    .locator('input[type="file"]')
+    .first()
+    .setInputFiles({ name: file.name, mimeType: "text/markdown", buffer: Buffer.from(file.markdown) });
+  await page.getByRole("button", { name: "Import", exact: true }).click();
+  await expect(page).toHaveURL(/\/dashboard\/next\/presentations\/[a-z0-9]{12}\//, { timeout: 30_000 });
+  return manageOid(page.url());
+}
+
+/** Uploads a PNG as the editor does (`POST /api/assets`, with the page's CSRF token); the image's address. */
+export async function uploadImage(page: Page, name: string, png: Buffer): Promise<string> {
+  const response = await page.request.post("/api/assets", {
+    headers: { "X-XSRF-TOKEN": await csrfToken(page) },
+    multipart: { file: { name, mimeType: "image/png", buffer: png } },
+  });
+  expect(response.status()).toBe(201);
+  return ((await response.json()) as { url: string }).url;
+}
+
+/**
+ * Posts a deck file to the dashboard's import as its form does (with the page's CSRF token), for
+ * tests whose subject comes after: expects the manage page (200) and answers the new deck's oid.
+ */
+export async function postDeck(
+  page: Page,
+  file: { name: string; mimeType: string; buffer: Buffer },
+  fields: { title?: string; privacy: "public" | "unlisted" | "private" },
+): Promise<string> {
+  const response = await page.request.post("/dashboard/next/import", {
+    multipart: { _csrf: await csrfToken(page), title: "", schemaVersion: "2", ...fields, file },
+  });
+  expect(response.status(), (await response.text()).replace(/<[^>]+>/g, " ").slice(-800)).toBe(200);
+  return manageOid(response.url());
+}
+
+/** postDeck for a presentation document (JSON). */
+export const postJsonDeck = (
+  page: Page,
+  name: string,
+  document: unknown,
+  fields: { title?: string; privacy: "public" | "unlisted" | "private" },
+) => postDeck(page, { name, mimeType: "application/json", buffer: Buffer.from(JSON.stringify(document)) }, fields);
+
+/** A presentation document (JSON) of one title slide per title, in a row, played in order. */
+export function titleSlidesDeck(titles: string[]) {
+  return {
+    format: "podium.presentation",
+    version: 2,
+    schemaVersion: "2",
+    topics: titles.map((title, index) => ({
+      id: `slide-${index + 1}`,
+      x: index * 1800,
+      y: 0,
+      width: 1600,
+      height: 900,
+      rotation: 0,
+      background: null,
+      texts: [
+        {
+          id: `t-${index}`,
+          styleClasses: ["title"],
+          paragraphs: [{ text: title, listType: "NONE", biggestFontSize: 96 }],
+        },
+      ],
+      images: [],
+      topics: [],
+    })),
+    path: titles.map((_, index) => `slide-${index + 1}`),
+  };
 }

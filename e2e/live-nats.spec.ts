@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import pg from "pg";
+import { postJsonDeck, titleSlidesDeck } from "./helpers";
 import { workerPort } from "./ports";
-import { axeViolations, expect, test, waitForHydration, withoutWorkerServer } from "./support";
+import { axeViolations, expect, spawnServer, test, waitForHydration, withoutWorkerServer } from "./support";
 
 /**
  * Issue 35 "Done when": two Podium processes on one PostgreSQL database and NATS; the presenter on
@@ -25,53 +26,17 @@ interface Run {
 }
 
 function start(port: number, env: Record<string, string>): Run {
-  const child = spawn(process.execPath, ["dist/server/main.js"], {
-    env: {
-      ...process.env,
-      PODIUM_LOG: "off",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      PODIUM_WORKERS: "1",
-      PODIUM_PUBLIC_URL: `http://127.0.0.1:${port}`,
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  return spawnServer({
+    PODIUM_LOG: "off",
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    PODIUM_WORKERS: "1",
+    PODIUM_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
   });
-  let output = "";
-  child.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, output: () => output, exited };
 }
 
-const DECK = {
-  format: "podium.presentation",
-  version: 2,
-  schemaVersion: "2",
-  topics: ["Tide Pools", "Who lives there", "Read the tide table"].map((title, index) => ({
-    id: `slide-${index + 1}`,
-    x: index * 1800,
-    y: 0,
-    width: 1600,
-    height: 900,
-    rotation: 0,
-    background: null,
-    texts: [
-      {
-        id: `t-${index}`,
-        styleClasses: ["title"],
-        paragraphs: [{ text: title, listType: "NONE", biggestFontSize: 96 }],
-      },
-    ],
-    images: [],
-    topics: [],
-  })),
-  path: ["slide-1", "slide-2", "slide-3"],
-};
+const DECK = titleSlidesDeck(["Tide Pools", "Who lives there", "Read the tide table"]);
 
 async function logInAndImport(page: Page): Promise<string> {
   await page.goto("/login/");
@@ -79,20 +44,7 @@ async function logInAndImport(page: Page): Promise<string> {
   await page.getByLabel("Password").fill("podium-demo");
   await page.getByRole("button", { name: "Log in" }).click();
   await expect(page).toHaveURL(/dashboard/);
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
-  const response = await page.request.post("/dashboard/next/import", {
-    headers: { "x-xsrf-token": token },
-    multipart: {
-      file: { name: "live.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(DECK)) },
-      title: "",
-      privacy: "private",
-      schemaVersion: "2",
-    },
-  });
-  expect(response.status()).toBe(200);
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(response.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${response.url()}`);
-  return oid;
+  return postJsonDeck(page, "live.json", DECK, { privacy: "private" });
 }
 
 withoutWorkerServer();

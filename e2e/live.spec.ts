@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { postJsonDeck, titleSlidesDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
@@ -8,52 +9,13 @@ import { axeViolations, expect, logIn, test, waitForHydration } from "./support"
  * follower's and the presenter's screens.
  */
 
-const slide = (index: number, title: string) => ({
-  id: `slide-${index + 1}`,
-  x: index * 1800,
-  y: 0,
-  width: 1600,
-  height: 900,
-  rotation: 0,
-  background: null,
-  texts: [
-    { id: `t-${index}`, styleClasses: ["title"], paragraphs: [{ text: title, listType: "NONE", biggestFontSize: 96 }] },
-  ],
-  images: [],
-  topics: [],
-});
-
-const DECK = {
-  format: "podium.presentation",
-  version: 2,
-  schemaVersion: "2",
-  topics: [
-    slide(0, "Tide Pools"),
-    slide(1, "Who lives there"),
-    slide(2, "Read the tide table"),
-    slide(3, "Questions?"),
-  ],
-  path: ["slide-1", "slide-2", "slide-3", "slide-4"],
-};
+const DECK = titleSlidesDeck(["Tide Pools", "Who lives there", "Read the tide table", "Questions?"]);
 
 /** A private deck of the signed-in person's own (the live code is then the only way in). */
 async function importPrivateDeck(page: Page): Promise<string> {
   await page.goto("/dashboard/next/");
   await waitForHydration(page);
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
-  const response = await page.request.post("/dashboard/next/import", {
-    headers: { "x-xsrf-token": token },
-    multipart: {
-      file: { name: "live.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(DECK)) },
-      title: "",
-      privacy: "private",
-      schemaVersion: "2",
-    },
-  });
-  expect(response.status()).toBe(200);
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(response.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${response.url()}`);
-  return oid;
+  return postJsonDeck(page, "live.json", DECK, { privacy: "private" });
 }
 
 interface Follower {

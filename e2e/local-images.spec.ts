@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { dropMarkdownDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
@@ -32,15 +33,7 @@ test.describe("issue 28 item 7: relative images", () => {
       test.setTimeout(120_000);
       await page.setViewportSize({ width, height: 900 });
       await logIn(page, "grace@podium.test");
-      await page.goto("/dashboard/next/");
-      await waitForHydration(page);
-      await page
-        .locator('input[type="file"]')
-        .first()
-        .setInputFiles({ name: "rock-pools.md", mimeType: "text/markdown", buffer: Buffer.from(DECK) });
-      await page.getByRole("button", { name: "Import", exact: true }).click();
-      await expect(page).toHaveURL(/\/dashboard\/next\/presentations\/[a-z0-9]{12}\//, { timeout: 30_000 });
-      const oid = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1] ?? "";
+      const oid = await dropMarkdownDeck(page, { name: "rock-pools.md", markdown: DECK });
       await waitForHydration(page);
 
       const warnings = page.getByTestId("import-warnings");

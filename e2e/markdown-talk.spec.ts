@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
+import { dropMarkdownDeck, uploadImage } from "./helpers";
+import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
  * Issue 10, "Done when": a newcomer's real Markdown talk with every construct (the fixture the
@@ -22,13 +23,7 @@ async function uploadChart(page: Page): Promise<string> {
     <line x1="100" y1="700" x2="1140" y2="700" stroke="#202124" stroke-width="6"/>
     <text x="600" y="770" font-size="44" font-family="sans-serif" text-anchor="middle" fill="#202124">Day 1 → Day 4</text>
   </svg>`;
-  const png = await sharp(Buffer.from(svg)).png().toBuffer();
-  const response = await page.request.post("/api/assets", {
-    headers: { "X-XSRF-TOKEN": await csrfToken(page) },
-    multipart: { file: { name: "rollout.png", mimeType: "image/png", buffer: png } },
-  });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { url: string }).url;
+  return uploadImage(page, "rollout.png", await sharp(Buffer.from(svg)).png().toBuffer());
 }
 
 /** Waits until the camera has arrived at the step and the step's images are decoded. */
@@ -50,15 +45,7 @@ test.describe("issue 10: a real Markdown talk", () => {
     const source = FIXTURE.replace(PLACEHOLDER, chart);
 
     // The dashboard's drop zone takes the .md file; the deck's manage page lists what it showed differently.
-    await page.goto("/dashboard/next/");
-    await waitForHydration(page);
-    await page
-      .locator('input[type="file"]')
-      .first()
-      .setInputFiles({ name: "shipping-safely.md", mimeType: "text/markdown", buffer: Buffer.from(source) });
-    await page.getByRole("button", { name: "Import", exact: true }).click();
-    await expect(page).toHaveURL(/\/dashboard\/next\/presentations\/[a-z0-9]{12}\//, { timeout: 30_000 });
-    const oid = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1] ?? "";
+    const oid = await dropMarkdownDeck(page, { name: "shipping-safely.md", markdown: source });
     await expect(page.getByTestId("import-warnings")).toContainText(
       "Slide 8: raw HTML is shown as text, not as markup.",
     );

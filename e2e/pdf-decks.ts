@@ -47,6 +47,29 @@ export async function shapedPdf(sizes: readonly (readonly [number, number])[], h
   return Buffer.from(await pdf.save());
 }
 
+/**
+ * A slide-shaped PDF (960 by 540 points): on page n a coloured band along the bottom, the heading
+ * `${heading} n`, and below it `lines(n)`, one under the other.
+ */
+export async function slidePdf(
+  pages: number,
+  heading: string,
+  look: { band: [number, number, number]; lines: (n: number) => string[]; lineSize: number },
+): Promise<Buffer> {
+  const pdf = await PDFDocument.create();
+  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const body = await pdf.embedFont(StandardFonts.Helvetica);
+  for (let n = 1; n <= pages; n += 1) {
+    const page = pdf.addPage([960, 540]);
+    page.drawRectangle({ x: 0, y: 0, width: 960, height: 64, color: rgb(...look.band) });
+    page.drawText(`${heading} ${n}`, { x: 64, y: 430, size: 44, font: bold });
+    look.lines(n).forEach((line, index) => {
+      page.drawText(line, { x: 64, y: 350 - index * 40, size: look.lineSize, font: body });
+    });
+  }
+  return Buffer.from(await pdf.save());
+}
+
 export interface ImportedDeck {
   oid: string;
   /** The view page's address, /p/{oid}/. */

@@ -1,29 +1,18 @@
 import type { Page } from "@playwright/test";
-import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
-import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
+import { postDeck } from "./helpers";
+import { slidePdf } from "./pdf-decks";
+import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Issue 10, items 4 and 6: the dashboard's drop zone imports a PDF, with both progress bars, and opens the deck. */
 
 /** A slide-shaped PDF with a heading, a few lines and a coloured band on each page. */
-async function pdfOf(pages: number, heading: string): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.HelveticaBold);
-  const body = await pdf.embedFont(StandardFonts.Helvetica);
-  for (let n = 1; n <= pages; n += 1) {
-    const page = pdf.addPage([960, 540]);
-    page.drawRectangle({ x: 0, y: 0, width: 960, height: 64, color: rgb(0.25, 0.24, 0.73) });
-    page.drawText(`${heading} ${n}`, { x: 64, y: 430, size: 44, font });
-    for (let line = 0; line < 5; line += 1) {
-      page.drawText(`Point ${line + 1} of page ${n}: tide pools, kelp and limpets`, {
-        x: 64,
-        y: 350 - line * 40,
-        size: 22,
-        font: body,
-      });
-    }
-  }
-  return Buffer.from(await pdf.save());
-}
+const pdfOf = (pages: number, heading: string) =>
+  slidePdf(pages, heading, {
+    band: [0.25, 0.24, 0.73],
+    lines: (n) =>
+      Array.from({ length: 5 }, (_, line) => `Point ${line + 1} of page ${n}: tide pools, kelp and limpets`),
+    lineSize: 22,
+  });
 
 /**
  * Notes in sessionStorage (which outlives the navigation to the deck) every progress bar the
@@ -68,17 +57,11 @@ test.describe("issue 10 PDF import", () => {
     page,
   }) => {
     await logIn(page, "tim@podium.test");
-    const imported = await page.request.post("/dashboard/next/import", {
-      multipart: {
-        _csrf: await csrfToken(page),
-        title: "Field notes",
-        privacy: "public",
-        schemaVersion: "2",
-        file: { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# Field notes\n---\nDraft slide") },
-      },
-    });
-    const oid = /presentations\/([a-z0-9]{12})\//.exec(imported.url())?.[1] ?? "";
-    expect(oid).not.toBe("");
+    const oid = await postDeck(
+      page,
+      { name: "notes.md", mimeType: "text/markdown", buffer: Buffer.from("# Field notes\n---\nDraft slide") },
+      { title: "Field notes", privacy: "public" },
+    );
     await page.goto(`/p/edit/${oid}/`);
     await waitForHydration(page);
     const zone = page.locator(".import-panel");

@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { slideTopic } from "../src/document/markdown";
+import { postJsonDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /** Issue 10, item 1: speaker notes in a presenter view that steers the audience's player. */
@@ -60,20 +61,7 @@ const DECK = {
 async function importDeckWithNotes(page: Page, privacy: "unlisted" | "private"): Promise<string> {
   await page.goto("/dashboard/next/");
   await waitForHydration(page);
-  const token = (await page.context().cookies()).find((cookie) => cookie.name === "XSRF-TOKEN")?.value ?? "";
-  const response = await page.request.post("/dashboard/next/import", {
-    headers: { "x-xsrf-token": token },
-    multipart: {
-      file: { name: "tide-pools.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(DECK)) },
-      title: "",
-      privacy,
-      schemaVersion: "2",
-    },
-  });
-  expect(response.status(), (await response.text()).replace(/<[^>]+>/g, " ").slice(-800)).toBe(200);
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(response.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${response.url()}`);
-  return oid;
+  return postJsonDeck(page, "tide-pools.json", DECK, { privacy });
 }
 
 test.describe("issue 10 presenter view", () => {

@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { RICH_SLIDE_TITLES, richDeck } from "../src/document/testing/rich-fixture";
-import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
+import { classicOverviewDeck, RICH_SLIDE_TITLES, richDeck } from "../src/document/testing/rich-fixture";
+import { postJsonDeck, uploadImage } from "./helpers";
+import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
  * Issue 10: the rich document drawn well. A hand-built JSON deck with one slide per construct
@@ -14,38 +15,19 @@ import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from 
 type Theme = "light" | "dark" | "contrast";
 
 /** A test pattern (a photo stands in badly for a slide, so: shapes and words), uploaded as a Podium image. */
-async function uploadImage(page: Page): Promise<string> {
+async function uploadTestPattern(page: Page): Promise<string> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1200" height="900">
     <rect width="1200" height="900" fill="#e8f0fe"/>
     <circle cx="330" cy="420" r="220" fill="#1a73e8"/>
     <rect x="640" y="200" width="420" height="420" rx="40" fill="#e37400"/>
     <text x="600" y="820" font-size="90" font-family="sans-serif" text-anchor="middle" fill="#202124">Test pattern</text>
   </svg>`;
-  const png = await sharp(Buffer.from(svg)).png().toBuffer();
-  const response = await page.request.post("/api/assets", {
-    headers: { "X-XSRF-TOKEN": await csrfToken(page) },
-    multipart: { file: { name: "pattern.png", mimeType: "image/png", buffer: png } },
-  });
-  expect(response.status()).toBe(201);
-  return ((await response.json()) as { url: string }).url;
+  return uploadImage(page, "pattern.png", await sharp(Buffer.from(svg)).png().toBuffer());
 }
 
 /** Imports a JSON document through the dashboard's import form (as its no-JavaScript post). */
-async function importJson(page: Page, document: unknown, title: string): Promise<string> {
-  const response = await page.request.post("/dashboard/next/import", {
-    multipart: {
-      _csrf: await csrfToken(page),
-      title,
-      privacy: "unlisted",
-      schemaVersion: "2",
-      file: { name: "rich.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(document)) },
-    },
-  });
-  expect(response.status(), (await response.text()).replace(/<[^>]+>/g, " ").slice(0, 2000)).toBe(200);
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(response.url())?.[1];
-  if (!oid) throw new Error(`the import didn't land on a manage page: ${response.url()}`);
-  return oid;
-}
+const importJson = (page: Page, document: unknown, title: string) =>
+  postJsonDeck(page, "rich.json", document, { title, privacy: "unlisted" });
 
 /** Waits until the camera has arrived at the current step (its computed transform is its target). */
 async function cameraSettled(page: Page, step: number) {
@@ -95,7 +77,7 @@ test.describe("issue 10: rich slides", () => {
   for (const theme of ["light", "contrast"] as const) {
     test(`issue 10: every construct in the ${theme} theme presents with zero axe violations`, async ({ page }) => {
       await logIn(page, "tim@podium.test");
-      const image = await uploadImage(page);
+      const image = await uploadTestPattern(page);
       const oid = await importJson(page, richDeck(theme, image), `Rich slides (${theme})`);
       await present(page, oid, theme);
       await expect(page.locator(".viewer")).toHaveClass(new RegExp(`slide-theme--${theme}`));
@@ -135,7 +117,7 @@ test.describe("issue 10: rich slides", () => {
     page,
   }) => {
     await logIn(page, "tim@podium.test");
-    const image = await uploadImage(page);
+    const image = await uploadTestPattern(page);
     const oid = await importJson(page, richDeck("light", image), "Rich slides (dark)");
     await page.goto(`/dashboard/next/presentations/${oid}/`);
     await waitForHydration(page);
@@ -166,32 +148,12 @@ test.describe("issue 10: rich slides", () => {
 
   test("issue 10: a classic deck's overview of many slides shows their numbers and titles large", async ({ page }) => {
     await logIn(page, "tim@podium.test");
-    const image = await uploadImage(page);
+    const image = await uploadTestPattern(page);
     const slides = (richDeck("light", image).topics as { id: string }[]).filter((topic) => topic.id !== "slide-10");
-    const document = {
-      format: "podium.presentation",
-      version: 2,
-      schemaVersion: "0",
-      topics: [
-        {
-          id: "overview",
-          x: 0,
-          y: 0,
-          width: 7400,
-          height: 3500,
-          rotation: 0,
-          background: null,
-          texts: [],
-          images: [],
-          topics: slides.map((topic, index) => ({
-            ...topic,
-            x: 200 + (index % 4) * 1800,
-            y: 150 + Math.floor(index / 4) * 1100,
-          })),
-        },
-      ],
-      path: ["overview", ...slides.map((topic) => topic.id)],
-    };
+    const document = classicOverviewDeck(
+      slides.map((topic, index) => ({ ...topic, x: 200 + (index % 4) * 1800, y: 150 + Math.floor(index / 4) * 1100 })),
+      { width: 7400, height: 3500 },
+    );
     const oid = await importJson(page, document, "A classic overview");
     const player = await present(page, oid, "overview");
     await cameraSettled(page, 1);

@@ -1,4 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
+import { importMarkdownDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
@@ -11,20 +12,7 @@ import { axeViolations, expect, logIn, test, waitForHydration } from "./support"
 const TITLE = "Five steps to a calm inbox";
 const DECK = `# ${TITLE}\n---\n# Two\n---\n# Three\n---\n# Four\n---\n# Five\n`;
 
-async function importDeck(page: Page): Promise<string> {
-  await page.goto("/dashboard/next/");
-  await waitForHydration(page);
-  await page.getByLabel("Markdown or JSON file").setInputFiles({
-    name: "inbox.md",
-    mimeType: "text/markdown",
-    buffer: Buffer.from(DECK),
-  });
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByText("Your presentation is imported.")).toBeVisible();
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${page.url()}`);
-  return oid;
-}
+const DECK_FILE = { name: "inbox.md", markdown: DECK };
 
 /**
  * A visitor in a browser context of their own: plays the deck at `url` up to step `last` (1-based;
@@ -100,7 +88,7 @@ test.describe("issue 33 per-step engagement", () => {
   }) => {
     test.setTimeout(180_000);
     await logIn(page, "tim@podium.test");
-    const oid = await importDeck(page);
+    const oid = await importMarkdownDeck(page, DECK_FILE);
     const manage = `/dashboard/next/presentations/${oid}/`;
     await page.locator("#sharing").getByLabel("Link name (only you see it)").fill("Team: Ops");
     await page.locator("#sharing").getByRole("button", { name: "Create a view link" }).click();

@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { test as base, type Cookie, expect, type Page } from "@playwright/test";
@@ -71,11 +71,12 @@ function promoServerEnv(port: number): Record<string, string> {
   };
 }
 
-/**
- * Starts the built server (`node dist/server/main.js`) and resolves once /healthz answers 200;
- * rejects with the server's output if it exits first or takes longer than the timeout.
- */
-async function startServer(port: number, env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+/** Runs the built server (`node dist/server/main.js`) with `env` over this process's environment; keeps what it prints. */
+export function spawnServer(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ["dist/server/main.js"], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -87,7 +88,16 @@ async function startServer(port: number, env: Record<string, string>): Promise<{
   child.stderr?.on("data", (chunk) => {
     output += chunk;
   });
-  const exited = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
+/**
+ * Starts the built server (`node dist/server/main.js`) and resolves once /healthz answers 200;
+ * rejects with the server's output if it exits first or takes longer than the timeout.
+ */
+async function startServer(port: number, env: Record<string, string>): Promise<{ stop(): Promise<void> }> {
+  const { child, output, exited } = spawnServer(env);
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     await exited;
@@ -95,7 +105,7 @@ async function startServer(port: number, env: Record<string, string>): Promise<{
   const deadline = Date.now() + SERVER_START_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`the e2e server on port ${port} exited before serving:\n${output}`);
+      throw new Error(`the e2e server on port ${port} exited before serving:\n${output()}`);
     }
     const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
       (response) => response.status === 200,
@@ -104,7 +114,9 @@ async function startServer(port: number, env: Record<string, string>): Promise<{
     if (healthy) return { stop };
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`the e2e server on port ${port} was not healthy after ${SERVER_START_TIMEOUT_MS} ms:\n${output}`);
+      throw new Error(
+        `the e2e server on port ${port} was not healthy after ${SERVER_START_TIMEOUT_MS} ms:\n${output()}`,
+      );
     }
     // Wait for the server's next output or exit, or a tenth of a second, before asking again.
     await new Promise<void>((resolve) => {

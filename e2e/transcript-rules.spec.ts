@@ -1,4 +1,5 @@
-import { axeViolations, csrfToken, expect, logIn, test, waitForHydration } from "./support";
+import { postJsonDeck } from "./helpers";
+import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 const p = (text: string, listType: "NONE" | "BULLET" = "NONE", size = 36) => ({
   text,
@@ -46,18 +47,7 @@ test.describe("R3.7 the transcript of a JSON import", () => {
     page,
   }) => {
     await logIn(page, "tim@podium.test");
-    const response = await page.request.post("/dashboard/next/import", {
-      multipart: {
-        _csrf: await csrfToken(page),
-        title: "Tide pool survey",
-        privacy: "unlisted",
-        schemaVersion: "2",
-        file: { name: "tide.json", mimeType: "application/json", buffer: Buffer.from(JSON.stringify(DECK)) },
-      },
-    });
-    expect(response.status()).toBe(200);
-    const oid = /presentations\/([a-z0-9]{12})\//.exec(response.url())?.[1];
-    expect(oid).toBeTruthy();
+    const oid = await postJsonDeck(page, "tide.json", DECK, { title: "Tide pool survey", privacy: "unlisted" });
     await page.goto(`/p/${oid}/`);
     await waitForHydration(page);
     const transcript = page.locator(".transcript");

@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
-import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
+import { importMarkdownDeck } from "./helpers";
+import { axeViolations, expect, logIn, test } from "./support";
 
 /**
  * Issue 33 item 3: view links an owner controls. The owner names a link, gives it a passcode and
@@ -11,20 +12,10 @@ const TITLE = "Tide tables for Acme";
 const WIDTHS = [320, 375, 768, 1024, 1600];
 
 /** A deck of Alan's own, so other specs' demo decks stay as they are. */
-async function importDeck(page: Page): Promise<string> {
-  await page.goto("/dashboard/next/");
-  await waitForHydration(page);
-  await page.getByLabel("Markdown or JSON file").setInputFiles({
-    name: "tides.md",
-    mimeType: "text/markdown",
-    buffer: Buffer.from(`# ${TITLE}\n## High and low\n---\n# Springs\n- Big ranges\n---\n# Neaps\n- Small ranges\n`),
-  });
-  await page.getByRole("button", { name: "Import" }).click();
-  await expect(page.getByText("Your presentation is imported.")).toBeVisible();
-  const oid = /presentations\/([a-z0-9]{12})\//.exec(page.url())?.[1];
-  if (!oid) throw new Error(`no oid in ${page.url()}`);
-  return oid;
-}
+const DECK_FILE = {
+  name: "tides.md",
+  markdown: `# ${TITLE}\n## High and low\n---\n# Springs\n- Big ranges\n---\n# Neaps\n- Small ranges\n`,
+};
 
 /** What overflows the page sideways at this width, if anything. */
 const overflows = (page: Page) =>
@@ -44,7 +35,7 @@ test.describe("issue 33 view links an owner controls", () => {
   }) => {
     test.setTimeout(120_000);
     await logIn(page, "alan@podium.test");
-    await importDeck(page);
+    await importMarkdownDeck(page, DECK_FILE);
     const sharing = page.locator("#sharing");
     await sharing.getByLabel("Link name (only you see it)").fill("Investor: Acme");
     await sharing.getByRole("button", { name: "Create a view link" }).click();

@@ -179,15 +179,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
         if (!closed) await stop();
       };
     },
-    async ping() {
-      if (closed) return false;
-      try {
-        await db.query("select 1");
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: async () => !closed && answered(db.query("select 1")),
     async close() {
       if (closed) return;
       closed = true;
@@ -346,15 +338,7 @@ async function openPostgres(url: string, queryTimeoutMs = DATABASE_QUERY_TIMEOUT
         await stop();
       };
     },
-    async ping() {
-      if (closed) return false;
-      try {
-        await within(query("select 1"), DATABASE_PING_TIMEOUT_MS, "a health check");
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    ping: async () => !closed && answered(within(query("select 1"), DATABASE_PING_TIMEOUT_MS, "a health check")),
     async close() {
       if (closed) return;
       closed = true;
@@ -363,6 +347,13 @@ async function openPostgres(url: string, queryTimeoutMs = DATABASE_QUERY_TIMEOUT
     },
   };
 }
+
+/** A health check: whether the statement answered (a failure or a timeout is "no", never thrown). */
+const answered = (statement: Promise<unknown>): Promise<boolean> =>
+  statement.then(
+    () => true,
+    () => false,
+  );
 
 /** A lost listening connection tries again after this long, doubling up to the cap. */
 const LISTEN_RETRY_MS = { first: 100, max: 5_000 } as const;

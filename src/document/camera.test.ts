@@ -1,32 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { firstStepNumbers, isCrowdedOverview, OVERVIEW_READABLE_SLIDES, topicsById } from "./camera";
 import { parseDocument, type Topic } from "./schema";
-import { richDeck } from "./testing/rich-fixture";
+import { classicOverviewDeck, richDeck } from "./testing/rich-fixture";
 
 /** A classic deck: an overview around `slides` slides, visited first. */
 function classicDeck(slides: number) {
   const inner = (richDeck("light").topics as Topic[]).slice(0, 1);
   const children = Array.from({ length: slides }, (_, n) => ({ ...inner[0], id: `slide-${n + 1}` }) as Topic);
-  return parseDocument({
-    format: "podium.presentation",
-    version: 2,
-    schemaVersion: "0",
-    topics: [
-      {
-        id: "overview",
-        x: 0,
-        y: 0,
-        width: 20000,
-        height: 20000,
-        rotation: 0,
-        background: null,
-        texts: [],
-        images: [],
-        topics: children,
-      },
-    ],
-    path: ["overview", ...children.map((child) => child.id)],
-  });
+  return parseDocument(classicOverviewDeck(children, { width: 20000, height: 20000 }));
 }
 
 describe("issue 10: a classic deck's overview of many slides stays readable", () => {

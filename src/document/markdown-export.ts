@@ -1,4 +1,4 @@
-import { readSlides, type SlideContent, type SlideParagraph, type SlideText } from "./markdown";
+import { readSlides, type SlideContent, type SlideParagraph, type SlideText, taskOf } from "./markdown";
 import {
   DOCUMENT_LIMITS,
   type Mark,
@@ -141,16 +141,6 @@ function richParagraph(runs: Run[], listType: Paragraph["listType"]): SlideParag
   return runs.some((run) => run.marks || run.href) ? { text, listType, runs } : { text, listType };
 }
 
-/** A task box the importer would see at the start of an item (GFM: `[ ] ` or `[x] `, unmarked). */
-function taskBox(runs: Run[]): { checked: boolean; runs: Run[] } | null {
-  const first = runs[0];
-  if (!first || first.marks || first.href) return null;
-  const box = first.text.slice(0, 4);
-  if (box !== "[ ] " && box.toLowerCase() !== "[x] ") return null;
-  const rest = first.text.slice(4);
-  return { checked: box !== "[ ] ", runs: rest === "" ? runs.slice(1) : [{ ...first, text: rest }, ...runs.slice(1)] };
-}
-
 function listParagraphs(paragraphs: readonly Paragraph[]): SlideParagraph[] {
   /** The number an ordered item without one gets: the one after its list's last. */
   const lastNumber: (number | undefined)[] = [];
@@ -161,7 +151,7 @@ function listParagraphs(paragraphs: readonly Paragraph[]): SlideParagraph[] {
     let checked = paragraph.checked;
     if (checked === undefined) {
       // Text that starts like a task box reads as one: Markdown can't say otherwise.
-      const task = taskBox(runs);
+      const task = taskOf(runs);
       if (task) ({ checked, runs } = task);
     }
     const out = richParagraph(runs, paragraph.listType);

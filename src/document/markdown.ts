@@ -743,8 +743,8 @@ export function replaceImageSource(source: string, src: string, url: string): { 
   return { markdown: lines.join("\n"), replaced };
 }
 
-/** GFM task items: an item whose text starts `[ ] ` or `[x] ` (unmarked). */
-function taskOf(runs: Run[]): { checked: boolean; runs: Run[] } | null {
+/** GFM task items: an item whose text starts `[ ] ` or `[x] ` (unmarked); the export reads them back the same way. */
+export function taskOf(runs: Run[]): { checked: boolean; runs: Run[] } | null {
   const first = runs[0];
   if (!first || first.marks || first.href) return null;
   const box = first.text.slice(0, 4);

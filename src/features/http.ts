@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { ReactElement } from "react";
+import { createElement, type ReactElement } from "react";
 import type { ClientEntry } from "../client/entries";
 import type { Database } from "../db/client";
 import type { MessageId } from "../i18n/locales";
@@ -163,4 +163,25 @@ export interface PagePerson {
 /** Spec §2, §9: mobile is a phone or tablet user agent (the layout itself follows the 768 px breakpoint). */
 export function isMobileUserAgent(userAgent: string | undefined): boolean {
   return /Mobi|Android|iPhone|iPad|iPod/i.test(userAgent ?? "");
+}
+
+/**
+ * How a feature sends the pages with its forms: `entry`'s page, drawn by `Page` from its data (on
+ * the server, and hydrated in the browser), with the page's forms' CSRF token for anonymous
+ * visitors too (and so never cached), under `head`.
+ */
+export function formPageSender<Data>(
+  context: Pick<FeatureContext, "sendPage">,
+  entry: ClientEntry,
+  Page: (props: { data: Data }) => ReactElement | null,
+) {
+  return (request: FastifyRequest, reply: FastifyReply, data: Data, head: PageHead, status = 200) =>
+    context.sendPage(request, reply, {
+      entry,
+      data,
+      status,
+      forms: true,
+      render: (pageData) => createElement(Page, { data: pageData }),
+      head,
+    });
 }

@@ -21,16 +21,19 @@ function evictOldest<K, V>(map: Map<K, V>, max: number): void {
   }
 }
 
-/** Counts attempts per key in a sliding window (login and signup throttling). */
-export class AttemptLimiter {
-  private readonly attempts = new Map<string, number[]>();
-
+/** A budget of `limit` hits per key in `windowMs`, read on the clock `now`, over at most `maxKeys` keys. */
+abstract class KeyedBudget {
   constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = systemClock,
-    private readonly maxKeys = MAX_THROTTLE_KEYS,
+    protected readonly limit: number,
+    protected readonly windowMs: number,
+    protected readonly now: () => number = systemClock,
+    protected readonly maxKeys = MAX_THROTTLE_KEYS,
   ) {}
+}
+
+/** Counts attempts per key in a sliding window (login and signup throttling). */
+export class AttemptLimiter extends KeyedBudget {
+  private readonly attempts = new Map<string, number[]>();
 
   /** Records an attempt; says whether it is allowed and, if not, how long to wait. */
   hit(key: string): { allowed: boolean; retryAfterSeconds: number } {
@@ -85,15 +88,8 @@ export class AttemptLimiter {
  * A fixed-window counter per key: `limit` hits in each window, the window starting at a key's
  * first hit. One number pair per key, so it suits hot paths (the like API's budget per person).
  */
-export class RateCounter {
+export class RateCounter extends KeyedBudget {
   private readonly windows = new Map<string, { start: number; count: number }>();
-
-  constructor(
-    private readonly limit: number,
-    private readonly windowMs: number,
-    private readonly now: () => number = systemClock,
-    private readonly maxKeys = MAX_THROTTLE_KEYS,
-  ) {}
 
   /** Counts a hit; says whether it is within the budget and, if not, how long until the next window. */
   hit(key: string): { allowed: boolean; retryAfterSeconds: number } {

@@ -138,6 +138,15 @@ function alive(pid: number): boolean {
 
 const count = (text: string, part: string) => text.split(part).length - 1;
 
+/** Podium with two workers on a fresh PostgreSQL database (freshDatabase), once it says it is serving. */
+async function startTwoWorkers(admin: string, env: Record<string, string> = {}) {
+  const databaseUrl = await freshDatabase(admin);
+  const port = await freePort();
+  const run = start({ PORT: String(port), DATABASE_URL: databaseUrl, PODIUM_WORKERS: "2", ...env });
+  await expect.poll(run.output, { timeout: START_TIMEOUT_MS }).toContain("podium: serving");
+  return { databaseUrl, port, run };
+}
+
 /** A fresh PostgreSQL database on TEST_DATABASE_URL, dropped after the test (as db/testing/ does). */
 async function freshDatabase(admin: string): Promise<string> {
   const { url, drop } = await scratchDatabase(admin);
@@ -210,10 +219,7 @@ describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", ()
     "issue 11 item 4: PODIUM_WORKERS=2 on PostgreSQL: migrates and seeds once, serves from two processes, replaces a dead one, and SIGTERM lets a request in flight finish before the primary exits 0 with no worker left",
     async () => {
       if (!adminUrl) return;
-      const databaseUrl = await freshDatabase(adminUrl);
-      const port = await freePort();
-      const run = start({ PORT: String(port), DATABASE_URL: databaseUrl, PODIUM_WORKERS: "2" });
-      await expect.poll(run.output, { timeout: START_TIMEOUT_MS }).toContain("podium: serving");
+      const { databaseUrl, port, run } = await startTwoWorkers(adminUrl);
       expect(run.output()).toContain("production, 2 workers)");
       // The primary prepared the database; the workers didn't do it again.
       expect(count(run.output(), "applied migrations")).toBe(1);
@@ -284,10 +290,7 @@ describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", ()
     "issue 11 item 4: a request that never ends holds the shutdown only until the grace period, then the primary exits 1 and says so",
     async () => {
       if (!adminUrl) return;
-      const databaseUrl = await freshDatabase(adminUrl);
-      const port = await freePort();
-      const run = start({ PORT: String(port), DATABASE_URL: databaseUrl, PODIUM_WORKERS: "2", PODIUM_SEED: "off" });
-      await expect.poll(run.output, { timeout: START_TIMEOUT_MS }).toContain("podium: serving");
+      const { port, run } = await startTwoWorkers(adminUrl, { PODIUM_SEED: "off" });
       const workers = childrenOf(run.pid);
       // Its headers are read, and its body never comes.
       const socket = connect(port, HOST);
@@ -315,10 +318,7 @@ describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", ()
     "issue 11 item 4: workers that keep dying right after they start make the primary give up with exit 1",
     async () => {
       if (!adminUrl) return;
-      const databaseUrl = await freshDatabase(adminUrl);
-      const port = await freePort();
-      const run = start({ PORT: String(port), DATABASE_URL: databaseUrl, PODIUM_WORKERS: "2", PODIUM_SEED: "off" });
-      await expect.poll(run.output, { timeout: START_TIMEOUT_MS }).toContain("podium: serving");
+      const { databaseUrl, run } = await startTwoWorkers(adminUrl, { PODIUM_SEED: "off" });
       const workers = childrenOf(run.pid);
       expect(workers).toHaveLength(2);
       // With the database gone, every replacement fails as it opens it.

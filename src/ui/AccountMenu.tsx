@@ -1,6 +1,7 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useId, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../i18n/intl";
 import { LOCALE_NAMES, LOCALES } from "../i18n/locales";
+import { Icon } from "./Icon";
 import { chooseLanguage } from "./LanguagePicker";
 import { PostForm } from "./PostForm";
 
@@ -106,17 +107,10 @@ export function AccountMenu({ name, clickSource }: { name: string; clickSource?:
         {/* A person glyph, not initials: the name must stay whole (issue 11's signed-in page templates
             put the person's name in as one string, and refuse a page that took letters out of it). */}
         <span className="account-menu__avatar" aria-hidden="true">
-          <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path
-              d="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4.4 0-8 2.3-8 5.2V21h16v-1.8c0-2.9-3.6-5.2-8-5.2z"
-              fill="currentColor"
-            />
-          </svg>
+          <Icon path="M12 12a4.5 4.5 0 1 0 0-9 4.5 4.5 0 0 0 0 9zm0 2c-4.4 0-8 2.3-8 5.2V21h16v-1.8c0-2.9-3.6-5.2-8-5.2z" />
         </span>
         <span className="account-menu__name">{name}</span>
-        <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <path d="M7 10l5 5 5-5z" fill="currentColor" />
-        </svg>
+        <Icon size={16} path="M7 10l5 5 5-5z" />
       </button>
       {/* biome-ignore lint/a11y/noStaticElementInteractions: arrow keys move between the links and buttons inside. */}
       <div id={menuId} ref={listRef} className="account-menu__list" hidden={!open} onKeyDown={onListKey}>

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { useIntl } from "../i18n/intl";
+import { Icon } from "./Icon";
 
 /**
  * A modal dialog on the native <dialog>: focus moves in and is kept there, Escape closes,
@@ -66,12 +67,7 @@ export function Modal({
               onClick={onClose}
               aria-label={intl.formatMessage({ id: "modal.close" })}
             >
-              <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path
-                  d="M19 6.4 17.6 5 12 10.6 6.4 5 5 6.4 10.6 12 5 17.6 6.4 19 12 13.4 17.6 19 19 17.6 13.4 12z"
-                  fill="currentColor"
-                />
-              </svg>
+              <Icon path="M19 6.4 17.6 5 12 10.6 6.4 5 5 6.4 10.6 12 5 17.6 6.4 19 12 13.4 17.6 19 19 17.6 13.4 12z" />
             </button>
           </div>
           {children}

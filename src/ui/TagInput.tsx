@@ -80,7 +80,7 @@ export function TagInput({ id, name, defaultTags }: { id: string; name: string; 
   return (
     <div className="tag-input">
       {tags.length > 0 ? (
-        <ul className="tag-input__tags">
+        <ul className="tag-input__tags chip-row">
           {tags.map((tag) => (
             <li key={tag} className="tag-input__tag">
               <span>{tag}</span>

@@ -238,3 +238,19 @@ export function richDeck(theme: "light" | "dark" | "contrast", imageSrc = "/asse
 function topicAt(index: number, texts: Json[]): Json {
   return slideTopic(`slide-${index + 1}`, (index % 4) * 1800, Math.floor(index / 4) * 1100, texts);
 }
+
+/**
+ * A classic deck (schema version 0): an overview topic of `size` around `slides` (topics with ids),
+ * visited first, then each slide in order.
+ */
+export function classicOverviewDeck<T extends { id: string }>(slides: T[], size: { width: number; height: number }) {
+  return {
+    format: "podium.presentation",
+    version: 2,
+    schemaVersion: "0",
+    topics: [
+      { id: "overview", x: 0, y: 0, ...size, rotation: 0, background: null, texts: [], images: [], topics: slides },
+    ],
+    path: ["overview", ...slides.map((slide) => slide.id)],
+  };
+}

@@ -1,9 +1,8 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import type { Database, Queryable } from "../../db/client";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { Queryable } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, insertTestUser, TestAgent } from "../../server/testing";
+import { createTestApp, insertTestUser, TestAgent, useTestApp } from "../../server/testing";
 import { passwordHashLog2N } from "./password";
 import { createSessionResolver, endSession, startSession } from "./service";
 
@@ -25,16 +24,10 @@ async function logInFrom(agent: TestAgent, address: string, email: string, passw
 }
 
 describe.each(testDatabaseTargets())("accounts on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-  });
-  afterAll(() => close());
+  const t = useTestApp(target);
 
   it("signs up with a hashed password, an HttpOnly SameSite=Lax session and a readable XSRF-TOKEN", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     const page = await agent.get("/signup/?next=%2Fp%2Fabcdefghijkl%2F");
     expect(page.statusCode).toBe(200);
     expect(page.headers["cache-control"]).toBe("private, no-store");
@@ -43,7 +36,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     expect(session).toMatchObject({ httpOnly: true, sameSite: "Lax", path: "/" });
     const xsrf = response.cookies.find((c) => c.name === "XSRF-TOKEN");
     expect(xsrf?.httpOnly).toBeFalsy();
-    const [row] = await db.query<{ password_hash: string }>("select password_hash from users where email = $1", [
+    const [row] = await t.db.query<{ password_hash: string }>("select password_hash from users where email = $1", [
       "new.person@podium.test",
     ]);
     // The cost this run hashes with (the default, 2^17, is password.test.ts's).
@@ -55,7 +48,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   });
 
   it("R2.7 returns to the same-origin next path after signing up", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.get("/signup/");
     const response = await agent.postForm("/signup/", {
       firstName: "Nia",
@@ -70,7 +63,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   });
 
   it("refuses bad signups with the field and a clear message; a taken email is 409", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.get("/signup/");
     const short = await agent.postForm("/signup/", {
       firstName: "A",
@@ -90,7 +83,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     });
     expect(email.statusCode).toBe(400);
     expect(email.body).toContain("Enter a valid email address.");
-    await new TestAgent(app).signUp("taken@podium.test");
+    await new TestAgent(t.app).signUp("taken@podium.test");
     const taken = await agent.postForm("/signup/", {
       firstName: "A",
       lastName: "",
@@ -103,8 +96,8 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   });
 
   it("logs in with a new session id each time; wrong credentials get one generic message", async () => {
-    await new TestAgent(app).signUp("login.me@podium.test", "the right password");
-    const agent = new TestAgent(app);
+    await new TestAgent(t.app).signUp("login.me@podium.test", "the right password");
+    const agent = new TestAgent(t.app);
     await agent.get("/login/");
     const wrongPassword = await agent.postForm("/login/", {
       email: "login.me@podium.test",
@@ -121,14 +114,14 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     expect(first.headers.location).toBe("/dashboard/next/");
     const firstSession = agent.cookies.get("podium_session");
     await agent.get("/login/");
-    const again = new TestAgent(app);
+    const again = new TestAgent(t.app);
     await again.get("/login/");
     await again.postForm("/login/", { email: "login.me@podium.test", password: "the right password" });
     expect(again.cookies.get("podium_session")).not.toBe(firstSession);
   });
 
   it("logout ends the session on the server: the old cookie no longer works", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("leaving@podium.test");
     const stolen = agent.cookies.get("podium_session");
     const confirm = await agent.get("/logout");
@@ -137,7 +130,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     const out = await agent.postForm("/logout", {});
     expect(out.statusCode).toBe(303);
     expect(agent.cookies.has("podium_session")).toBe(false);
-    const replay = await app.inject({
+    const replay = await t.app.inject({
       method: "GET",
       url: "/settings/",
       headers: { cookie: `podium_session=${stolen}` },
@@ -149,7 +142,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   it("session lookups that arrive together take one query, and an ended session is never live", async () => {
     const users = await Promise.all(
       ["ida", "joe"].map((key) =>
-        insertTestUser(db, {
+        insertTestUser(t.db, {
           oid: stableOid(`accounts:batch:${key}`),
           email: `${key}@batch.podium.test`,
           username: `batch-${key}`,
@@ -160,15 +153,15 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     );
     const [ida, joe] = users;
     if (!ida || !joe) throw new Error("no users");
-    const idaToken = await startSession(db, ida.id);
-    const joeToken = await startSession(db, joe.id);
-    const endedToken = await startSession(db, joe.id);
-    await endSession(db, endedToken);
+    const idaToken = await startSession(t.db, ida.id);
+    const joeToken = await startSession(t.db, joe.id);
+    const endedToken = await startSession(t.db, joe.id);
+    await endSession(t.db, endedToken);
     let queries = 0;
     const counted: Queryable = {
       query: (sql, params) => {
         queries += 1;
-        return db.query(sql, params);
+        return t.db.query(sql, params);
       },
     };
     const resolve = createSessionResolver(counted);
@@ -185,20 +178,20 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     ]);
     expect(queries).toBe(1);
     // Always fresh: once ended, the very next lookup says so.
-    await endSession(db, joeToken);
+    await endSession(t.db, joeToken);
     expect(await resolve(joeToken)).toBeNull();
     expect((await resolve(idaToken))?.userId).toBe(ida.id);
   });
 
   it("a GET never changes state: GET /logout keeps the session", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("still.here@podium.test");
     await agent.get("/logout");
     expect((await agent.get("/settings/")).statusCode).toBe(200);
   });
 
   it("settings: names, display name and language are saved; the password change needs the current one", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("settle@podium.test", "first password here");
     await agent.get("/settings/");
     const saved = await agent.postForm("/settings/", {
@@ -220,7 +213,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     // The chosen language is used at once: the message is German.
     expect(wrong.body).toContain('<html lang="de"');
     expect(wrong.body).toContain("Ihr aktuelles Passwort ist nicht korrekt.");
-    const other = new TestAgent(app);
+    const other = new TestAgent(t.app);
     await other.get("/login/");
     await other.postForm("/login/", { email: "settle@podium.test", password: "first password here" });
     const changed = await agent.postForm("/settings/password", {
@@ -231,7 +224,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     // Other sessions end with a password change; this one stays.
     expect((await other.get("/settings/")).statusCode).toBe(303);
     expect((await agent.get("/settings/")).statusCode).toBe(200);
-    const login = new TestAgent(app);
+    const login = new TestAgent(t.app);
     await login.get("/login/");
     expect(
       (await login.postForm("/login/", { email: "settle@podium.test", password: "second password here" })).statusCode,
@@ -240,7 +233,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
 
   it("sends open redirects home: next must be a same-origin path", async () => {
     for (const next of ["//evil.com", "/\\evil.com", "https://evil.com", "javascript:alert(1)", "/%09/evil.com"]) {
-      const agent = new TestAgent(app);
+      const agent = new TestAgent(t.app);
       await agent.get("/signup/");
       const email = `redirect.${Math.random().toString(36).slice(2)}@podium.test`;
       const response = await agent.postForm("/signup/", {
@@ -253,16 +246,16 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
       });
       expect(response.statusCode, next).toBe(303);
       expect(response.headers.location, next).toBe("/dashboard/next/");
-      const login = new TestAgent(app);
+      const login = new TestAgent(t.app);
       const page = await login.get(`/login/?next=${encodeURIComponent(next)}`);
       expect(page.body, next).toContain('name="next" value="/"');
     }
   });
 
   it("shows an owner's profile with their listed presentations; unknown people are 404", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("profiled@podium.test", "long enough password", { firstName: "Pro", lastName: "Filed" });
-    const [user] = await db.query<{ oid: string }>("select oid from users where email = 'profiled@podium.test'");
+    const [user] = await t.db.query<{ oid: string }>("select oid from users where email = 'profiled@podium.test'");
     const page = await agent.get(`/user/${user?.oid}/`);
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain("Pro Filed");

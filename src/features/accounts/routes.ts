@@ -6,7 +6,7 @@ import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
 import { signInReasonOf } from "../../lib/sign-in-reason";
 import { LISTS_TAG, userTag } from "../content-changes";
-import { type FeatureContext, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
+import { type FeatureContext, formPageSender, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { listListedPresentationsOf } from "../presentation/repository";
 import { presentationListCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
@@ -35,21 +35,15 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
   const loginThrottle = createLoginThrottle(limits, context.secret, context.limits);
   const signupByAddress = context.limits.sliding("signup-address", limits.signupsPerAddress, SIGNUP_WINDOW_MS);
 
+  const sendForm = formPageSender(context, "accounts", AccountPage);
+  // The profile is the one account page search engines may list.
   const sendAccountPage = (
     request: FastifyRequest,
     reply: FastifyReply,
     data: AccountPageData,
     title: HeadText,
     status = 200,
-  ) =>
-    context.sendPage(request, reply, {
-      entry: "accounts",
-      data,
-      status,
-      forms: true,
-      render: (pageData) => createElement(AccountPage, { data: pageData }),
-      head: { title, noindex: data.page !== "profile" },
-    });
+  ) => sendForm(request, reply, data, { title, noindex: data.page !== "profile" }, status);
 
   const tooMany = (reply: FastifyReply, seconds: number): FormProblem => {
     reply.header("retry-after", String(seconds));

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { TestAgent, useTestApp } from "../../server/testing";
 
 /** The header's trending searches as shown (the boot data carries every segment's map, spec §3). */
 const trendingOf = (html: string) => /<nav class="trending"[\s\S]*?<\/nav>/.exec(html)?.[0] ?? "";
@@ -11,20 +9,14 @@ const trendingOf = (html: string) => /<nav class="trending"[\s\S]*?<\/nav>/.exec
 const SIGNUP_AFTER_SEGMENTATION = `/signup/?next=${encodeURIComponent("/dashboard/next?after_segmentation_url=/v/create/")}`;
 
 describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-  });
-  afterAll(() => close());
+  const t = useTestApp(target);
 
   const segmentOf = async (email: string) =>
-    (await db.query<{ author_segment: string }>("select author_segment from users where email = $1", [email]))[0]
+    (await t.db.query<{ author_segment: string }>("select author_segment from users where email = $1", [email]))[0]
       ?.author_segment;
 
   it("R2.8 Get started's /signup/ asks what Podium is for; a /signup/ with a next shows the form", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     const question = await agent.get("/signup/");
     expect(question.statusCode).toBe(200);
     expect(question.body).toContain('action="/signup/segment/"');
@@ -37,7 +29,7 @@ describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (tar
   });
 
   it("R2.8 a chosen segment → 303 to /signup/ with next /dashboard/next?after_segmentation_url=/v/create/ → account keeps it → /v/create/", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.get("/signup/");
     const chosen = await agent.postForm("/signup/segment/", { segment: "teacher" });
     expect(chosen.statusCode).toBe(303);
@@ -79,7 +71,7 @@ describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (tar
   });
 
   it("R2.8 /v/create/ makes a private presentation of the signed-in person's and opens its editor (POST with CSRF)", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("maker@podium.test");
     expect((await agent.postForm("/v/create/", { title: "Plants <3 light" }, { csrf: null })).statusCode).toBe(403);
     const created = await agent.postForm("/v/create/", { title: "Plants <3 light" });
@@ -87,7 +79,7 @@ describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (tar
     const location = String(created.headers.location);
     expect(location).toMatch(/^\/p\/edit\/[a-z0-9]{12}\/$/);
     const oid = location.split("/")[3] ?? "";
-    const [row] = await db.query<{ title: string; privacy: string; email: string }>(
+    const [row] = await t.db.query<{ title: string; privacy: string; email: string }>(
       "select p.title, p.privacy, u.email from presentations p join users u on u.id = p.owner_id where p.oid = $1",
       [oid],
     );
@@ -102,7 +94,7 @@ describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (tar
   });
 
   it("R2.8 signed out, /v/create/ and the after-segmentation dashboard send people to log in with next back", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     const create = await agent.get("/v/create/");
     expect(create.statusCode).toBe(303);
     expect(create.headers.location).toBe("/login/?next=%2Fv%2Fcreate%2F");
@@ -116,7 +108,7 @@ describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (tar
   });
 
   it("R2.8 an unknown segment is a 400 with a clear message; a POST without the CSRF token is refused", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.get("/signup/");
     for (const segment of ["", "pirate", "Teacher", "other "]) {
       const response = await agent.postForm("/signup/segment/", { segment });
@@ -130,7 +122,7 @@ describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (tar
   });
 
   it("R2.8 after_segmentation_url only leads to our own origin", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("careful@podium.test");
     for (const evil of [
       "//evil.example/",
@@ -146,12 +138,12 @@ describe.each(testDatabaseTargets())("sign-up after segmentation on $name", (tar
   });
 
   it("R2.8 a forged segment cookie counts for nothing; anonymous headers stay on other (the page cache has no segment key)", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     agent.cookies.set("author_segment", "pirate");
     await agent.signUp("forged@podium.test");
     expect(await segmentOf("forged@podium.test")).toBe("other");
 
-    const anonymous = new TestAgent(app);
+    const anonymous = new TestAgent(t.app);
     anonymous.cookies.set("author_segment", "teacher");
     const explore = await anonymous.get("/explore/");
     expect(trendingOf(explore.body)).toContain("sourdough");

@@ -1,10 +1,8 @@
-import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { updatePresentationContent } from "../editor/repository";
 import { deletePresentation, insertPresentationIfAbsent } from "../presentation/repository";
 import { imageDecodes, MAX_CONCURRENT_DECODES } from "./decode-gate";
@@ -150,40 +148,31 @@ describe("issue 10 images: reading and re-encoding", () => {
 });
 
 describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let owner: TestAgent;
+  const t = useTestApp(target, { owner: "images@podium.test" });
   let ownerId: string;
 
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("images@podium.test");
-    const [row] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "images@podium.test",
-    ]);
-    ownerId = row?.id ?? "";
+    ownerId = await userIdOf(t.db, "images@podium.test");
   });
-  afterAll(() => close());
 
-  const assetCount = async () => Number((await db.query<{ n: number }>("select count(*)::int as n from assets"))[0]?.n);
+  const assetCount = async () =>
+    Number((await t.db.query<{ n: number }>("select count(*)::int as n from assets"))[0]?.n);
 
   it("issue 10 images: an upload is stored once, served with immutable, nosniff and sandboxing headers, and 304 on If-None-Match", async () => {
     const photo = await photoWithGps(320, 200);
-    const first = await upload(owner, photo);
+    const first = await upload(t.owner, photo);
     expect(first.statusCode).toBe(201);
     const answer = first.json() as { url: string; width: number; height: number; bytes: number };
     expect(answer.url).toMatch(/^\/assets\/[0-9a-f]{64}\.webp$/);
     expect([answer.width, answer.height]).toEqual([320, 200]);
     const count = await assetCount();
-    const again = await upload(owner, photo, { filename: "copy.jpeg" });
+    const again = await upload(t.owner, photo, { filename: "copy.jpeg" });
     expect(again.statusCode).toBe(201);
     expect(again.json()).toEqual(answer);
     expect(await assetCount()).toBe(count);
 
     // Signed in or not, the same public, immutable answer.
-    for (const agent of [owner, new TestAgent(app)]) {
+    for (const agent of [t.owner, new TestAgent(t.app)]) {
       const served = await agent.get(answer.url);
       expect(served.statusCode).toBe(200);
       expect(served.headers["content-type"]).toBe("image/webp");
@@ -209,21 +198,21 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
       `/assets/${"a".repeat(63)}.webp`,
       "/assets/..%2fetc%2fpasswd",
     ]) {
-      expect((await owner.get(path)).statusCode, path).toBe(404);
+      expect((await t.owner.get(path)).statusCode, path).toBe(404);
     }
-    const { url } = (await upload(owner, await png(20, 20))).json() as { url: string };
-    expect((await owner.get(url.replace(".webp", ".png"))).statusCode).toBe(404);
+    const { url } = (await upload(t.owner, await png(20, 20))).json() as { url: string };
+    expect((await t.owner.get(url.replace(".webp", ".png"))).statusCode).toBe(404);
   });
 
   it("issue 10 images: a .png holding HTML is refused with 400 and nothing is stored; so is an SVG", async () => {
     const before = await assetCount();
-    const html = await upload(owner, Buffer.from("<html><script>alert(document.cookie)</script></html>"), {
+    const html = await upload(t.owner, Buffer.from("<html><script>alert(document.cookie)</script></html>"), {
       filename: "cat.png",
       type: "image/png",
     });
     expect(html.statusCode).toBe(400);
     expect(html.json().message).toMatch(/isn't an image Podium can read/);
-    const svg = await upload(owner, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), {
+    const svg = await upload(t.owner, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"/>'), {
       filename: "logo.svg",
       type: "image/svg+xml",
     });
@@ -240,7 +229,7 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
     expect(7100 * 7100).toBeGreaterThan(MAX_INPUT_PIXELS);
     const before = await assetCount();
     imageDecodes.resetPeak();
-    const refused = await upload(owner, over, { filename: "poster.png", type: "image/png" });
+    const refused = await upload(t.owner, over, { filename: "poster.png", type: "image/png" });
     expect(refused.statusCode).toBe(413);
     expect(refused.json()).toMatchObject({ problem: "tooManyPixels", limit: 50, megapixels: 50.4 });
     expect(refused.json().message).toBe(
@@ -259,7 +248,7 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
       b: 200 - 30 * i,
     }));
     const answers = await Promise.all(
-      colours.map(async (colour) => upload(owner, await png(1500, 1000, colour), { type: "image/png" })),
+      colours.map(async (colour) => upload(t.owner, await png(1500, 1000, colour), { type: "image/png" })),
     );
     expect(answers.map((answer) => answer.statusCode)).toEqual(colours.map(() => 201));
     expect(imageDecodes.stats().peak).toBeLessThanOrEqual(MAX_CONCURRENT_DECODES);
@@ -268,33 +257,33 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
 
   it("issue 10 images: signed out is 401, no CSRF token is 403, over 10 MB is 413", async () => {
     const image = await png(10, 10);
-    const stranger = new TestAgent(app);
+    const stranger = new TestAgent(t.app);
     await stranger.get("/login/");
     const signedOut = await upload(stranger, image);
     expect(signedOut.statusCode).toBe(401);
     expect(signedOut.json().message).toBe("Sign in to upload images.");
-    expect((await upload(owner, image, { csrf: false })).statusCode).toBe(403);
-    const huge = await upload(owner, Buffer.concat([image, Buffer.alloc(IMAGE_UPLOAD_LIMIT_BYTES)]));
+    expect((await upload(t.owner, image, { csrf: false })).statusCode).toBe(403);
+    const huge = await upload(t.owner, Buffer.concat([image, Buffer.alloc(IMAGE_UPLOAD_LIMIT_BYTES)]));
     expect(huge.statusCode).toBe(413);
-    const notMultipart = await owner.api("POST", "/api/assets");
+    const notMultipart = await t.owner.api("POST", "/api/assets");
     expect(notMultipart.statusCode).toBe(400);
   });
 
   it("issue 10 images: each person has an upload rate and a storage quota, said in words", async () => {
-    const store = databaseAssetStore(db);
-    const rated = createAssetService({ db, store, limits: { uploadsPerHour: 2 } });
+    const store = databaseAssetStore(t.db);
+    const rated = createAssetService({ db: t.db, store, limits: { uploadsPerHour: 2 } });
     await rated.upload(ownerId, await png(12, 12));
     await rated.upload(ownerId, await png(13, 13));
     const limited = await rated.upload(ownerId, await png(14, 14)).catch((e: unknown) => e);
     expect(limited).toMatchObject({ problem: "rate", statusCode: 429 });
     expect((limited as Error).message).toMatch(/You have uploaded 2 images in the last hour/);
 
-    const [used] = await db.query<{ n: string }>(
+    const [used] = await t.db.query<{ n: string }>(
       "select coalesce(sum(byte_size), 0)::text as n from assets where uploader_id = $1",
       [ownerId],
     );
     const quota = Number(used?.n) + 100;
-    const small = createAssetService({ db, store, limits: { quotaBytes: quota } });
+    const small = createAssetService({ db: t.db, store, limits: { quotaBytes: quota } });
     const full = await small
       .upload(ownerId, await png(900, 900, { r: 1, g: 2, b: 3 }))
       .catch((e: unknown) => e as ImageUploadError);
@@ -304,13 +293,13 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
 
   it("issue 10 images: an image a deck uses survives the sweep; once no deck uses it and a day has passed, it is gone", async () => {
     let now = Date.now();
-    const store = databaseAssetStore(db);
-    const service = createAssetService({ db, store, now: () => now });
+    const store = databaseAssetStore(t.db);
+    const service = createAssetService({ db: t.db, store, now: () => now });
     const kept = await service.upload(ownerId, await png(30, 30, { r: 250, g: 0, b: 0 }));
     const dropped = await service.upload(ownerId, await png(31, 31, { r: 0, g: 0, b: 250 }));
     const unused = await service.upload(ownerId, await png(32, 32, { r: 0, g: 250, b: 0 }));
     const markdown = `# Rock pools\n---\n![A crab](${kept.url})\n---\n![A shrimp](${dropped.url})`;
-    await insertPresentationIfAbsent(db, {
+    await insertPresentationIfAbsent(t.db, {
       oid: "assetsdeck01",
       ownerId,
       title: "Rock pools",
@@ -320,18 +309,18 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
       tags: [],
       document: importMarkdown(markdown, "2"),
     });
-    const [deck] = await db.query<{ id: string }>("select id::text as id from presentations where oid = $1", [
+    const [deck] = await t.db.query<{ id: string }>("select id::text as id from presentations where oid = $1", [
       "assetsdeck01",
     ]);
     const deckId = deck?.id ?? "";
-    expect(await listPresentationAssets(db, deckId)).toEqual([kept.hash, dropped.hash].sort());
+    expect(await listPresentationAssets(t.db, deckId)).toEqual([kept.hash, dropped.hash].sort());
 
     // Within the grace period nothing goes, used or not.
     now += UNUSED_ASSET_GRACE_MS - HOUR;
     expect(await service.sweep()).toEqual([]);
 
     // An edit stops using one image (in the same transaction as the save).
-    await db.transaction((tx) =>
+    await t.db.transaction((tx) =>
       updatePresentationContent(tx, deckId, {
         title: "Rock pools",
         descriptionHtml: "",
@@ -341,19 +330,19 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
         sourceMarkdown: `# Rock pools\n---\n![A crab](${kept.url})`,
       }),
     );
-    expect(await listPresentationAssets(db, deckId)).toEqual([kept.hash]);
+    expect(await listPresentationAssets(t.db, deckId)).toEqual([kept.hash]);
 
     now += 2 * HOUR;
     const gone = await service.sweep();
     // Images earlier tests uploaded and left unused go as well.
     expect(gone).toEqual(expect.arrayContaining([dropped.hash, unused.hash]));
     expect(gone).not.toContain(kept.hash);
-    expect((await owner.get(dropped.url)).statusCode).toBe(404);
-    expect((await owner.get(kept.url)).statusCode).toBe(200);
+    expect((await t.owner.get(dropped.url)).statusCode).toBe(404);
+    expect((await t.owner.get(kept.url)).statusCode).toBe(200);
 
     // The deck is deleted: its image goes too (its grace period is long over).
-    await db.transaction((tx) => deletePresentation(tx, "assetsdeck01"));
+    await t.db.transaction((tx) => deletePresentation(tx, "assetsdeck01"));
     await service.sweep();
-    expect((await owner.get(kept.url)).statusCode).toBe(404);
+    expect((await t.owner.get(kept.url)).statusCode).toBe(404);
   });
 });

@@ -119,3 +119,16 @@ export async function listPresentationAssets(db: Queryable, presentationId: stri
   );
   return rows.map((row) => row.hash);
 }
+
+/**
+ * SQL common table expressions that leave a presentation's asset links (presentation_assets) as
+ * the images it now shows: `hashes` is the parameter holding their hashes (text[]), $1 the
+ * presentation's id, and a CTE `updated` before these returns the updated presentation's id.
+ */
+export const relinkAssets = (hashes: string) => `unused as (
+       delete from presentation_assets
+        where presentation_id = $1 and not (asset_hash = any(${hashes}::text[]))),
+     used as (
+       insert into presentation_assets (presentation_id, asset_hash)
+       select updated.id, assets.hash from updated join assets on assets.hash = any(${hashes}::text[])
+       on conflict do nothing)`;

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
+import { TEST_CONFIG, TestAgent, useTestApp } from "../../server/testing";
 import { STAY_TIME_BUCKETS_MS, STEP_ENGAGEMENT_EVENT, type StepBatch } from "../events/step-engagement";
 import { storeEventBatch } from "../events/store-batch";
 import { acceptedEvent } from "../events/testing";
@@ -28,30 +26,19 @@ const figure = (html: string, name: string) => new RegExp(`data-figure="${name}"
  * viewing time per audience (everyone, the public page, each view link).
  */
 describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let owner: TestAgent;
+  const t = useTestApp(target, { owner: "owner@engagement.test" });
   let oid = "";
   let linkId = "";
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("owner@engagement.test");
-    await owner.get("/dashboard/next/");
-    const created = await owner.importDeck({ name: "four.md", content: DECK }, { privacy: "unlisted" });
-    oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
-    await owner.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name: "Investor: Acme" });
-    linkId =
-      /\/view\/([A-Za-z0-9_-]{32})\//.exec((await owner.get(`/dashboard/next/presentations/${oid}/`)).body)?.[1] ?? "";
+    oid = await t.owner.newDeck({ name: "four.md", content: DECK }, { privacy: "unlisted" });
+    linkId = await t.owner.newViewLink(oid, "Investor: Acme");
   });
-  afterAll(() => close());
 
   // A visitor who allowed performance cookies (issue 33 item 6) and whose page load was given its
   // visitor id ten minutes ago (issue 33: its stays may claim up to that much time).
   const visitorIds = createVisitorIds(TEST_CONFIG.secret ?? "");
   const send = (session: string, batch: StepBatch) =>
-    app.inject({
+    t.app.inject({
       method: "POST",
       url: "/log/json",
       headers: { "content-type": "application/json", cookie: "podium_cookie_consent=performance" },
@@ -112,9 +99,9 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
     expect((await send("d", { link: "x".repeat(32), stays: [{ s: 0, ms: 1_000, f: 1 }] })).statusCode).toBe(204);
     expect((await send("e", { stays: [{ s: 1.5, ms: 1_000 }] } as unknown as StepBatch)).statusCode).toBe(400);
     expect((await send("e", { stays: [{ s: 0, ms: -1 }] })).statusCode).toBe(400);
-    await app.usageEvents.flush();
+    await t.app.usageEvents.flush();
 
-    const all = (await owner.get(`/dashboard/next/presentations/${oid}/`)).body;
+    const all = (await t.owner.get(`/dashboard/next/presentations/${oid}/`)).body;
     expect(tableOf(all).map((row) => row.reached)).toEqual([3, 3, 2, 2]);
     expect(tableOf(all).map((row) => row.backs)).toEqual([0, 1, 0, 0]);
     // Medians within a second of the real ones (1 s buckets).
@@ -126,10 +113,10 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
     expect(figure(all, "completion")).toBe("67%");
     expect(all).toContain("Investor: Acme");
 
-    const publicPage = (await owner.get(`/dashboard/next/presentations/${oid}/?audience=public&days=7`)).body;
+    const publicPage = (await t.owner.get(`/dashboard/next/presentations/${oid}/?audience=public&days=7`)).body;
     expect(tableOf(publicPage).map((row) => row.reached)).toEqual([2, 2, 2, 1]);
     expect(figure(publicPage, "completion")).toBe("50%");
-    const viaLink = (await owner.get(`/dashboard/next/presentations/${oid}/?audience=${linkId}`)).body;
+    const viaLink = (await t.owner.get(`/dashboard/next/presentations/${oid}/?audience=${linkId}`)).body;
     expect(tableOf(viaLink).map((row) => row.reached)).toEqual([1, 1, 0, 1]);
     expect(figure(viaLink, "completion")).toBe("100%");
     expect(viaLink).toContain("100% watched to the end");
@@ -138,7 +125,7 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
 
     const reachedInAll = async () =>
       (
-        await db.query<{ n: number }>(
+        await t.db.query<{ n: number }>(
           "select sum(reached)::int as n from presentation_step_daily d join presentations p on p.id = d.presentation_id where p.oid = $1",
           [oid],
         )
@@ -149,27 +136,27 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
     event.payload = JSON.stringify({
       body: { event_name: STEP_ENGAGEMENT_EVENT, oid, stays: [{ s: 0, ms: 1_000, f: 1 }] },
     });
-    await storeEventBatch(db, [event]);
-    await storeEventBatch(db, [event]);
+    await storeEventBatch(t.db, [event]);
+    await storeEventBatch(t.db, [event]);
     expect(await reachedInAll()).toBe(11);
-    await db.query(
+    await t.db.query(
       "update presentation_step_daily set reached = reached - 1, stays = stays - 1, total_ms = total_ms - 1000 where step = 0 and link_id = '' and presentation_id = (select id from presentations where oid = $1)",
       [oid],
     );
-    await db.query(
+    await t.db.query(
       "update presentation_step_times set n = n - 1 where step = 0 and link_id = '' and bucket = $2 and presentation_id = (select id from presentations where oid = $1)",
       [oid, STAY_TIME_BUCKETS_MS.filter((bound) => bound <= 1_000).length],
     );
   });
 
   it("I33.1 the aggregates outlive the raw events: pruning usage events leaves the analytics as they were", async () => {
-    await db.query("delete from usage_events where presentation_oid = $1", [oid]);
-    const page = (await owner.get(`/dashboard/next/presentations/${oid}/`)).body;
+    await t.db.query("delete from usage_events where presentation_oid = $1", [oid]);
+    const page = (await t.owner.get(`/dashboard/next/presentations/${oid}/`)).body;
     expect(tableOf(page).map((row) => row.reached)).toEqual([3, 3, 2, 2]);
   });
 
   it("I33.5 the owner downloads the analytics as CSV (steps, summary, sources, days); a formula in a link's name is defused; nobody else gets it", async () => {
-    const csv = await owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?days=30&audience=all`);
+    const csv = await t.owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?days=30&audience=all`);
     expect(csv.statusCode).toBe(200);
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.headers["content-disposition"]).toBe(`attachment; filename="podium-analytics-${oid}.csv"`);
@@ -187,7 +174,7 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
     // The owner's own text can't run as a formula in a spreadsheet.
     expect(
       (
-        await owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
+        await t.owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
           name: '=HYPERLINK("https://evil.example","x")',
           expiresOn: "",
           passcode: "",
@@ -195,18 +182,18 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
         })
       ).statusCode,
     ).toBe(303);
-    const viaLink = await owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?audience=${linkId}`);
+    const viaLink = await t.owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?audience=${linkId}`);
     expect(viaLink.body).toContain(`steps,"'=HYPERLINK(""https://evil.example"",""x"")",1,1,`);
     // Signed out: to the login page; another person: not found.
-    expect((await new TestAgent(app).get(`/dashboard/next/presentations/${oid}/analytics.csv`)).statusCode).toBe(303);
-    const stranger = new TestAgent(app);
+    expect((await new TestAgent(t.app).get(`/dashboard/next/presentations/${oid}/analytics.csv`)).statusCode).toBe(303);
+    const stranger = new TestAgent(t.app);
     await stranger.signUp("stranger@engagement.test");
     expect([403, 404]).toContain((await stranger.get(`/dashboard/next/presentations/${oid}/analytics.csv`)).statusCode);
   });
 
   it("I33.3 a view link turned off answers events as if it didn't exist: step events through it are left out", async () => {
     const settings = (enabled: string) =>
-      owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
+      t.owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
         name: "Investor: Acme",
         expiresOn: "",
         passcode: "",
@@ -214,8 +201,8 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
       });
     expect((await settings("")).statusCode).toBe(303);
     await send("f", { link: linkId, stays: [{ s: 0, ms: 1_000, f: 1 }] });
-    await app.usageEvents.flush();
-    const viaLink = (await owner.get(`/dashboard/next/presentations/${oid}/?audience=${linkId}`)).body;
+    await t.app.usageEvents.flush();
+    const viaLink = (await t.owner.get(`/dashboard/next/presentations/${oid}/?audience=${linkId}`)).body;
     expect(tableOf(viaLink).map((row) => row.reached)).toEqual([1, 1, 0, 1]);
     expect((await settings("on")).statusCode).toBe(303);
   });

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, multipartForm, TestAgent } from "../../server/testing";
+import { multipartForm, TestAgent, useTestApp } from "../../server/testing";
 
 /**
  * Issue 28, item 3 ("a first deck in a minute"): what an empty dashboard and `/v/create/` (where
@@ -57,12 +56,7 @@ function expectDropZone(html: string) {
 const DECK = "# Rock pools\n---\n# Who lives there\n- Anemones\n";
 
 describe.each(testDatabaseTargets())("issue 28 item 3, a first deck, on $name", (target) => {
-  let app: FastifyInstance;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ app, close } = await createTestApp(target));
-  });
-  afterAll(() => close());
+  const t = useTestApp(target);
 
   const importThrough = async (agent: TestAgent, page: string, name: string) => {
     const html = (await agent.get(page)).body;
@@ -77,7 +71,7 @@ describe.each(testDatabaseTargets())("issue 28 item 3, a first deck, on $name", 
   };
 
   it("issue 28 item 3 an empty dashboard starts with the one drop zone and a template, before anything else", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("empty@first.test");
     const dashboard = await agent.get("/dashboard/next/");
     expect(dashboard.statusCode).toBe(200);
@@ -92,7 +86,7 @@ describe.each(testDatabaseTargets())("issue 28 item 3, a first deck, on $name", 
   });
 
   it("issue 28 item 3 once there are decks, the list comes first and Import (compact) below it", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("decks@first.test");
     expect((await importThrough(agent, "/dashboard/next/", "rock-pools.md")).statusCode).toBe(303);
     const html = (await agent.get("/dashboard/next/")).body;
@@ -106,7 +100,7 @@ describe.each(testDatabaseTargets())("issue 28 item 3, a first deck, on $name", 
   });
 
   it("R2.8 issue 28 item 3 /v/create/ offers the same drop zone, a template and the title box of an empty deck", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("create@first.test");
     const create = await agent.get("/v/create/");
     expect(create.statusCode).toBe(200);
@@ -121,7 +115,7 @@ describe.each(testDatabaseTargets())("issue 28 item 3, a first deck, on $name", 
   });
 
   it("issue 28 item 3 the drop zone posts without JavaScript: its own fields and a Markdown file make a deck", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("nojs@first.test");
     const imported = await importThrough(agent, "/v/create/", "tide.md");
     expect(imported.statusCode).toBe(303);

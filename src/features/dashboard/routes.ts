@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { createElement } from "react";
 import { safeNextPath } from "../../lib/safe-redirect";
-import type { FeatureContext } from "../http";
+import { type FeatureContext, formPageSender } from "../http";
 import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
 import { analyticsCsv } from "./analytics-csv";
 import { DashboardPage, type DashboardPageData, type Notice } from "./components/DashboardPage";
@@ -73,15 +72,9 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   const { db } = context;
   const base = "/dashboard/next/";
 
+  const sendForm = formPageSender(context, "dashboard", DashboardPage);
   const send = (request: FastifyRequest, reply: FastifyReply, data: DashboardPageData, status = 200) =>
-    context.sendPage(request, reply, {
-      entry: "dashboard",
-      data,
-      status,
-      forms: true,
-      render: (pageData) => createElement(DashboardPage, { data: pageData }),
-      head: { title: { id: "dashboard.title" }, noindex: true },
-    });
+    sendForm(request, reply, data, { title: { id: "dashboard.title" }, noindex: true }, status);
 
   const requireViewer = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.viewer) return request.viewer;
@@ -155,14 +148,13 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   // Issue 13, R2.8: sign-up lands here. Issue 28, item 3: the same drop zone as an empty dashboard,
   // a template, and an empty presentation with a title (which opens in the editor).
   const createPage = (request: FastifyRequest, reply: FastifyReply, title: string, problem: Notice | null) =>
-    context.sendPage(request, reply, {
-      entry: "dashboard",
-      data: { view: "create", title, problem } satisfies DashboardPageData,
-      status: problem ? 400 : 200,
-      forms: true,
-      render: (pageData) => createElement(DashboardPage, { data: pageData }),
-      head: { title: { id: "accounts.create.title" }, noindex: true },
-    });
+    sendForm(
+      request,
+      reply,
+      { view: "create", title, problem },
+      { title: { id: "accounts.create.title" }, noindex: true },
+      problem ? 400 : 200,
+    );
   const toLogIn = (reply: FastifyReply) => reply.redirect(`/login/?next=${encodeURIComponent(CREATE_PATH)}`, 303);
 
   app.get(CREATE_PATH, (request, reply) => (request.viewer ? createPage(request, reply, "", null) : toLogIn(reply)));

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { useTestApp } from "../../server/testing";
 import { embedSourceOf, hostOf, shareSourceOf, viewSourceOf } from "../events/view-source";
 
 describe("I33.2 a view's source is a kind and a host, never a URL", () => {
@@ -34,19 +32,10 @@ describe("I33.2 a view's source is a kind and a host, never a URL", () => {
 
 /** Issue 33 item 2: the owner sees where views came from, from real events through the intake. */
 describe.each(testDatabaseTargets())("I33.2 where views come from, on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let owner: TestAgent;
-  beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("owner@sources.test");
-  });
-  afterAll(() => close());
+  const t = useTestApp(target, { owner: "owner@sources.test" });
 
   const post = (event: object) =>
-    app.inject({
+    t.app.inject({
       method: "POST",
       url: "/log/json",
       headers: { "content-type": "application/json" },
@@ -54,9 +43,9 @@ describe.each(testDatabaseTargets())("I33.2 where views come from, on $name", (t
     });
   const loaded = async (oid: string, session: string, referer: string | null, address: string) => {
     const { visitorId } = (
-      await app.inject({ method: "GET", url: `/api/views/${oid}/visitor-id?session_id=${session}` })
+      await t.app.inject({ method: "GET", url: `/api/views/${oid}/visitor-id?session_id=${session}` })
     ).json() as { visitorId: string };
-    return app.inject({
+    return t.app.inject({
       method: "POST",
       url: "/log/json",
       remoteAddress: address,
@@ -73,9 +62,7 @@ describe.each(testDatabaseTargets())("I33.2 where views come from, on $name", (t
   };
 
   it("I33.2 counted views by referrer host or direct, plays in embeds by site, share buttons; hosts only", async () => {
-    await owner.get("/dashboard/next/");
-    const created = await owner.importDeck({ name: "mars.md", content: "# Mars\n---\n# Dust" });
-    const oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
+    const oid = await t.owner.newDeck({ name: "mars.md", content: "# Mars\n---\n# Dust" });
     expect((await loaded(oid, "s1", "https://www.google.com/search?q=secret+words", "198.51.100.1")).statusCode).toBe(
       204,
     );
@@ -100,9 +87,9 @@ describe.each(testDatabaseTargets())("I33.2 where views come from, on $name", (t
       user: { session_id: "s1" },
       body: { event_name: "share_presentation", oid, type: "LINKEDIN" },
     });
-    await app.usageEvents.flush();
+    await t.app.usageEvents.flush();
 
-    const page = (await owner.get(`/dashboard/next/presentations/${oid}/`)).body;
+    const page = (await t.owner.get(`/dashboard/next/presentations/${oid}/`)).body;
     const rows = Object.fromEntries(
       [...page.matchAll(/<tr data-source="([^"]*)">[\s\S]*?<td>[^<]*<\/td><td>(\d+)<\/td><\/tr>/g)].map((match) => [
         match[1],
@@ -117,7 +104,7 @@ describe.each(testDatabaseTargets())("I33.2 where views come from, on $name", (t
       "share:linkedin": 1,
     });
     // Nothing of a path or a query is kept.
-    const kept = await db.query<{ host: string }>("select host from presentation_daily_sources");
+    const kept = await t.db.query<{ host: string }>("select host from presentation_daily_sources");
     for (const { host } of kept) expect(host).not.toMatch(/[/?=]/);
     expect(page).not.toContain("secret+words");
     expect(page).not.toContain("student=ada");

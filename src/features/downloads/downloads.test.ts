@@ -1,9 +1,7 @@
-import type { FastifyInstance } from "fastify";
 import { PDFDocument, StandardFonts } from "pdf-lib";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { TestAgent, useTestApp } from "../../server/testing";
 import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
 import type { PdfPage } from "../pdf-import/errors";
@@ -38,27 +36,16 @@ async function readBack(bytes: Uint8Array): Promise<PdfPage[]> {
  * notes); forbidden downloads are 404s; downloads are counted on the analytics.
  */
 describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let owner: TestAgent;
+  const t = useTestApp(target, { owner: "owner@downloads.test" });
   let oid = "";
   let linkId = "";
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("owner@downloads.test");
-    await owner.get("/dashboard/next/");
-    const created = await owner.importDeck({ name: "tides.md", content: DECK }, { privacy: "public" });
-    oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
-    await owner.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name: "Crew" });
-    linkId =
-      /\/view\/([A-Za-z0-9_-]{32})\//.exec((await owner.get(`/dashboard/next/presentations/${oid}/`)).body)?.[1] ?? "";
+    oid = await t.owner.newDeck({ name: "tides.md", content: DECK }, { privacy: "public" });
+    linkId = await t.owner.newViewLink(oid, "Crew");
   });
-  afterAll(() => close());
 
   const linkSettings = (form: Record<string, string>) =>
-    owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
+    t.owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
       name: "Crew",
       expiresOn: "",
       passcode: "",
@@ -67,11 +54,11 @@ describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
     });
   const downloadsFigure = async (audience = "all") =>
     /data-figure="downloads">([\d,]+)</.exec(
-      (await owner.get(`/dashboard/next/presentations/${oid}/?audience=${audience}`)).body,
+      (await t.owner.get(`/dashboard/next/presentations/${oid}/?audience=${audience}`)).body,
     )?.[1];
 
   it("I33.4 off by default: nothing offered on the view page or the link's, and every download route is a 404", async () => {
-    const visitor = new TestAgent(app);
+    const visitor = new TestAgent(t.app);
     expect((await visitor.get(`/p/${oid}/`)).body).not.toContain("download.pdf");
     expect((await visitor.get(`/view/${linkId}/`)).body).not.toContain("download.pdf");
     for (const url of [
@@ -88,11 +75,11 @@ describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
 
   it("I33.4 allowed for the public page: offered, a valid PDF whose every slide's text pdf.js reads back, and the Markdown without private notes; counted", async () => {
     expect(
-      (await owner.postForm(`/dashboard/next/presentations/${oid}/downloads`, { allowDownload: "on" })).statusCode,
+      (await t.owner.postForm(`/dashboard/next/presentations/${oid}/downloads`, { allowDownload: "on" })).statusCode,
     ).toBe(303);
     // The view page's deck is kept between requests until the change feed says it changed.
-    await app.changes.sync();
-    const visitor = new TestAgent(app);
+    await t.app.changes.sync();
+    const visitor = new TestAgent(t.app);
     const page = (await visitor.get(`/p/${oid}/`)).body;
     expect(page).toContain(`href="/p/${oid}/download.pdf"`);
     expect(page).toContain(`href="/p/${oid}/download.md"`);
@@ -114,22 +101,22 @@ describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
     expect(markdown.body).toContain("Zanzibar ñandú");
     expect(markdown.body).not.toContain("harbour master");
     // The owner's own downloads aren't counted; the visitor's two are.
-    await owner.get(`/p/${oid}/download.pdf`);
+    await t.owner.get(`/p/${oid}/download.pdf`);
     expect(await downloadsFigure()).toBe("2");
     expect(await downloadsFigure("public")).toBe("2");
     // The analytics' CSV says so too (issue 33 item 5).
-    const csv = await owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?audience=public`);
+    const csv = await t.owner.get(`/dashboard/next/presentations/${oid}/analytics.csv?audience=public`);
     expect(csv.body.split("\r\n")).toContain("summary,public,downloads,,,,,2");
     // Off again: gone, and 404.
-    await owner.postForm(`/dashboard/next/presentations/${oid}/downloads`, {});
-    await app.changes.sync();
+    await t.owner.postForm(`/dashboard/next/presentations/${oid}/downloads`, {});
+    await t.app.changes.sync();
     expect((await visitor.get(`/p/${oid}/`)).body).not.toContain("download.pdf");
     expect((await visitor.get(`/p/${oid}/download.pdf`)).statusCode).toBe(404);
   });
 
   it("I33.4 a view link's own setting: offered and served through the link only when it allows it; a passcode link only with its grant", async () => {
     expect((await linkSettings({ allowDownload: "on" })).statusCode).toBe(303);
-    const visitor = new TestAgent(app);
+    const visitor = new TestAgent(t.app);
     expect((await visitor.get(`/view/${linkId}/`)).body).toContain(`href="/view/${linkId}/download.pdf"`);
     const pdf = await visitor.get(`/view/${linkId}/download.pdf`);
     expect(pdf.statusCode).toBe(200);
@@ -138,7 +125,7 @@ describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
     expect((await visitor.get(`/p/${oid}/download.pdf`)).statusCode).toBe(404);
     expect(await downloadsFigure(linkId)).toBe("1");
     expect((await linkSettings({ allowDownload: "on", passcode: "anchors aweigh" })).statusCode).toBe(303);
-    expect((await new TestAgent(app).get(`/view/${linkId}/download.pdf`)).statusCode).toBe(404);
+    expect((await new TestAgent(t.app).get(`/view/${linkId}/download.pdf`)).statusCode).toBe(404);
     expect((await linkSettings({ allowDownload: "on", enabled: "" })).statusCode).toBe(303);
     expect((await visitor.get(`/view/${linkId}/download.pdf`)).statusCode).toBe(404);
     expect((await linkSettings({})).statusCode).toBe(303);
@@ -162,12 +149,12 @@ describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
       Buffer.from(bytes),
       Buffer.from(`\r\n--${boundary}--\r\n`),
     ]);
-    const upload = await owner.request({
+    const upload = await t.owner.request({
       method: "POST",
       url: "/api/imports/pdf",
       headers: {
         "content-type": `multipart/form-data; boundary=${boundary}`,
-        "x-xsrf-token": owner.cookies.get("XSRF-TOKEN") ?? "",
+        "x-xsrf-token": t.owner.cookies.get("XSRF-TOKEN") ?? "",
       },
       payload,
     });
@@ -175,21 +162,21 @@ describe.each(testDatabaseTargets())("I33.4 downloads on $name", (target) => {
     const job = (upload.json() as { id: string }).id;
     let pdfOid = "";
     for (let tries = 0; tries < 2_000 && pdfOid === ""; tries++) {
-      const status = (await owner.get(`/api/imports/${job}`)).json() as { state: string; oid?: string };
+      const status = (await t.owner.get(`/api/imports/${job}`)).json() as { state: string; oid?: string };
       expect(status.state).not.toBe("failed");
       if (status.state === "done") pdfOid = status.oid ?? "";
       else await new Promise((resolve) => setTimeout(resolve, 25));
     }
-    await owner.postForm(`/dashboard/next/presentations/${pdfOid}/downloads`, { allowDownload: "on" });
-    await app.changes.sync();
-    const visitor = new TestAgent(app);
+    await t.owner.postForm(`/dashboard/next/presentations/${pdfOid}/downloads`, { allowDownload: "on" });
+    await t.app.changes.sync();
+    const visitor = new TestAgent(t.app);
     expect((await visitor.get(`/p/${pdfOid}/`)).body).not.toContain("download.md");
     const original = await visitor.get(`/p/${pdfOid}/download.pdf`);
     expect(original.statusCode).toBe(200);
     expect(Buffer.compare(original.rawPayload, Buffer.from(bytes))).toBe(0);
     expect((await visitor.get(`/p/${pdfOid}/download.md`)).statusCode).toBe(404);
     // A PDF deck from before issue 33 kept no original: its download is drawn from its slides.
-    await db.query(
+    await t.db.query(
       "delete from presentation_originals where presentation_id = (select id from presentations where oid = $1)",
       [pdfOid],
     );

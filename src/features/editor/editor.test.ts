@@ -1,10 +1,8 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown, readMarkdownDeck } from "../../document/markdown";
 import type { PresentationDocument } from "../../document/schema";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { signUpRoles, TestAgent, useTestApp } from "../../server/testing";
 import { insertPresentationIfAbsent, type Privacy, upsertCollaborator } from "../presentation/repository";
 import type { EditorPageData } from "./page-data";
 import { readEditorForm } from "./service";
@@ -42,28 +40,17 @@ describe("readEditorForm", () => {
 });
 
 describe.each(testDatabaseTargets())("the editor on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
+  const t = useTestApp(target);
   const agents: Record<"owner" | "editor" | "commenter" | "stranger", TestAgent> = {} as never;
   const userIds: Record<string, string> = {};
   let serial = 0;
 
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    for (const role of ["owner", "editor", "commenter", "stranger"] as const) {
-      agents[role] = new TestAgent(app);
-      await agents[role].signUp(`${role}@editor.test`, "correct horse battery", {
-        firstName: role[0]?.toUpperCase() + role.slice(1),
-        lastName: "Tester",
-      });
-      const [row] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-        `${role}@editor.test`,
-      ]);
-      userIds[role] = row?.id ?? "";
-    }
+    const roles = ["owner", "editor", "commenter", "stranger"] as const;
+    const signedUp = await signUpRoles(t.app, t.db, roles, "editor.test", { named: true });
+    Object.assign(agents, signedUp.agents);
+    Object.assign(userIds, signedUp.ids);
   });
-  afterAll(() => close());
 
   /** A fresh presentation of the owner's, with an edit and a comment collaborator. */
   async function presentation(
@@ -72,7 +59,7 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
     serial += 1;
     const oid = `editortest${String(serial).padStart(2, "0")}`;
     const schemaVersion = options.schemaVersion ?? "2";
-    await insertPresentationIfAbsent(db, {
+    await insertPresentationIfAbsent(t.db, {
       oid,
       ownerId: userIds.owner ?? "",
       title: "Tide pools",
@@ -83,15 +70,15 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       document: options.document ?? importMarkdown(DECK, schemaVersion),
       lastModified: new Date("2026-01-01T00:00:00Z"),
     });
-    const [row] = await db.query<{ id: string }>("select id::text as id from presentations where oid = $1", [oid]);
-    await upsertCollaborator(db, row?.id ?? "", userIds.editor ?? "", "edit");
-    await upsertCollaborator(db, row?.id ?? "", userIds.commenter ?? "", "comment");
+    const [row] = await t.db.query<{ id: string }>("select id::text as id from presentations where oid = $1", [oid]);
+    await upsertCollaborator(t.db, row?.id ?? "", userIds.editor ?? "", "edit");
+    await upsertCollaborator(t.db, row?.id ?? "", userIds.commenter ?? "", "comment");
     return { oid, path: schemaVersion === "2" ? `/p/edit/${oid}/` : `/${oid}/edit/` };
   }
 
   const stored = async (oid: string) =>
     (
-      await db.query<{
+      await t.db.query<{
         title: string;
         description_html: string;
         privacy: string;
@@ -115,7 +102,7 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
   describe("R2.12 rights and addresses", () => {
     it("sends anonymous visitors to log in, with the editor as the next page", async () => {
       const { path } = await presentation();
-      const response = await new TestAgent(app).get(path);
+      const response = await new TestAgent(t.app).get(path);
       expect(response.statusCode).toBe(303);
       expect(response.headers.location).toBe(`/login/?next=${encodeURIComponent(path)}`);
     });
@@ -185,11 +172,11 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       expect(after.body).toContain("Your changes are saved.");
       // issue 10: the editor edits the Markdown as it was written, not a rewrite of the document.
       expect(bootData(after.body).form?.values.markdown).toBe(validForm().markdown);
-      const view = await new TestAgent(app).get(`/p/${oid}/`);
+      const view = await new TestAgent(t.app).get(`/p/${oid}/`);
       expect(view.statusCode).toBe(200);
       expect(view.body).toContain("Sea stars");
       expect(view.body).toContain("Tide pools, revised");
-      const json = await new TestAgent(app).get(`/p/${oid}/document.json`);
+      const json = await new TestAgent(t.app).get(`/p/${oid}/document.json`);
       expect(JSON.stringify(json.json())).toContain("Sea stars");
     });
 
@@ -348,7 +335,7 @@ describe.each(testDatabaseTargets())("the editor on $name", (target) => {
       const { path } = await presentation({ privacy: "public" });
       await agents.stranger.get("/");
       expect((await agents.stranger.postForm(`${path}comments`, { body: "Hi" })).statusCode).toBe(404);
-      expect((await new TestAgent(app).postForm(`${path}comments`, { body: "Hi" })).statusCode).toBe(403);
+      expect((await new TestAgent(t.app).postForm(`${path}comments`, { body: "Hi" })).statusCode).toBe(403);
       expect(await commentsOf(agents.owner, path)).toEqual([]);
     });
 

@@ -1,7 +1,7 @@
 import type { Queryable } from "../../db/client";
 import { documentImageUrls } from "../../document/camera";
 import type { PresentationDocument } from "../../document/schema";
-import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
+import { assetHashesIn, relinkAssets, sweepUnusedAssets } from "../assets/repository";
 import type { Privacy } from "../presentation/repository";
 
 /** The editor's SQL: saving a presentation's content, and its comments (migration 0007). */
@@ -35,13 +35,7 @@ export async function updatePresentationContent(
               source_markdown = $8, notes_public = coalesce($9, notes_public), last_modified = now()
         where id = $1
         returning id),
-     unused as (
-       delete from presentation_assets
-        where presentation_id = $1 and not (asset_hash = any($7::text[]))),
-     used as (
-       insert into presentation_assets (presentation_id, asset_hash)
-       select updated.id, assets.hash from updated join assets on assets.hash = any($7::text[])
-       on conflict do nothing)
+     ${relinkAssets("$7")}
      select 1`,
     [
       presentationId,

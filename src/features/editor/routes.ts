@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { createElement } from "react";
-import type { FeatureContext } from "../http";
+import { type FeatureContext, formPageSender } from "../http";
 import { decodeWarnings, warningsQuery } from "../presentation/import-warnings";
 import { localImagesOf } from "../presentation/local-images";
 import type { SchemaVersion } from "../presentation/repository";
@@ -51,18 +50,18 @@ function noticeFrom(request: FastifyRequest): EditorMessage | null {
 export function registerEditorRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
 
+  const sendForm = formPageSender(context, "editor", EditorPage);
   const send = (request: FastifyRequest, reply: FastifyReply, data: EditorPageData, status = 200) =>
-    context.sendPage(request, reply, {
-      entry: "editor",
+    sendForm(
+      request,
+      reply,
       data,
-      status,
-      forms: true,
-      render: (pageData) => createElement(EditorPage, { data: pageData }),
-      head: {
+      {
         title: { id: data.form ? "editor.pageTitle" : "editor.pageTitle.comment", values: { title: data.title } },
         noindex: true,
       },
-    });
+      status,
+    );
 
   const signedIn = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.viewer) return request.viewer;

@@ -1,11 +1,9 @@
 import { gzipSync } from "node:zlib";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { DEFAULT_EMBED_OPTIONS } from "../presentation/embed-options";
 import {
   EMBED_HOSTS_MAX,
@@ -124,26 +122,21 @@ describe("issue 34 item 4: /embed-api.js", () => {
 });
 
 describe.each(testDatabaseTargets())("issue 34: the embed page's options and allowed sites on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
+  const t = useTestApp(target, { config: { pageCacheMaxBytes: 4 * 1024 * 1024 } });
   const owner = () => agents.owner as TestAgent;
   const agents: Record<string, TestAgent> = {};
   const oid = stableOid("embed-api:deck");
   const manage = `/dashboard/next/presentations/${oid}`;
 
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target, { pageCacheMaxBytes: 4 * 1024 * 1024 }));
     for (const role of ["owner", "stranger"]) {
-      agents[role] = new TestAgent(app);
+      agents[role] = new TestAgent(t.app);
       await agents[role].signUp(`${role}@embed-api.test`);
     }
-    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "owner@embed-api.test",
-    ]);
-    await insertPresentationIfAbsent(db, {
+    const ownerId = await userIdOf(t.db, "owner@embed-api.test");
+    await insertPresentationIfAbsent(t.db, {
       oid,
-      ownerId: user?.id ?? "",
+      ownerId,
       title: "Framed deck",
       descriptionHtml: "",
       privacy: "public",
@@ -152,17 +145,16 @@ describe.each(testDatabaseTargets())("issue 34: the embed page's options and all
       document: importMarkdown("# One\n---\n# Two\n---\n# Three", "2"),
     });
   });
-  afterAll(() => close());
 
-  const embed = (query = "") => app.inject({ method: "GET", url: `/p/embed/${oid}/${query}` });
+  const embed = (query = "") => t.app.inject({ method: "GET", url: `/p/embed/${oid}/${query}` });
 
   it("issue 34 item 4: serves the client to any site, and the documentation page", async () => {
-    const client = await app.inject({ method: "GET", url: "/embed-api.js" });
+    const client = await t.app.inject({ method: "GET", url: "/embed-api.js" });
     expect(client.statusCode).toBe(200);
     expect(client.headers["content-type"]).toMatch(/^text\/javascript/);
     expect(client.headers["cross-origin-resource-policy"]).toBe("cross-origin");
     expect(client.body).toBe(EMBED_API_CLIENT_SOURCE);
-    const docs = await app.inject({ method: "GET", url: "/developers/embed/", headers: { "accept-language": "de" } });
+    const docs = await t.app.inject({ method: "GET", url: "/developers/embed/", headers: { "accept-language": "de" } });
     expect(docs.statusCode).toBe(200);
     expect(docs.body).toContain("Einbettungs-API");
     expect(docs.body).toContain("/embed-api.js");

@@ -1,10 +1,8 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TEST_CONFIG } from "../../server/testing";
+import { TEST_CONFIG, useTestApp } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
 import { insertPresentationIfAbsent, type Privacy } from "../presentation/repository";
 import { fitSize, oidFromUrl } from "./oembed";
@@ -38,12 +36,9 @@ describe("oEmbed sizes and addresses", () => {
 });
 
 describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
+  const t = useTestApp(target);
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    const owner = await insertUser(db, {
+    const owner = await insertUser(t.db, {
       oid: stableOid("oembed:owner"),
       email: "owner@oembed.test",
       username: "oembed-owner",
@@ -55,7 +50,7 @@ describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
       isCurator: false,
     });
     for (const [key, oid] of Object.entries(oids)) {
-      await insertPresentationIfAbsent(db, {
+      await insertPresentationIfAbsent(t.db, {
         oid,
         ownerId: owner.id,
         title: `The ${key} "deck"`,
@@ -66,12 +61,11 @@ describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
         document: importMarkdown("# One\n---\n# Two", "2"),
       });
     }
-    await db.query("update presentations set hidden = true where oid = $1", [oids.hidden]);
+    await t.db.query("update presentations set hidden = true where oid = $1", [oids.hidden]);
   });
-  afterAll(() => close());
 
   const ask = (query: Record<string, string>) =>
-    app.inject({ method: "GET", url: `/oembed?${new URLSearchParams(query).toString()}` });
+    t.app.inject({ method: "GET", url: `/oembed?${new URLSearchParams(query).toString()}` });
 
   it("answers a public presentation's address with the embed player's iframe, sized to fit", async () => {
     const response = await ask({ url: `${ORIGIN}/p/${oids.public}/the-public-deck/`, maxwidth: "400" });
@@ -117,11 +111,11 @@ describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
   });
 
   it("the view page names its oEmbed answer for discovery", async () => {
-    const page = await app.inject({ method: "GET", url: `/p/${oids.public}/` });
+    const page = await t.app.inject({ method: "GET", url: `/p/${oids.public}/` });
     const link = /<link rel="alternate" type="application\/json\+oembed" href="([^"]+)"/.exec(page.body)?.[1];
     expect(link).toBeDefined();
     const href = new URL((link ?? "").replaceAll("&amp;", "&"));
-    const answer = await app.inject({ method: "GET", url: `${href.pathname}${href.search}` });
+    const answer = await t.app.inject({ method: "GET", url: `${href.pathname}${href.search}` });
     expect(answer.statusCode).toBe(200);
     expect(answer.json().title).toBe('The public "deck"');
   });

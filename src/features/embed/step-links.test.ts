@@ -1,12 +1,10 @@
-import type { FastifyInstance } from "fastify";
 import ogs from "open-graph-scraper";
 import { unfurl } from "unfurl.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, insertTestUser, TEST_CONFIG } from "../../server/testing";
+import { insertTestUser, TEST_CONFIG, useTestApp } from "../../server/testing";
 import { insertPresentationIfAbsent } from "../presentation/repository";
 import { stepUrl } from "../share/components/ShareModal";
 
@@ -52,19 +50,16 @@ describe("issue 34 item 5: the share dialog's step link", () => {
 });
 
 describe.each(testDatabaseTargets())("issue 34 item 5: a step's own address and link preview on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
+  const t = useTestApp(target, { config: { pageCacheMaxBytes: 4 * 1024 * 1024 } });
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target, { pageCacheMaxBytes: 4 * 1024 * 1024 }));
-    const owner = await insertTestUser(db, {
+    const owner = await insertTestUser(t.db, {
       oid: stableOid("step-links:owner"),
       email: "owner@step-links.test",
       username: "step-links-owner",
       firstName: "Stella",
       lastName: "Steps",
     });
-    await insertPresentationIfAbsent(db, {
+    await insertPresentationIfAbsent(t.db, {
       oid,
       ownerId: owner.id,
       title: "Tides",
@@ -78,9 +73,8 @@ describe.each(testDatabaseTargets())("issue 34 item 5: a step's own address and 
       ),
     });
   });
-  afterAll(() => close());
 
-  const get = (url: string) => app.inject({ method: "GET", url, headers: { "accept-language": "en" } });
+  const get = (url: string) => t.app.inject({ method: "GET", url, headers: { "accept-language": "en" } });
 
   it("?step=N: og:title is the step's title, og:image its slide, og:url the step's address; the player starts there", async () => {
     const page = await get(`/p/${oid}/tides/?step=2`);
@@ -115,7 +109,7 @@ describe.each(testDatabaseTargets())("issue 34 item 5: a step's own address and 
   });
 
   it("issue 34 done-when: unfurl.js and open-graph-scraper, fetching a step link over HTTP, give that step's title and image", async () => {
-    const address = await app.listen({ port: 0, host: "127.0.0.1" });
+    const address = await t.app.listen({ port: 0, host: "127.0.0.1" });
     const url = `${address}/p/${oid}/tides/?step=2`;
     const { result, error } = await ogs({ url, timeout: 20 });
     expect(error).toBe(false);

@@ -4,7 +4,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, insertTestUser, TestAgent } from "../../server/testing";
+import { createTestApp, insertTestUser, TestAgent, useTestApp } from "../../server/testing";
 import { startSession } from "../accounts/service";
 import {
   findAccessFacts,
@@ -72,30 +72,26 @@ async function likeRows(db: Database, oid: string) {
 }
 
 describe.each(testDatabaseTargets())("the like API on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
+  const t = useTestApp(target);
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    await seedPresentations(db);
+    await seedPresentations(t.db);
   });
-  afterAll(() => close());
   const url = (oid: string) => `/api/v4/presentation/${oid}/like/`;
 
   it("R7.1 PUT likes and DELETE unlikes, idempotently, with the exact count", async () => {
-    const agent = await signedInAgent(app, db, "idem");
+    const agent = await signedInAgent(t.app, t.db, "idem");
     const first = await agent.api("PUT", url(publicOid));
     expect(first.statusCode).toBe(200);
     expect(first.json()).toEqual({ liked: true, likesCount: 1 });
     expect((await agent.api("PUT", url(publicOid))).json()).toEqual({ liked: true, likesCount: 1 });
-    expect(await likeRows(db, publicOid)).toEqual({ rows: 1, stored: 1 });
+    expect(await likeRows(t.db, publicOid)).toEqual({ rows: 1, stored: 1 });
     expect((await agent.api("DELETE", url(publicOid))).json()).toEqual({ liked: false, likesCount: 0 });
     expect((await agent.api("DELETE", url(publicOid))).json()).toEqual({ liked: false, likesCount: 0 });
-    expect(await likeRows(db, publicOid)).toEqual({ rows: 0, stored: 0 });
+    expect(await likeRows(t.db, publicOid)).toEqual({ rows: 0, stored: 0 });
   });
 
   it("R4.3 the page tells a liker they have liked (hasLikedPrezi)", async () => {
-    const agent = await signedInAgent(app, db, "page");
+    const agent = await signedInAgent(t.app, t.db, "page");
     await agent.api("PUT", url(publicOid));
     const page = await agent.get(`/p/${publicOid}/`);
     const boot = JSON.parse(/id="podium-boot">([^<]*)</.exec(page.body)?.[1] ?? "{}");
@@ -105,7 +101,7 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
   });
 
   it("401 when not signed in, always with a JSON message", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.get("/login/");
     const response = await agent.api("PUT", url(publicOid));
     expect(response.statusCode).toBe(401);
@@ -113,8 +109,8 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
   });
 
   it("R5.2 403 for every CSRF failure: missing header, header ≠ cookie, another session's token, another site", async () => {
-    const agent = await signedInAgent(app, db, "csrf");
-    const other = await signedInAgent(app, db, "csrf-other");
+    const agent = await signedInAgent(t.app, t.db, "csrf");
+    const other = await signedInAgent(t.app, t.db, "csrf-other");
     const cases: [string, Record<string, string>][] = [
       ["missing header", { "x-xsrf-token": "" }],
       ["header ≠ cookie", { "x-xsrf-token": "not-the-token" }],
@@ -127,18 +123,18 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
       expect(response.statusCode, name).toBe(403);
       expect(response.json().message, name).toMatch(/CSRF token|Cross-site/);
     }
-    expect(await likeRows(db, publicOid)).toEqual({ rows: 0, stored: 0 });
+    expect(await likeRows(t.db, publicOid)).toEqual({ rows: 0, stored: 0 });
     // Our own origin is fine.
     expect((await agent.api("PUT", url(publicOid), { origin: "https://podium.example" })).statusCode).toBe(200);
     await agent.api("DELETE", url(publicOid));
   });
 
   it("R5.2 forms are protected too: a signup or logout without the token is refused", async () => {
-    const agent = await signedInAgent(app, db, "forms");
+    const agent = await signedInAgent(t.app, t.db, "forms");
     const logout = await agent.postForm("/logout", {}, { csrf: null });
     expect(logout.statusCode).toBe(403);
     expect((await agent.get("/settings/")).statusCode).toBe(200);
-    const anonymous = new TestAgent(app);
+    const anonymous = new TestAgent(t.app);
     const signup = await anonymous.postForm(
       "/signup/",
       { firstName: "X", lastName: "", publicDisplayName: "", email: "x@likes.test", password: "long enough password" },
@@ -148,7 +144,7 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
   });
 
   it("404 for unknown or malformed oids, and for a presentation the viewer may not see", async () => {
-    const agent = await signedInAgent(app, db, "status");
+    const agent = await signedInAgent(t.app, t.db, "status");
     const unknown = await agent.api("PUT", url(stableOid("likes:nothing")));
     expect(unknown.statusCode).toBe(404);
     expect((await agent.api("PUT", url("BAD-OID"))).statusCode).toBe(404);
@@ -159,15 +155,15 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
   });
 
   it("R7.2 likes through a view link; a revoked link is 404; a wrong key type is 400", async () => {
-    const agent = await signedInAgent(app, db, "link");
+    const agent = await signedInAgent(t.app, t.db, "link");
     const byLink = "/api/v4/presentation/like/?auth_key=likes-view-link-0001&key_type=view_link";
     expect((await agent.api("PUT", byLink)).json()).toEqual({ liked: true, likesCount: 1 });
     expect((await agent.api("DELETE", byLink)).json()).toEqual({ liked: false, likesCount: 0 });
     expect(
       (await agent.api("PUT", "/api/v4/presentation/like/?auth_key=likes-view-link-0001&key_type=other")).statusCode,
     ).toBe(400);
-    await insertViewLinkIfAbsent(db, { linkId: "likes-view-link-0002", presentationOid: privateOid });
-    await revokeViewLink(db, "likes-view-link-0002");
+    await insertViewLinkIfAbsent(t.db, { linkId: "likes-view-link-0002", presentationOid: privateOid });
+    await revokeViewLink(t.db, "likes-view-link-0002");
     expect(
       (await agent.api("PUT", "/api/v4/presentation/like/?auth_key=likes-view-link-0002&key_type=view_link"))
         .statusCode,
@@ -176,7 +172,7 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
   });
 
   it("keeps the count equal to the rows under 200 parallel likes and unlikes from 50 people", async () => {
-    const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => signedInAgent(app, db, `crowd${i}`)));
+    const agents = await Promise.all(Array.from({ length: 50 }, (_, i) => signedInAgent(t.app, t.db, `crowd${i}`)));
     const calls = Array.from({ length: 200 }, (_, i) => {
       const agent = agents[i % agents.length];
       if (!agent) throw new Error("no agent");
@@ -184,7 +180,7 @@ describe.each(testDatabaseTargets())("the like API on $name", (target) => {
     });
     const responses = await Promise.all(calls);
     expect(responses.every((r) => r.statusCode === 200)).toBe(true);
-    const counts = await likeRows(db, publicOid);
+    const counts = await likeRows(t.db, publicOid);
     expect(counts?.stored).toBe(counts?.rows);
     expect(counts?.rows).toBeGreaterThan(0);
   });

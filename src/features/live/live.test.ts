@@ -7,7 +7,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { createTestApp, signUpRoles, TestAgent, userIdOf } from "../../server/testing";
 import type { PresenterPageData } from "../presentation/presenter/page-data";
 import { insertPresentationIfAbsent, type Privacy, upsertCollaborator } from "../presentation/repository";
 import type { LivePresenterPageData } from "./components/LivePresenterPage";
@@ -133,15 +133,8 @@ describe.each(testDatabaseTargets())("issue 35: live sessions on $name", (target
     ({ app, db, close } = await createTestApp(target, {
       live: { limits: LIMITS, maxBufferedBytes: MAX_BUFFERED, reactionFlushMs: 20 },
     }));
-    const ids: Record<string, string> = {};
-    for (const role of ["owner", "commenter", "stranger"] as const) {
-      agents[role] = new TestAgent(app);
-      await agents[role].signUp(`${role}@live.test`);
-      const [row] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-        `${role}@live.test`,
-      ]);
-      ids[role] = row?.id ?? "";
-    }
+    const { agents: signedUp, ids } = await signUpRoles(app, db, ["owner", "commenter", "stranger"], "live.test");
+    Object.assign(agents, signedUp);
     const document = importMarkdown("# One\n---\n# Two\n---\n# Three\n---\n# Four", "2");
     for (const [key, oid] of Object.entries(oids)) {
       await insertPresentationIfAbsent(db, {
@@ -503,13 +496,11 @@ describe("issue 35: event streams and the page cache", () => {
   it("issue 35 item 4: an open stream leads no page-cache flight, so the next follower of the same address isn't held", async () => {
     const owner = new TestAgent(app);
     await owner.signUp("owner@live-cache.test");
-    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "owner@live-cache.test",
-    ]);
+    const ownerId = await userIdOf(db, "owner@live-cache.test");
     const oid = stableOid("live-cache:deck");
     await insertPresentationIfAbsent(db, {
       oid,
-      ownerId: user?.id ?? "",
+      ownerId: ownerId,
       title: "Cached",
       descriptionHtml: "",
       privacy: "public",

@@ -19,31 +19,22 @@ const SESSION_COLUMNS = `s.id::text as id, s.presentation_id::text as "presentat
   s.started_at as "startedAt", s.ended_at as "endedAt", s.current_step as "currentStep", s.seq::int as seq,
   s.questions_enabled as "questionsEnabled"`;
 
-export async function findSessionByCode(db: Queryable, code: string): Promise<LiveSessionRow | null> {
+/** The session (with its deck's oid and title) that `where` picks, over live_sessions s join presentations p. */
+async function findSession(db: Queryable, where: string, params: unknown[]): Promise<LiveSessionRow | null> {
   const rows = await db.query<LiveSessionRow>(
-    `select ${SESSION_COLUMNS} from live_sessions s join presentations p on p.id = s.presentation_id where s.code = $1`,
-    [code],
+    `select ${SESSION_COLUMNS} from live_sessions s join presentations p on p.id = s.presentation_id where ${where}`,
+    params,
   );
   return rows[0] ?? null;
 }
 
-export async function findOpenSession(db: Queryable, presentationId: string): Promise<LiveSessionRow | null> {
-  const rows = await db.query<LiveSessionRow>(
-    `select ${SESSION_COLUMNS} from live_sessions s join presentations p on p.id = s.presentation_id
-      where s.presentation_id = $1 and s.ended_at is null`,
-    [presentationId],
-  );
-  return rows[0] ?? null;
-}
+export const findSessionByCode = (db: Queryable, code: string) => findSession(db, "s.code = $1", [code]);
 
-export async function findOpenSessionByOid(db: Queryable, oid: string): Promise<LiveSessionRow | null> {
-  const rows = await db.query<LiveSessionRow>(
-    `select ${SESSION_COLUMNS} from live_sessions s join presentations p on p.id = s.presentation_id
-      where p.oid = $1 and s.ended_at is null`,
-    [oid],
-  );
-  return rows[0] ?? null;
-}
+export const findOpenSession = (db: Queryable, presentationId: string) =>
+  findSession(db, "s.presentation_id = $1 and s.ended_at is null", [presentationId]);
+
+export const findOpenSessionByOid = (db: Queryable, oid: string) =>
+  findSession(db, "p.oid = $1 and s.ended_at is null", [oid]);
 
 /** A new open session, or null when the code was taken (the caller draws another). */
 export async function insertSession(

@@ -1,8 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { createElement } from "react";
 import { isOid } from "../../lib/ids";
 import { parseTags } from "../dashboard/service";
-import type { FeatureContext, HeadText } from "../http";
+import { type FeatureContext, formPageSender, type HeadText } from "../http";
 import { findPresentationByOid } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
 import { ModerationPage, type ModerationPageData } from "./components/ModerationPages";
@@ -19,21 +18,14 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
   const { db } = context;
   // Counted where the other limits are: in Redis, shared by every process, when REDIS_URL is set.
   const reportLimiter = context.limits.sliding("report", REPORTS_PER_HOUR, 60 * 60 * 1000);
+  const sendForm = formPageSender(context, "moderation", ModerationPage);
   const send = (
     request: FastifyRequest,
     reply: FastifyReply,
     data: ModerationPageData,
     title: HeadText,
     status = 200,
-  ) =>
-    context.sendPage(request, reply, {
-      entry: "moderation",
-      data,
-      status,
-      forms: true,
-      render: (pageData) => createElement(ModerationPage, { data: pageData }),
-      head: { title, noindex: true },
-    });
+  ) => sendForm(request, reply, data, { title, noindex: true }, status);
 
   const visiblePresentation = async (request: FastifyRequest<{ Params: { oid: string } }>) => {
     const { oid } = request.params;

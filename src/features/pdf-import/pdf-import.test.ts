@@ -1,14 +1,13 @@
-import type { FastifyInstance } from "fastify";
 import { PDFDocument, PDFHexString, PDFName, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { isPageDeck, type PresentationDocument } from "../../document/schema";
 import { deriveTranscript } from "../../document/transcript";
 import { buildApp } from "../../server/app";
-import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
+import { TEST_CONFIG, TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
 import { tsqueryOf } from "../explore/search";
@@ -117,34 +116,23 @@ async function waitForJob(agent: TestAgent, id: string): Promise<{ status: Statu
 }
 
 describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let url: string | undefined;
-  let owner: TestAgent;
+  const t = useTestApp(target, { owner: "pdfs@podium.test" });
 
   const counts = async () => {
-    const [row] = await db.query<{ presentations: number; assets: number }>(
+    const [row] = await t.db.query<{ presentations: number; assets: number }>(
       "select (select count(*)::int from presentations) as presentations, (select count(*)::int from assets) as assets",
     );
     return row;
   };
 
-  beforeAll(async () => {
-    ({ app, db, close, url } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("pdfs@podium.test");
-  });
-  afterAll(() => close());
-
   it("issue 10 PDF import: a 30-page PDF becomes 30 steps with page images, transcript and search", async () => {
     const pdf = await textPdf(30);
     const started = performance.now();
-    const upload = await uploadPdf(owner, pdf, { title: "" }, "Marsupials of the coast.pdf");
+    const upload = await uploadPdf(t.owner, pdf, { title: "" }, "Marsupials of the coast.pdf");
     expect(upload.statusCode, upload.body).toBe(202);
     const { id, pageCount } = upload.json() as { id: string; pageCount: number };
     expect(pageCount).toBe(30);
-    const { status, code, seen } = await waitForJob(owner, id);
+    const { status, code, seen } = await waitForJob(t.owner, id);
     const seconds = (performance.now() - started) / 1000;
     console.log(
       `issue 10 PDF import (${target.name}): 30 pages in ${seconds.toFixed(2)} s (${(30 / seconds).toFixed(1)} pages/s)`,
@@ -155,7 +143,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     expect(seen).toEqual([...seen].sort((a, b) => a - b));
     expect(status.url).toBe(`/p/${status.oid}/`);
 
-    const deck = await findPresentationByOid(db, status.oid ?? "");
+    const deck = await findPresentationByOid(t.db, status.oid ?? "");
     expect(deck?.title).toBe("Chapter 1");
     const document = deck?.document;
     if (!document) throw new Error("no document");
@@ -181,28 +169,28 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     );
 
     // A page's own word finds the deck.
-    const found = await searchListedPresentations(db, tsqueryOf(wordOf(17)) ?? "", { limit: 10, offset: 0 });
+    const found = await searchListedPresentations(t.db, tsqueryOf(wordOf(17)) ?? "", { limit: 10, offset: 0 });
     expect(found.rows.map((row) => row.oid)).toEqual([status.oid]);
 
     // Each page image is a stored asset: a WebP that sharp decodes, wider than 1000 px.
     const hashes = new Set(pages.map((page) => /\/assets\/([0-9a-f]{64})\.webp$/.exec(page.images[0]?.src ?? "")?.[1]));
     expect(hashes.size).toBe(30);
     const [first] = pages;
-    const served = await owner.get(first?.images[0]?.src ?? "");
+    const served = await t.owner.get(first?.images[0]?.src ?? "");
     expect(served.statusCode).toBe(200);
     expect(served.headers["content-type"]).toBe("image/webp");
     const meta = await sharp(served.rawPayload).metadata();
     expect(meta.format).toBe("webp");
     expect(meta.width).toBe(1600);
     expect(meta.width ?? 0).toBeGreaterThan(1000);
-    const [used] = await db.query<{ n: number }>(
+    const [used] = await t.db.query<{ n: number }>(
       "select count(*)::int as n from presentation_assets pa join presentations p on p.id = pa.presentation_id where p.oid = $1",
       [status.oid],
     );
     expect(used?.n).toBe(30);
 
     // The thumbnail is page 1 itself: its image, embedded (an SVG <img> loads nothing else), not redrawn text.
-    const thumbnail = await owner.get(`/p/${status.oid}/thumbnail.svg`);
+    const thumbnail = await t.owner.get(`/p/${status.oid}/thumbnail.svg`);
     expect(thumbnail.statusCode).toBe(200);
     const embedded = /<image href="data:image\/webp;base64,([A-Za-z0-9+/=]+)"/.exec(thumbnail.body)?.[1];
     expect(embedded).toBeTruthy();
@@ -213,9 +201,9 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   }, 120_000); // Thirty pages drawn in a child process that runs at lower priority: slow on a busy machine.
 
   it("issue 10 PDF import in the editor: a PDF replaces a deck's slides, keeping its title, theme and address", async () => {
-    const [me] = await db.query<{ id: string }>("select id::text as id from users where email = 'pdfs@podium.test'");
+    const [me] = await t.db.query<{ id: string }>("select id::text as id from users where email = 'pdfs@podium.test'");
     const markdown = "# Old slides\n---\nSecond";
-    await insertPresentationIfAbsent(db, {
+    await insertPresentationIfAbsent(t.db, {
       oid: "replacedeck1",
       ownerId: me?.id ?? "",
       title: "Quarterly review",
@@ -228,43 +216,43 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       viewCount: 42,
     });
     const before = await counts();
-    const upload = await uploadPdf(owner, await textPdf(3), { replace: "replacedeck1" }, "Quarterly review v2.pdf");
+    const upload = await uploadPdf(t.owner, await textPdf(3), { replace: "replacedeck1" }, "Quarterly review v2.pdf");
     expect(upload.statusCode, upload.body).toBe(202);
-    const { status } = await waitForJob(owner, (upload.json() as { id: string }).id);
+    const { status } = await waitForJob(t.owner, (upload.json() as { id: string }).id);
     expect(status).toMatchObject({
       state: "done",
       oid: "replacedeck1",
       url: "/p/edit/replacedeck1/?notice=slidesReplaced",
     });
-    const deck = await findPresentationByOid(db, "replacedeck1");
+    const deck = await findPresentationByOid(t.db, "replacedeck1");
     expect(deck?.title).toBe("Quarterly review");
     expect(deck?.viewCount).toBe(42);
     expect(deck?.document.theme).toBe("dark");
     expect(deck?.document.path).toEqual(["page-1", "page-2", "page-3"]);
     expect(isPageDeck(deck?.document as PresentationDocument)).toBe(true);
-    const [source] = await db.query<{ source: string | null }>(
+    const [source] = await t.db.query<{ source: string | null }>(
       "select source_markdown as source from presentations where oid = 'replacedeck1'",
     );
     expect(source?.source).toBeNull();
     expect((await counts())?.presentations).toBe(before?.presentations);
 
     // Only someone who may edit it may replace its slides; to anyone else it isn't there.
-    const stranger = new TestAgent(app);
+    const stranger = new TestAgent(t.app);
     await stranger.signUp("not-the-owner@podium.test");
     const refused = await uploadPdf(stranger, await textPdf(1), { replace: "replacedeck1" }, "x.pdf");
     expect(refused.statusCode).toBe(404);
-    expect((await findPresentationByOid(db, "replacedeck1"))?.document.path).toHaveLength(3);
+    expect((await findPresentationByOid(t.db, "replacedeck1"))?.document.path).toHaveLength(3);
   });
 
   it("issue 10 PDF import: the classic style starts on an overview holding every page", async () => {
-    const upload = await uploadPdf(owner, await textPdf(3), {
+    const upload = await uploadPdf(t.owner, await textPdf(3), {
       schemaVersion: "0",
       title: "Three pages",
       privacy: "private",
     });
     expect(upload.statusCode).toBe(202);
-    const { status } = await waitForJob(owner, (upload.json() as { id: string }).id);
-    const deck = await findPresentationByOid(db, status.oid ?? "");
+    const { status } = await waitForJob(t.owner, (upload.json() as { id: string }).id);
+    const deck = await findPresentationByOid(t.db, status.oid ?? "");
     expect(deck?.title).toBe("Three pages");
     expect(deck?.privacy).toBe("private");
     expect(deck?.document.path).toEqual(["overview", "page-1", "page-2", "page-3"]);
@@ -273,37 +261,37 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   it("issue 10 PDF import: encrypted, damaged, non-PDF, too long and too large files are refused in words, and nothing is stored", async () => {
     const before = await counts();
 
-    const encrypted = await uploadPdf(owner, await encryptedPdf());
+    const encrypted = await uploadPdf(t.owner, await encryptedPdf());
     expect(encrypted.statusCode, encrypted.body).toBe(422);
     expect(encrypted.json()).toMatchObject({ problem: "encrypted" });
     expect(encrypted.json().message).toMatch(/protected with a password/);
 
-    const damaged = await uploadPdf(owner, Buffer.from("%PDF-1.7\n1 0 obj <<<< garbage ]]] endobj\n%%EOF\n"));
+    const damaged = await uploadPdf(t.owner, Buffer.from("%PDF-1.7\n1 0 obj <<<< garbage ]]] endobj\n%%EOF\n"));
     expect(damaged.statusCode, damaged.body).toBe(422);
     expect(damaged.json()).toMatchObject({ problem: "corrupt" });
     expect(damaged.json().message).toMatch(/damaged/);
 
     const truncated = (await textPdf(2)).slice(0, 300);
-    const cut = await uploadPdf(owner, truncated);
+    const cut = await uploadPdf(t.owner, truncated);
     expect(cut.statusCode, cut.body).toBe(422);
     expect(cut.json()).toMatchObject({ problem: "corrupt" });
 
     const png = await sharp({ create: { width: 4, height: 4, channels: 3, background: "#fff" } })
       .png()
       .toBuffer();
-    const notPdf = await uploadPdf(owner, png, {}, "holiday.pdf");
+    const notPdf = await uploadPdf(t.owner, png, {}, "holiday.pdf");
     expect(notPdf.statusCode).toBe(415);
     expect(notPdf.json()).toMatchObject({ problem: "notPdf" });
     expect(notPdf.json().message).toMatch(/isn't a PDF/);
 
-    const long = await uploadPdf(owner, await blankPdf(301));
+    const long = await uploadPdf(t.owner, await blankPdf(301));
     expect(long.statusCode, long.body).toBe(413);
     expect(long.json()).toMatchObject({ problem: "tooManyPages" });
     expect(long.json().message).toMatch(/301 pages; Podium imports at most 300/);
 
     const huge = Buffer.alloc(PDF_MAX_BYTES + 1024, 0x20);
     huge.write("%PDF-1.7\n", 0, "latin1");
-    const large = await uploadPdf(owner, huge);
+    const large = await uploadPdf(t.owner, huge);
     expect(large.statusCode).toBe(413);
     expect(large.json()).toMatchObject({ problem: "tooLarge" });
     expect(large.json().message).toMatch(/larger than 50 MB/);
@@ -312,17 +300,15 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 10 PDF import: past its time limit the worker is stopped, the person told, and nothing stored", async () => {
-    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "pdfs@podium.test",
-    ]);
+    const ownerId = await userIdOf(t.db, "pdfs@podium.test");
     // Issue 27: the limit is per page now; 1 ms is past for any page (or the opening) on any machine.
     const converter = createPdfWorkers(TEST_WORKER_DIR, { pageTimeLimitMs: 1 });
     try {
-      const imports = createPdfImports({ db, converter });
+      const imports = createPdfImports({ db: t.db, converter });
       const before = await counts();
       const refusal = await imports
         .start(
-          user?.id ?? "",
+          ownerId,
           { filename: "slow.pdf", bytes: await textPdf(40) },
           {
             title: "",
@@ -333,7 +319,7 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
         .then(
           async (id) => {
             await imports.finished(id);
-            return imports.status(user?.id ?? "", id);
+            return imports.status(ownerId, id);
           },
           (error: unknown) => error,
         );
@@ -345,13 +331,10 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 10 PDF import: pages that don't fit the person's image storage are refused whole; a full queue is 503", async () => {
-    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "pdfs@podium.test",
-    ]);
-    const ownerId = user?.id ?? "";
+    const ownerId = await userIdOf(t.db, "pdfs@podium.test");
     const converter = createPdfWorkers(TEST_WORKER_DIR, { maxWaiting: 0 });
     try {
-      const imports = createPdfImports({ db, converter, limits: { quotaBytes: 1, jobsPerPerson: 5 } });
+      const imports = createPdfImports({ db: t.db, converter, limits: { quotaBytes: 1, jobsPerPerson: 5 } });
       const before = await counts();
       const pdf = await textPdf(2);
       const id = await imports.start(
@@ -379,13 +362,10 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 10 PDF import: a PDF that waits its turn is accepted at once; if it turns out encrypted, its status says so", async () => {
-    const [user] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "pdfs@podium.test",
-    ]);
-    const ownerId = user?.id ?? "";
+    const ownerId = await userIdOf(t.db, "pdfs@podium.test");
     const converter = createPdfWorkers(TEST_WORKER_DIR, { maxWaiting: 1 });
     try {
-      const imports = createPdfImports({ db, converter, limits: { jobsPerPerson: 5 } });
+      const imports = createPdfImports({ db: t.db, converter, limits: { jobsPerPerson: 5 } });
       const options = { title: "", privacy: "private", schemaVersion: "2" };
       const first = await imports.start(ownerId, { filename: "first.pdf", bytes: await textPdf(4) }, options);
       const queued = await imports.start(ownerId, { filename: "locked.pdf", bytes: await encryptedPdf() }, options);
@@ -404,10 +384,10 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 27 fair PDF queue: a PDF waiting for its turn says how many go before it, in the upload's answer and to every process, until it converts", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("waiting@podium.test");
     // A second app on the same database answers the status too (another process on PostgreSQL).
-    const shared: Database = url ? await openDatabase({ url }) : { ...db, close: async () => {} };
+    const shared: Database = t.url ? await openDatabase({ url: t.url }) : { ...t.db, close: async () => {} };
     const other = await buildApp(TEST_CONFIG, shared);
     try {
       const elsewhere = new TestAgent(other);
@@ -446,37 +426,37 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   });
 
   it("issue 10 PDF import: malformed uploads and status requests are 4xx, never 5xx", async () => {
-    const token = owner.cookies.get("XSRF-TOKEN") ?? "";
+    const token = t.owner.cookies.get("XSRF-TOKEN") ?? "";
     const answers = [
-      await owner.request({
+      await t.owner.request({
         method: "POST",
         url: "/api/imports/pdf",
         headers: { "content-type": "multipart/form-data", "x-xsrf-token": token },
         payload: "garbage",
       }),
-      await owner.request({
+      await t.owner.request({
         method: "POST",
         url: "/api/imports/pdf",
         headers: { "content-type": "multipart/form-data; boundary=x", "x-xsrf-token": token },
         payload: "--x\r\n\r\n",
       }),
-      await owner.request({
+      await t.owner.request({
         method: "POST",
         url: "/api/imports/pdf",
         headers: { "content-type": "application/json", "x-xsrf-token": token },
         payload: "{}",
       }),
-      await owner.request({
+      await t.owner.request({
         method: "POST",
         url: "/api/imports/pdf",
         headers: { "content-type": "text/plain", "x-xsrf-token": token },
         payload: "%PDF-1.7",
       }),
-      await uploadPdf(owner, Buffer.alloc(0)),
-      await uploadPdf(owner, await blankPdf(1), { privacy: "everyone" }),
-      await owner.get("/api/imports/nope"),
-      await owner.get(`/api/imports/${"a".repeat(16)}`),
-      await owner.get("/api/imports/%00"),
+      await uploadPdf(t.owner, Buffer.alloc(0)),
+      await uploadPdf(t.owner, await blankPdf(1), { privacy: "everyone" }),
+      await t.owner.get("/api/imports/nope"),
+      await t.owner.get(`/api/imports/${"a".repeat(16)}`),
+      await t.owner.get("/api/imports/%00"),
     ];
     const statuses = answers.map((answer) => answer.statusCode);
     expect(
@@ -489,14 +469,14 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
 
   it("issue 10 PDF import: signed-out uploads are 401, no CSRF token is 403, and a job is its owner's only", async () => {
     const pdf = await blankPdf(1);
-    const stranger = new TestAgent(app);
+    const stranger = new TestAgent(t.app);
     await stranger.get("/login/");
     const signedOut = await uploadPdf(stranger, pdf);
     expect(signedOut.statusCode).toBe(401);
     expect(signedOut.json()).toMatchObject({ problem: "signedOut" });
 
     const { boundary, payload } = multipart(pdf, { privacy: "public" });
-    const noToken = await owner.request({
+    const noToken = await t.owner.request({
       method: "POST",
       url: "/api/imports/pdf",
       headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
@@ -504,25 +484,25 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
     });
     expect(noToken.statusCode).toBe(403);
 
-    const upload = await uploadPdf(owner, pdf);
+    const upload = await uploadPdf(t.owner, pdf);
     expect(upload.statusCode).toBe(202);
     const { id } = upload.json() as { id: string };
-    const other = new TestAgent(app);
+    const other = new TestAgent(t.app);
     await other.signUp("someone-else@podium.test");
     expect((await other.get(`/api/imports/${id}`)).statusCode).toBe(404);
     expect((await stranger.get(`/api/imports/${id}`)).statusCode).toBe(401);
-    expect((await waitForJob(owner, id)).status.state).toBe("done");
+    expect((await waitForJob(t.owner, id)).status.state).toBe("done");
   });
 
   it("issue 10 PDF import behind two processes: the other one follows the job to its end, counts it against the person's limit, and reads a job whose process stopped as failed", async () => {
     // A second app on the same database, as a second process would be: its own connections on
     // PostgreSQL; on PGlite (one process only) the same handle.
-    const shared: Database = url ? await openDatabase({ url }) : { ...db, close: async () => {} };
+    const shared: Database = t.url ? await openDatabase({ url: t.url }) : { ...t.db, close: async () => {} };
     const other = await buildApp(TEST_CONFIG, shared);
     try {
       const elsewhere = new TestAgent(other);
-      for (const [name, value] of owner.cookies) elsewhere.cookies.set(name, value);
-      const upload = await uploadPdf(owner, await textPdf(12));
+      for (const [name, value] of t.owner.cookies) elsewhere.cookies.set(name, value);
+      const upload = await uploadPdf(t.owner, await textPdf(12));
       expect(upload.statusCode, upload.body).toBe(202);
       const { id } = upload.json() as { id: string };
       // Asked only of the process that didn't take the upload: it sees the pages go by, then the deck.
@@ -530,52 +510,47 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
       expect(code, JSON.stringify(status)).toBe(200);
       expect(status).toMatchObject({ state: "done", pagesDone: 12, pageCount: 12 });
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
-      expect((await findPresentationByOid(db, status.oid ?? ""))?.title).toBe("Chapter 1");
+      expect((await findPresentationByOid(t.db, status.oid ?? ""))?.title).toBe("Chapter 1");
 
-      const [person] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-        "pdfs@podium.test",
-      ]);
+      const personId = await userIdOf(t.db, "pdfs@podium.test");
       // Two imports under way in another process: a third is refused here.
       const elsewhereJobs = ["elsewhere-job-01", "elsewhere-job-02"];
       for (const job of elsewhereJobs) {
-        await db.query(
+        await t.db.query(
           "insert into pdf_import_jobs (id, owner_id, state, created_at, touched_at) values ($1, $2, 'converting', now(), now())",
-          [job, person?.id],
+          [job, personId],
         );
       }
-      const third = await uploadPdf(owner, await textPdf(1));
+      const third = await uploadPdf(t.owner, await textPdf(1));
       expect(third.statusCode).toBe(429);
       expect(third.json()).toMatchObject({ problem: "busy" });
 
       // Their process stopped a while ago: they read as failed, and no longer count.
-      await db.query("update pdf_import_jobs set touched_at = now() - interval '5 minutes' where id = any($1)", [
+      await t.db.query("update pdf_import_jobs set touched_at = now() - interval '5 minutes' where id = any($1)", [
         elsewhereJobs,
       ]);
       const stopped = await elsewhere.get("/api/imports/elsewhere-job-01");
       expect(stopped.statusCode).toBe(500);
       expect(stopped.json()).toMatchObject({ state: "failed", problem: "failed" });
       expect(stopped.json().message).toMatch(/server restarted/);
-      const fourth = await uploadPdf(owner, await textPdf(1));
+      const fourth = await uploadPdf(t.owner, await textPdf(1));
       expect(fourth.statusCode, fourth.body).toBe(202);
-      expect((await waitForJob(owner, (fourth.json() as { id: string }).id)).status.state).toBe("done");
+      expect((await waitForJob(t.owner, (fourth.json() as { id: string }).id)).status.state).toBe("done");
     } finally {
       await other.close();
     }
   });
 
   it("issue 10 PDF import: a person's imports of the last hour are counted in every process", async () => {
-    const agent = new TestAgent(app);
+    const agent = new TestAgent(t.app);
     await agent.signUp("hourly@podium.test");
-    const [person] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-      "hourly@podium.test",
-    ]);
-    const ownerId = person?.id ?? "";
+    const ownerId = await userIdOf(t.db, "hourly@podium.test");
     const converter = createPdfWorkers(TEST_WORKER_DIR, {});
     try {
       // Two processes' imports, each allowing 2 an hour.
       const limits = { importsPerHour: 2, jobsPerPerson: 5 };
-      const here = createPdfImports({ db, converter, limits });
-      const there = createPdfImports({ db, converter, limits });
+      const here = createPdfImports({ db: t.db, converter, limits });
+      const there = createPdfImports({ db: t.db, converter, limits });
       const options = { title: "", privacy: "private", schemaVersion: "2" };
       const first = await here.start(ownerId, { filename: "1.pdf", bytes: await blankPdf(1) }, options);
       const second = await there.start(ownerId, { filename: "2.pdf", bytes: await blankPdf(1) }, options);

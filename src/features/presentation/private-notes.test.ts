@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { slugify } from "../../lib/ids";
-import { createTestApp, multipartForm, TestAgent } from "../../server/testing";
+import { createTestApp, multipartForm, signUpRoles, TestAgent } from "../../server/testing";
 
 /**
  * Issue 28, item 1: speaker notes are the presenter's. A deck imported with both note styles
@@ -69,15 +69,10 @@ describe.each(testDatabaseTargets())("issue 28: speaker notes are the presenter'
   beforeAll(async () => {
     // The page cache on (anonymous pages and signed-in templates): its hits are routes too.
     ({ app, db, close } = await createTestApp(target, { pageCacheMaxBytes: 8 * 1024 * 1024 }));
-    for (const role of ["owner", "editor", "commenter", "stranger"] as const) {
-      agents[role] = new TestAgent(app);
-      await agents[role].signUp(`${role}@notes.test`, "correct horse battery", {
-        firstName: role[0]?.toUpperCase() + role.slice(1),
-        lastName: "Tester",
-      });
-      // A choice made: no cookie banner, as for a returning visitor.
-      agents[role].cookies.set("podium_cookie_consent", "necessary");
-    }
+    const roles = ["owner", "editor", "commenter", "stranger"] as const;
+    Object.assign(agents, (await signUpRoles(app, db, roles, "notes.test", { named: true })).agents);
+    // A choice made: no cookie banner, as for a returning visitor.
+    for (const agent of Object.values(agents)) agent.cookies.set("podium_cookie_consent", "necessary");
     const owner = agents.owner;
     const body = multipart(
       { _csrf: owner.cookies.get("XSRF-TOKEN") ?? "", privacy: "reusable", schemaVersion: "2", title: TITLE },

@@ -3,7 +3,7 @@ import { documentImageUrls } from "../../document/camera";
 import { audienceDocument } from "../../document/notes";
 import type { PresentationDocument } from "../../document/schema";
 import { newOid } from "../../lib/ids";
-import { assetHashesIn, sweepUnusedAssets } from "../assets/repository";
+import { assetHashesIn, relinkAssets, sweepUnusedAssets } from "../assets/repository";
 
 /** The only place that knows how presentations are stored. */
 
@@ -284,13 +284,7 @@ export async function replacePresentationDocument(
           set document = $2::jsonb, source_markdown = null, last_modified = now()
         where id = $1
         returning id),
-     unused as (
-       delete from presentation_assets
-        where presentation_id = $1 and not (asset_hash = any($3::text[]))),
-     used as (
-       insert into presentation_assets (presentation_id, asset_hash)
-       select updated.id, assets.hash from updated join assets on assets.hash = any($3::text[])
-       on conflict do nothing)
+     ${relinkAssets("$3")}
      select 1`,
     [presentationId, JSON.stringify(document), assetHashesIn(documentImageUrls(document))],
   );

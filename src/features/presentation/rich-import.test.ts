@@ -1,11 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { type PresentationDocument, type Text, type Topic, topicsById } from "../../document/schema";
 import { deriveTranscript, transcriptPlainText } from "../../document/transcript";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { useTestApp } from "../../server/testing";
 import type { EditorPageData } from "../editor/page-data";
 
 /**
@@ -44,23 +42,17 @@ const texts = (slide: Topic | undefined, kind?: Text["kind"]) =>
   (slide?.texts ?? []).filter((text) => text.kind === kind && text.styleClasses[0] === "body");
 
 describe.each(testDatabaseTargets())("issue 10: a Markdown talk with every construct, on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let owner: TestAgent;
+  const t = useTestApp(target, { owner: "speaker@rich.test" });
   let location = "";
   let document: PresentationDocument;
 
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("speaker@rich.test");
-    await owner.get("/dashboard/next/");
+    await t.owner.get("/dashboard/next/");
     const body = multipart(
-      { _csrf: owner.cookies.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title: "" },
+      { _csrf: t.owner.cookies.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title: "" },
       { name: "shipping-safely.md", content: FIXTURE },
     );
-    const response = await owner.request({
+    const response = await t.owner.request({
       method: "POST",
       url: "/dashboard/next/import",
       payload: body.payload,
@@ -69,13 +61,12 @@ describe.each(testDatabaseTargets())("issue 10: a Markdown talk with every const
     expect(response.statusCode).toBe(303);
     location = String(response.headers.location);
     const oid = /presentations\/([a-z0-9]{12})\//.exec(location)?.[1];
-    const rows = await db.query<{ document: PresentationDocument }>(
+    const rows = await t.db.query<{ document: PresentationDocument }>(
       "select document from presentations where oid = $1",
       [oid],
     );
     document = rows[0]?.document as PresentationDocument;
   });
-  afterAll(() => close());
 
   it("stores a version 2 document with one slide per Markdown slide", () => {
     expect(document.version).toBe(2);
@@ -170,7 +161,7 @@ describe.each(testDatabaseTargets())("issue 10: a Markdown talk with every const
 
   it("lists what it showed differently (raw HTML) on the page the import lands on", async () => {
     expect(location).toContain("warnings=html.8");
-    const manage = await owner.get(location);
+    const manage = await t.owner.get(location);
     expect(manage.body).toContain("Slide 8: raw HTML is shown as text, not as markup.");
     const [last] = texts(slidesOf(document)[7]);
     expect(last?.paragraphs[0]?.text).toBe("Questions? <span>ask us</span> anytime.");
@@ -178,7 +169,7 @@ describe.each(testDatabaseTargets())("issue 10: a Markdown talk with every const
 
   it("gives back the Markdown as it was imported in the editor, and keeps it through a save", async () => {
     const oid = /presentations\/([a-z0-9]{12})\//.exec(location)?.[1];
-    const editor = await owner.get(`/p/edit/${oid}/`);
+    const editor = await t.owner.get(`/p/edit/${oid}/`);
     expect(editor.statusCode).toBe(200);
     expect(bootData<EditorPageData>(editor.body).form?.values.markdown).toBe(FIXTURE);
   });

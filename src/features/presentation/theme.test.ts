@@ -1,10 +1,8 @@
-import type { FastifyInstance } from "fastify";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { richDeck } from "../../document/testing/rich-fixture";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { TestAgent, useTestApp } from "../../server/testing";
 
 /** Imports a JSON document through the dashboard's form, as a browser sends it. */
 async function importJson(agent: TestAgent, document: unknown, privacy = "private"): Promise<string> {
@@ -31,25 +29,22 @@ async function importJson(agent: TestAgent, document: unknown, privacy = "privat
 }
 
 describe.each(testDatabaseTargets())("issue 10: the slide theme on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  const owner = () => new TestAgent(app);
+  const t = useTestApp(target);
+  const owner = () => new TestAgent(t.app);
   let ada: TestAgent;
   let oid: string;
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
     ada = owner();
     await ada.signUp("ada@theme.test");
     oid = await importJson(ada, richDeck("light"));
   });
-  afterAll(() => close());
 
   const storedTheme = async () =>
     (
-      await db.query<{ theme: string | null }>("select document->>'theme' as theme from presentations where oid = $1", [
-        oid,
-      ])
+      await t.db.query<{ theme: string | null }>(
+        "select document->>'theme' as theme from presentations where oid = $1",
+        [oid],
+      )
     )[0]?.theme;
 
   it("the manage page offers light, dark and high contrast with the current one checked", async () => {
@@ -146,7 +141,7 @@ describe.each(testDatabaseTargets())("issue 10: the slide theme on $name", (targ
     const deck = richDeck("light", src) as { topics: unknown[]; path: string[] };
     // The image slide first, so it is the poster.
     const imageOid = await importJson(ada, { ...deck, path: ["slide-9", ...deck.path] }, "public");
-    const svg = (await new TestAgent(app).get(`/p/${imageOid}/thumbnail.svg`)).body;
+    const svg = (await new TestAgent(t.app).get(`/p/${imageOid}/thumbnail.svg`)).body;
     const data = /<image href="data:image\/webp;base64,([^"]+)"/.exec(svg)?.[1];
     expect(data).toBeTruthy();
     expect(svg).not.toContain(src);

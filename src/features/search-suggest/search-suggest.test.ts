@@ -1,8 +1,7 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp } from "../../server/testing";
+import { createTestApp, useTestApp } from "../../server/testing";
 import { countSearchTerm, trendingTerms } from "./repository";
 import {
   SUGGEST_CACHE_CONTROL,
@@ -50,27 +49,23 @@ async function insertPresentation(
 }
 
 describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions and trending on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
+  const t = useTestApp(target);
   let owner: string;
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = await insertOwner(db);
-    await insertPresentation(db, owner, "Sourdough Basics", { views: 50 });
-    await insertPresentation(db, owner, "Why sourdough rises", { views: 900 });
-    await insertPresentation(db, owner, "Bread without sourcery", { views: 10 });
-    await insertPresentation(db, owner, "Sourdough secrets (private)", { privacy: "private", views: 5000 });
-    await insertPresentation(db, owner, "Sourdough plans (unlisted)", { privacy: "unlisted", views: 5000 });
-    await insertPresentation(db, owner, "Sourdough spam (hidden)", { hidden: true, views: 5000 });
-    await insertPresentation(db, owner, "Sourdough template", { templateSlug: "sourdough-template", views: 5000 });
-    for (let i = 1; i <= 12; i += 1) await insertPresentation(db, owner, `Pitch deck ${i}`, { views: i * 10 });
-    await insertPresentation(db, owner, "The perfect pitch", { views: 100_000 });
+    owner = await insertOwner(t.db);
+    await insertPresentation(t.db, owner, "Sourdough Basics", { views: 50 });
+    await insertPresentation(t.db, owner, "Why sourdough rises", { views: 900 });
+    await insertPresentation(t.db, owner, "Bread without sourcery", { views: 10 });
+    await insertPresentation(t.db, owner, "Sourdough secrets (private)", { privacy: "private", views: 5000 });
+    await insertPresentation(t.db, owner, "Sourdough plans (unlisted)", { privacy: "unlisted", views: 5000 });
+    await insertPresentation(t.db, owner, "Sourdough spam (hidden)", { hidden: true, views: 5000 });
+    await insertPresentation(t.db, owner, "Sourdough template", { templateSlug: "sourdough-template", views: 5000 });
+    for (let i = 1; i <= 12; i += 1) await insertPresentation(t.db, owner, `Pitch deck ${i}`, { views: i * 10 });
+    await insertPresentation(t.db, owner, "The perfect pitch", { views: 100_000 });
   });
-  afterAll(() => close());
 
   const suggestOf = async (q: string, remoteAddress = "203.0.113.1") => {
-    const response = await app.inject({
+    const response = await t.app.inject({
       method: "GET",
       url: `/api/search/suggest?q=${encodeURIComponent(q)}`,
       remoteAddress,
@@ -80,7 +75,7 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
   };
 
   it("item 4: titles by word prefix, those starting with the text first, then the most watched; JSON, cacheable briefly", async () => {
-    const response = await app.inject({ method: "GET", url: "/api/search/suggest?q=Sourd" });
+    const response = await t.app.inject({ method: "GET", url: "/api/search/suggest?q=Sourd" });
     expect(response.statusCode).toBe(200);
     expect(response.headers["content-type"]).toMatch(/^application\/json/);
     expect(response.headers["cache-control"]).toBe(SUGGEST_CACHE_CONTROL);
@@ -97,10 +92,10 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
 
   it("item 4: suggestions come from memory, and follow a change to a listed presentation within a second", async () => {
     expect((await suggestOf("quokk")).titles).toEqual([]);
-    const oid = await insertPresentation(db, owner, "Quokka facts", { views: 1 });
+    const oid = await insertPresentation(t.db, owner, "Quokka facts", { views: 1 });
     const titlesOf = async () => (await suggestOf("quokk")).titles.map((t) => t.title);
     await expect.poll(titlesOf, { timeout: 1_000, interval: 20 }).toEqual(["Quokka facts"]);
-    await db.query("update presentations set privacy = 'private' where oid = $1", [oid]);
+    await t.db.query("update presentations set privacy = 'private' where oid = $1", [oid]);
     await expect.poll(titlesOf, { timeout: 1_000, interval: 20 }).toEqual([]);
   });
 
@@ -144,39 +139,39 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
       ["/api/search/suggest?q=a%07b", "control characters"],
     ] as const;
     for (const [url, message] of cases) {
-      const response = await app.inject({ method: "GET", url });
+      const response = await t.app.inject({ method: "GET", url });
       expect(response.statusCode, url).toBe(400);
       expect(response.json<{ message: string }>().message, url).toContain(message);
       expect(response.headers["cache-control"]).toBe("no-store");
     }
     // The longest allowed text is fine.
     expect(
-      (await app.inject({ method: "GET", url: `/api/search/suggest?q=${"a".repeat(SUGGEST_MAX_QUERY_LENGTH)}` }))
+      (await t.app.inject({ method: "GET", url: `/api/search/suggest?q=${"a".repeat(SUGGEST_MAX_QUERY_LENGTH)}` }))
         .statusCode,
     ).toBe(200);
   });
 
   it("item 5: searches that found something trend once enough addresses made them; one address counts once an hour", async () => {
     const search = (term: string, remoteAddress: string) =>
-      app.inject({ method: "GET", url: `/explore/search/?search=${encodeURIComponent(term)}`, remoteAddress });
+      t.app.inject({ method: "GET", url: `/explore/search/?search=${encodeURIComponent(term)}`, remoteAddress });
     // One address, many times: counted once this hour.
     for (let i = 0; i < 5; i += 1) expect((await search("Sourdough  BASICS", "198.51.100.1")).statusCode).toBe(200);
-    const counted = await db.query<{ term: string; searches: number }>(
+    const counted = await t.db.query<{ term: string; searches: number }>(
       "select term, searches from search_term_hours where term = 'sourdough basics'",
     );
     expect(counted).toEqual([{ term: "sourdough basics", searches: 1 }]);
-    await app.trendingSearches.refresh();
+    await t.app.trendingSearches.refresh();
     expect((await suggestOf("")).terms).not.toContain("sourdough basics");
     // More addresses: it trends, and shows when what is typed fits it.
     for (let i = 2; i <= TRENDING_MIN_SEARCHES; i += 1) await search("sourdough basics", `198.51.100.${i}`);
     // A search that found nothing is never counted.
     for (let i = 1; i <= TRENDING_MIN_SEARCHES + 1; i += 1) await search("zzzqqq nothing", `198.51.100.${i}`);
-    await app.trendingSearches.refresh();
+    await t.app.trendingSearches.refresh();
     expect((await suggestOf("")).terms).toEqual(["sourdough basics"]);
     expect((await suggestOf("sourdough b")).terms).toEqual(["sourdough basics"]);
     expect((await suggestOf("bas")).terms).toEqual(["sourdough basics"]);
     expect((await suggestOf("pitch")).terms).toEqual([]);
-    expect(await db.query("select 1 from search_term_hours where term like 'zzz%'")).toEqual([]);
+    expect(await t.db.query("select 1 from search_term_hours where term like 'zzz%'")).toEqual([]);
   });
 
   it("item 5: a search the page cache answers still counts toward trending, once per address", async () => {
@@ -207,14 +202,14 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
     const now = new Date(hour + 30 * 60_000);
     const at = (hoursAgo: number) => new Date(hour - hoursAgo * HOUR_MS);
     const times = async (term: string, count: number, hoursAgo: number) => {
-      for (let i = 0; i < count; i += 1) await countSearchTerm(db, term, at(hoursAgo));
+      for (let i = 0; i < count; i += 1) await countSearchTerm(t.db, term, at(hoursAgo));
     };
     await times("decay fresh", 3, 0);
     await times("decay older", 10, 24);
     await times("decay middle", 4, 6);
     await times("decay rare", TRENDING_MIN_SEARCHES - 1, 0);
     await times("decay ancient", 50, TRENDING_WINDOW_HOURS + 5);
-    const scored = await trendingTerms(db, {
+    const scored = await trendingTerms(t.db, {
       now,
       halfLifeHours: TRENDING_HALF_LIFE_HOURS,
       windowHours: TRENDING_WINDOW_HOURS,
@@ -231,14 +226,14 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
     };
     for (const row of decay) expect(row.score).toBeCloseTo(expected[row.term as keyof typeof expected], 6);
 
-    const trending = new TrendingSearches(db, () => now);
+    const trending = new TrendingSearches(t.db, () => now);
     await trending.refresh();
     expect(trending.current().filter((term) => term.startsWith("decay "))).toEqual([
       "decay fresh",
       "decay middle",
       "decay older",
     ]);
-    const left = await db.query<{ term: string }>(
+    const left = await t.db.query<{ term: string }>(
       "select distinct term from search_term_hours where term like 'decay %' order by term",
     );
     expect(left.map((row) => row.term)).toEqual(["decay fresh", "decay middle", "decay older", "decay rare"]);
@@ -246,18 +241,13 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
 });
 
 describe.each(testDatabaseTargets())("issue 15 item 4: the suggest API is rate limited on $name", (target) => {
-  let app: FastifyInstance;
-  let close: () => Promise<void>;
-  beforeAll(async () => {
-    ({ app, close } = await createTestApp(target, { rateLimitPerMinute: 3 }));
-  });
-  afterAll(() => close());
+  const t = useTestApp(target, { config: { rateLimitPerMinute: 3 } });
 
   it("past the app's limit per address, 429", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 4; i += 1)
       statuses.push(
-        (await app.inject({ method: "GET", url: "/api/search/suggest?q=x", remoteAddress: "192.0.2.7" })).statusCode,
+        (await t.app.inject({ method: "GET", url: "/api/search/suggest?q=x", remoteAddress: "192.0.2.7" })).statusCode,
       );
     expect(statuses).toEqual([200, 200, 200, 429]);
   });

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { TestAgent, useTestApp } from "../../server/testing";
 import { LOGIN_FREE_FAILURES } from "../accounts/login-throttle";
 import { linkGrantCookie } from "../presentation/link-gate";
 
@@ -14,36 +12,27 @@ const TITLE = "Quarterly numbers for Acme";
  * passcode) says so in words and tells nothing of the deck; every route through it answers 404.
  */
 describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let owner: TestAgent;
+  const t = useTestApp(target, { owner: "owner@links.test" });
   /** A signed-in visitor, for the like API (signed out, a like is a 401 whatever the link). */
   let liker: TestAgent;
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("owner@links.test");
-    liker = new TestAgent(app);
+    liker = new TestAgent(t.app);
     await liker.signUp("liker@links.test");
   });
-  afterAll(() => close());
 
   /** A private deck with one link; its oid and link id. */
   const deckWithLink = async (name = "Investor: Acme") => {
-    await owner.get("/dashboard/next/");
-    const created = await owner.importDeck({ name: "acme.md", content: DECK }, { privacy: "private" });
-    const oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
-    const made = await owner.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name });
+    const oid = await t.owner.newDeck({ name: "acme.md", content: DECK }, { privacy: "private" });
+    const made = await t.owner.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name });
     expect(made.statusCode).toBe(303);
-    const manage = await owner.get(`/dashboard/next/presentations/${oid}/`);
+    const manage = await t.owner.get(`/dashboard/next/presentations/${oid}/`);
     const linkId = /\/view\/([A-Za-z0-9_-]{32})\//.exec(manage.body)?.[1] ?? "";
     expect(linkId).not.toBe("");
     return { oid, linkId };
   };
 
   const settings = (oid: string, linkId: string, form: Record<string, string>) =>
-    owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
+    t.owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {
       name: "Investor: Acme",
       expiresOn: "",
       passcode: "",
@@ -79,20 +68,20 @@ describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $na
 
   it("I33.3 the owner names a link; the list shows its name, views and last view (the owner's own don't count)", async () => {
     const { oid, linkId } = await deckWithLink();
-    let manage = await owner.get(`/dashboard/next/presentations/${oid}/`);
+    let manage = await t.owner.get(`/dashboard/next/presentations/${oid}/`);
     expect(manage.body).toContain("Investor: Acme");
     expect(manage.body).toContain("no views");
     expect(manage.body).toContain("not opened yet");
-    await owner.get(`/view/${linkId}/`);
-    const visitor = new TestAgent(app);
+    await t.owner.get(`/view/${linkId}/`);
+    const visitor = new TestAgent(t.app);
     expect((await visitor.get(`/view/${linkId}/`)).statusCode).toBe(200);
-    expect((await new TestAgent(app).get(`/view/${linkId}/`)).statusCode).toBe(200);
-    manage = await owner.get(`/dashboard/next/presentations/${oid}/`);
+    expect((await new TestAgent(t.app).get(`/view/${linkId}/`)).statusCode).toBe(200);
+    manage = await t.owner.get(`/dashboard/next/presentations/${oid}/`);
     expect(manage.body).toContain("2 views");
     expect(manage.body).toContain("last view");
     const renamed = await settings(oid, linkId, { name: "Board: <b>Q3</b>" });
     expect(renamed.statusCode).toBe(303);
-    manage = await owner.get(`/dashboard/next/presentations/${oid}/`);
+    manage = await t.owner.get(`/dashboard/next/presentations/${oid}/`);
     expect(manage.body).toContain("Board: &lt;b&gt;Q3&lt;/b&gt;");
     const tooLong = await settings(oid, linkId, { name: "x".repeat(101) });
     expect(tooLong.statusCode).toBe(400);
@@ -104,14 +93,14 @@ describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $na
       (await liker.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {})).statusCode,
     ).toBe(404);
     expect(
-      (await owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {}, { csrf: null }))
+      (await t.owner.postForm(`/dashboard/next/presentations/${oid}/view-links/${linkId}/settings`, {}, { csrf: null }))
         .statusCode,
     ).toBe(403);
   });
 
   it("I33.3 a link turned off says so in words, reveals nothing, and every route through it is a 404; on again, it opens", async () => {
     const { oid, linkId } = await deckWithLink();
-    const visitor = new TestAgent(app);
+    const visitor = new TestAgent(t.app);
     expect((await visitor.get(`/view/${linkId}/document.json`)).statusCode).toBe(200);
     expect((await settings(oid, linkId, { enabled: "" })).statusCode).toBe(303);
     const page = await visitor.get(`/view/${linkId}/`);
@@ -119,7 +108,7 @@ describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $na
     expect(page.body).toContain("This link is turned off");
     expectRevealsNothing(page.body, oid);
     await expectClosedEverywhere(visitor, oid, linkId);
-    expect((await owner.get(`/dashboard/next/presentations/${oid}/`)).body).toContain("Turned off: it opens nothing");
+    expect((await t.owner.get(`/dashboard/next/presentations/${oid}/`)).body).toContain("Turned off: it opens nothing");
     expect((await settings(oid, linkId, { enabled: "on" })).statusCode).toBe(303);
     expect((await visitor.get(`/view/${linkId}/`)).statusCode).toBe(200);
   });
@@ -127,19 +116,19 @@ describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $na
   it("I33.3 an expired link says so in words and every route through it is a 404; a later date opens it again", async () => {
     const { oid, linkId } = await deckWithLink();
     expect((await settings(oid, linkId, { expiresOn: "2020-01-31" })).statusCode).toBe(303);
-    const visitor = new TestAgent(app);
+    const visitor = new TestAgent(t.app);
     const page = await visitor.get(`/view/${linkId}/`);
     expect(page.statusCode).toBe(404);
     expect(page.body).toContain("This link has expired");
     expectRevealsNothing(page.body, oid);
     await expectClosedEverywhere(visitor, oid, linkId);
-    const [row] = await db.query<{ expiresAt: Date }>(
+    const [row] = await t.db.query<{ expiresAt: Date }>(
       `select expires_at as "expiresAt" from view_links where link_id = $1`,
       [linkId],
     );
     // The last day chosen works to its end (UTC).
     expect(row?.expiresAt.toISOString()).toBe("2020-02-01T00:00:00.000Z");
-    expect((await owner.get(`/dashboard/next/presentations/${oid}/`)).body).toContain("Expired: it opens nothing");
+    expect((await t.owner.get(`/dashboard/next/presentations/${oid}/`)).body).toContain("Expired: it opens nothing");
     const future = new Date(Date.now() + 3 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     expect((await settings(oid, linkId, { expiresOn: future })).statusCode).toBe(303);
     expect((await visitor.get(`/view/${linkId}/`)).statusCode).toBe(200);
@@ -150,14 +139,14 @@ describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $na
     const short = await settings(oid, linkId, { passcode: "abc" });
     expect(short.statusCode).toBe(400);
     expect((await settings(oid, linkId, { passcode: "harbour-42" })).statusCode).toBe(303);
-    const [stored] = await db.query<{ hash: string }>(
+    const [stored] = await t.db.query<{ hash: string }>(
       "select passcode_hash as hash from view_links where link_id = $1",
       [linkId],
     );
     expect(stored?.hash).toMatch(/^scrypt\$/);
     expect(stored?.hash).not.toContain("harbour-42");
 
-    const visitor = new TestAgent(app);
+    const visitor = new TestAgent(t.app);
     const asked = await visitor.get(`/view/${linkId}/`);
     expect(asked.statusCode).toBe(401);
     expect(asked.body).toContain("Enter the passcode");
@@ -181,7 +170,7 @@ describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $na
     expect((await visitor.get(`/view/${linkId}/`)).statusCode).toBe(200);
     for (const url of linkRoutes(linkId).slice(0, 3)) expect((await visitor.get(url)).statusCode, url).toBe(200);
     // Another browser still gets the form, and a made-up grant opens nothing.
-    const other = new TestAgent(app);
+    const other = new TestAgent(t.app);
     other.cookies.set(linkGrantCookie(linkId), "A".repeat(43));
     expect((await other.get(`/view/${linkId}/`)).statusCode).toBe(401);
     expect((await other.get(`/view/${linkId}/document.json`)).statusCode).toBe(404);
@@ -190,13 +179,13 @@ describe.each(testDatabaseTargets())("I33.3 view links an owner controls, on $na
     expect((await settings(oid, linkId, { passcode: "lighthouse-7" })).statusCode).toBe(303);
     expect((await visitor.get(`/view/${linkId}/document.json`)).statusCode).toBe(404);
     expect((await settings(oid, linkId, { removePasscode: "on" })).statusCode).toBe(303);
-    expect((await new TestAgent(app).get(`/view/${linkId}/`)).statusCode).toBe(200);
+    expect((await new TestAgent(t.app).get(`/view/${linkId}/`)).statusCode).toBe(200);
   });
 
   it("I33.3 passcode guesses are throttled like logins: after the free failures, 429 with Retry-After and words", async () => {
     const { oid, linkId } = await deckWithLink();
     expect((await settings(oid, linkId, { passcode: "harbour-42" })).statusCode).toBe(303);
-    const guesser = new TestAgent(app);
+    const guesser = new TestAgent(t.app);
     await guesser.get(`/view/${linkId}/`);
     for (let i = 0; i < LOGIN_FREE_FAILURES; i += 1) {
       expect((await guesser.postForm(`/view/${linkId}/passcode`, { passcode: `guess-${i}` })).statusCode).toBe(401);

@@ -1,8 +1,6 @@
-import type { FastifyInstance } from "fastify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../db/client";
+import { describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { useTestApp } from "../../server/testing";
 import { ADDRESS_VIEWS_PER_HOUR } from "../events/store-batch";
 
 /**
@@ -11,29 +9,16 @@ import { ADDRESS_VIEWS_PER_HOUR } from "../events/store-batch";
  * ADDRESS_VIEWS_PER_HOUR times an hour, and only keys are kept, never the address.
  */
 describe.each(testDatabaseTargets())("I33.4 link views de-duplicated like public views on $name", (target) => {
-  let app: FastifyInstance;
-  let db: Database;
-  let close: () => Promise<void>;
-  let owner: TestAgent;
-  beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(target));
-    owner = new TestAgent(app);
-    await owner.signUp("owner@link-views.test");
-  });
-  afterAll(() => close());
+  const t = useTestApp(target, { owner: "owner@link-views.test" });
 
   const linkOfNewDeck = async () => {
-    await owner.get("/dashboard/next/");
-    const created = await owner.importDeck({ name: "d.md", content: "# Deck\n---\n# Two" }, { privacy: "private" });
-    const oid = /presentations\/([a-z0-9]{12})\//.exec(String(created.headers.location))?.[1] ?? "";
-    await owner.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name: "Board" });
-    const body = (await owner.get(`/dashboard/next/presentations/${oid}/`)).body;
-    return /\/view\/([A-Za-z0-9_-]{32})\//.exec(body)?.[1] ?? "";
+    const oid = await t.owner.newDeck({ name: "d.md", content: "# Deck\n---\n# Two" }, { privacy: "private" });
+    return t.owner.newViewLink(oid, "Board");
   };
   const views = async (linkId: string) =>
-    (await db.query<{ views: number }>("select views from view_links where link_id = $1", [linkId]))[0]?.views;
+    (await t.db.query<{ views: number }>("select views from view_links where link_id = $1", [linkId]))[0]?.views;
   const open = (linkId: string, cookie: string, address = "192.0.2.20") =>
-    app.inject({ method: "GET", url: `/view/${linkId}/`, remoteAddress: address, headers: { cookie } });
+    t.app.inject({ method: "GET", url: `/view/${linkId}/`, remoteAddress: address, headers: { cookie } });
 
   it("I33.4 the same visitor within 30 minutes counts once; another visitor counts; nothing but keys is kept", async () => {
     const linkId = await linkOfNewDeck();
@@ -48,7 +33,9 @@ describe.each(testDatabaseTargets())("I33.4 link views de-duplicated like public
     await open(linkId, `podium_usage_session=${encodeURIComponent(JSON.stringify({ session_id: "cccccccccccc" }))}`);
     await open(linkId, `podium_usage_session=${encodeURIComponent(JSON.stringify({ session_id: "cccccccccccc" }))}`);
     expect(await views(linkId)).toBe(4);
-    const kept = await db.query<Record<string, unknown>>("select * from view_link_visits where link_id = $1", [linkId]);
+    const kept = await t.db.query<Record<string, unknown>>("select * from view_link_visits where link_id = $1", [
+      linkId,
+    ]);
     expect(kept).toHaveLength(4);
     expect(JSON.stringify(kept)).not.toContain("192.0.2.20");
     expect(JSON.stringify(kept)).not.toContain("aaaaaaaaaaaa");

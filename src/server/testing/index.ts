@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
+import { afterAll, beforeAll } from "vitest";
 import type { Database, Queryable } from "../../db/client";
 import type { TestDatabaseTarget } from "../../db/testing";
 import { insertUser, type NewUser } from "../../features/accounts/repository";
@@ -96,6 +97,32 @@ export async function createTestApp(
   };
 }
 
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * The app of a describe block's tests: made on a fresh test database before them (createTestApp, in
+ * beforeAll) and closed after them (afterAll). Its fields are there once the tests and later hooks run.
+ * `owner`: the email of a person signed up through the real form before the tests, as `owner`.
+ */
+export function useTestApp(
+  target: TestDatabaseTarget,
+  options: { config?: Partial<Config>; seeded?: boolean; owner?: string } = {},
+): TestApp & { owner: TestAgent } {
+  const made = {} as TestApp & { owner: TestAgent };
+  beforeAll(async () => {
+    Object.assign(made, await createTestApp(target, options.config, { seeded: options.seeded }));
+    if (options.owner) {
+      made.owner = new TestAgent(made.app);
+      await made.owner.signUp(options.owner);
+    }
+  });
+  afterAll(() => made.close());
+  return made;
+}
+
+/** The oid in a manage page's address (`/dashboard/next/presentations/<oid>/`), "" if there is none. */
+export const oidIn = (location: unknown) => /presentations\/([a-z0-9]{12})\//.exec(String(location))?.[1] ?? "";
+
 /** Keeps cookies between requests and sends the CSRF token the way Podium's pages do. */
 export class TestAgent {
   readonly cookies = new Map<string, string>();
@@ -146,7 +173,7 @@ export class TestAgent {
   }
 
   /** Imports a deck file through the dashboard's form, as a browser posts it (multipart, CSRF token as a field). */
-  importDeck(file: { name: string; content: string | Buffer }, fields: Record<string, string> = {}) {
+  importDeck(file: { name: string; content: string | Buffer } | null, fields: Record<string, string> = {}) {
     const body = multipartForm(
       { _csrf: this.cookies.get("XSRF-TOKEN") ?? "", privacy: "public", schemaVersion: "2", title: "", ...fields },
       file,
@@ -157,6 +184,19 @@ export class TestAgent {
       payload: body.payload,
       headers: { "content-type": body.contentType },
     });
+  }
+
+  /** Imports a deck as the owner does from the dashboard (its page first, for the CSRF cookie); its oid. */
+  async newDeck(file: { name: string; content: string | Buffer }, fields: Record<string, string> = {}) {
+    await this.get("/dashboard/next/");
+    return oidIn((await this.importDeck(file, fields)).headers.location);
+  }
+
+  /** Adds a view link named `name` to the deck through its manage page's form; the link's id, as that page shows it. */
+  async newViewLink(oid: string, name: string) {
+    await this.postForm(`/dashboard/next/presentations/${oid}/view-links`, { name });
+    const manage = await this.get(`/dashboard/next/presentations/${oid}/`);
+    return /\/view\/([A-Za-z0-9_-]{32})\//.exec(manage.body)?.[1] ?? "";
   }
 
   /** Signs up through the real form; leaves the agent signed in. */
@@ -204,6 +244,41 @@ export function insertTestUser(
   person: Pick<NewUser, "oid" | "email" | "username" | "firstName" | "lastName"> & Partial<NewUser>,
 ) {
   return insertUser(db, { publicDisplayName: null, passwordHash: "x", isAdmin: false, isCurator: false, ...person });
+}
+
+/**
+ * Signs each role up through the real form, as `${role}@${domain}` (`named`: first name the role,
+ * capitalised, last name Tester); their agents, signed in, and their user ids.
+ */
+export async function signUpRoles<Role extends string>(
+  app: FastifyInstance,
+  db: Queryable,
+  roles: readonly Role[],
+  domain: string,
+  { named = false } = {},
+): Promise<{ agents: Record<Role, TestAgent>; ids: Record<Role, string> }> {
+  const agents = {} as Record<Role, TestAgent>;
+  const ids = {} as Record<Role, string>;
+  for (const role of roles) {
+    const email = `${role}@${domain}`;
+    agents[role] = new TestAgent(app);
+    if (named) {
+      await agents[role].signUp(email, undefined, {
+        firstName: role[0]?.toUpperCase() + role.slice(1),
+        lastName: "Tester",
+      });
+    } else {
+      await agents[role].signUp(email);
+    }
+    ids[role] = await userIdOf(db, email);
+  }
+  return { agents, ids };
+}
+
+/** The id (as text) of the person with this email, "" if there is none. */
+export async function userIdOf(db: Queryable, email: string): Promise<string> {
+  const [row] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [email]);
+  return row?.id ?? "";
 }
 
 /**

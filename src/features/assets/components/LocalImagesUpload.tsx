@@ -3,6 +3,7 @@ import type { LocalImage } from "../../../document/markdown";
 import { FormattedMessage } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import { useSession } from "../../../ui/session";
+import { UploadStatus } from "./ImageUploadStatus";
 import { ImageUploadFailure, placeImage, uploadImage, writtenName } from "./image-upload";
 import "./image-upload.css";
 
@@ -81,17 +82,16 @@ function LocalImageRow({ oid, image, index }: { oid: string; image: LocalImage; 
         <button type="submit" className="button" disabled={state.kind === "uploading" || placed}>
           <FormattedMessage id="localImages.upload" values={{ name }} />
         </button>
-        <div id={`${id}-status`} className="image-upload__status">
-          <p role="status" aria-live="polite" className="image-upload__progress">
-            {state.kind === "uploading" ? <FormattedMessage id="assets.uploading" values={{ name }} /> : null}
-            {placed ? <FormattedMessage id="localImages.placed" values={{ name, slide: image.slide }} /> : null}
-          </p>
-          {state.kind === "failed" ? (
-            <p role="alert" className="field__error">
-              <FormattedMessage id={state.messageId} values={state.values} />
-            </p>
-          ) : null}
-        </div>
+        <UploadStatus
+          id={`${id}-status`}
+          progress={
+            <>
+              {state.kind === "uploading" ? <FormattedMessage id="assets.uploading" values={{ name }} /> : null}
+              {placed ? <FormattedMessage id="localImages.placed" values={{ name, slide: image.slide }} /> : null}
+            </>
+          }
+          failure={state.kind === "failed" ? state : null}
+        />
       </form>
     </li>
   );

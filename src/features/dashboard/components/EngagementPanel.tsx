@@ -1,9 +1,9 @@
 import { type ReactNode, useId } from "react";
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import { MessageLabel } from "../../../ui/Form";
-import type { EngagementFigures } from "../engagement";
 import { ENGAGEMENT_PERIODS } from "../engagement";
 import type { ViewSourceRow } from "../repository";
+import type { ManageData } from "../service";
 import { ColumnHeads } from "./ColumnHeads";
 import "./engagement.css";
 
@@ -58,13 +58,7 @@ export function EngagementPanel({
   links,
 }: {
   action: string;
-  engagement: {
-    days: number;
-    audience: string;
-    figures: EngagementFigures;
-    downloads: number;
-    sources: ViewSourceRow[];
-  };
+  engagement: ManageData["engagement"];
   links: { linkId: string; name: string }[];
 }) {
   const intl = useIntl();

@@ -4,17 +4,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/podium-intl";
 import { PodiumApp } from "../../../ui/PodiumApp";
+import { stubResizeObserver } from "../../../ui/testing/jsdom-stubs";
 import { previewOf } from "../preview";
 import { PREVIEW_DEFAULT_WIDTH, SlidePreview } from "./SlidePreview";
 
 afterEach(cleanup);
 
 // jsdom has no ResizeObserver; the preview only needs it to follow the column's width.
-globalThis.ResizeObserver ??= class {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-} as unknown as typeof ResizeObserver;
+stubResizeObserver();
 
 const MARKDOWN = "# One\n## Sub\n---\n# Two\n- a **bold** point\n- [a link](https://example.com/x)";
 

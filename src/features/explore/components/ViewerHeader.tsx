@@ -9,6 +9,7 @@ import { useSearchSuggestions } from "../../search-suggest/components/useSearchS
 import { HEADER_CLICK_SOURCE, type HeaderAppData } from "../header-data";
 import { searchUrl } from "../search";
 import "./header.css";
+import { Icon } from "../../../ui/Icon";
 
 /** Issue 30: the app badges are for signed-in people (spec §2), and so is their code. */
 export const NativeAppBadges = loadedWhereShown(
@@ -170,12 +171,7 @@ function HeaderSearch({
           className="header-search__submit"
           aria-label={intl.formatMessage({ id: "header.search" })}
         >
-          <svg width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path
-              d="M15.5 14h-.8l-.3-.3A6.5 6.5 0 1 0 9.5 16a6.5 6.5 0 0 0 4.2-1.6l.3.3v.8l5 5 1.5-1.5zm-6 0a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9z"
-              fill="currentColor"
-            />
-          </svg>
+          <Icon path="M15.5 14h-.8l-.3-.3A6.5 6.5 0 1 0 9.5 16a6.5 6.5 0 0 0 4.2-1.6l.3.3v.8l5 5 1.5-1.5zm-6 0a4.5 4.5 0 1 1 0-9 4.5 4.5 0 0 1 0 9z" />
         </button>
         {expanded ? (
           <button

@@ -172,7 +172,7 @@ function LiveSession({ live, step }: { live: PresenterLiveData; step: number }) 
         <h3 className="presenter__label">
           <FormattedMessage id="live.panel.reactions" />
         </h3>
-        <ul className="live-panel__bursts" aria-live="polite">
+        <ul className="live-panel__bursts chip-row" aria-live="polite">
           {bursts.map((burst) => (
             <li key={burst.id} className="live-burst" data-reaction={burst.reaction}>
               <span aria-hidden="true">{LIVE_REACTIONS[burst.reaction]}</span>

@@ -5,6 +5,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/podium-intl";
 import { PodiumApp } from "../../../ui/PodiumApp";
+import { stubResizeObserver } from "../../../ui/testing/jsdom-stubs";
 import { trackEvent } from "../../events/client";
 import { flushTimers } from "../../events/testing/held-log";
 import type { PresentationPageData } from "../page-data";
@@ -12,13 +13,7 @@ import { viewPageData } from "../testing/page-data";
 import { PrivateViewPage } from "./PrivateViewPage";
 import { CircularProgress } from "./player/CircularProgress";
 
-beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-});
+beforeAll(stubResizeObserver);
 vi.mock("../../events/client", async (importOriginal) => ({
   ...(await importOriginal<typeof import("../../events/client")>()),
   trackEvent: vi.fn(async () => true),

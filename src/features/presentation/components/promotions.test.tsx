@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { messagesFor } from "../../../i18n/catalogues";
 import { createPodiumIntl } from "../../../i18n/podium-intl";
 import { PodiumApp } from "../../../ui/PodiumApp";
+import { stubDialog } from "../../../ui/testing/jsdom-stubs";
 import { EmbedModal } from "../../embed/components/EmbedModal";
 import { BottomBand, bannerVariant, VideoBanner } from "./Promotions";
 
@@ -44,9 +45,7 @@ describe("banner and band", () => {
   });
 
   it("R5.1 responsive-only embeds replace the inputs with an explanation and a learn-more link", () => {
-    HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
-      this.setAttribute("open", "");
-    };
+    stubDialog();
     renderIntl(
       <EmbedModal
         open

@@ -4,7 +4,7 @@ import type { Database } from "../../../db/client";
 import { testDatabaseTargets } from "../../../db/testing";
 import { importMarkdown } from "../../../document/markdown";
 import { stableOid } from "../../../lib/ids";
-import { createTestApp, TestAgent } from "../../../server/testing";
+import { createTestApp, signUpRoles, TestAgent } from "../../../server/testing";
 import { playerPropsOf } from "../components/player/player-props";
 import type { PresentationPageData } from "../page-data";
 import {
@@ -45,15 +45,13 @@ describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $
 
   beforeAll(async () => {
     ({ app, db, close } = await createTestApp(target));
-    const ids: Record<string, string> = {};
-    for (const role of ["owner", "collaborator", "stranger"] as const) {
-      agents[role] = new TestAgent(app);
-      await agents[role].signUp(`${role}@presenter.test`);
-      const [row] = await db.query<{ id: string }>("select id::text as id from users where email = $1", [
-        `${role}@presenter.test`,
-      ]);
-      ids[role] = row?.id ?? "";
-    }
+    const { agents: signedUp, ids } = await signUpRoles(
+      app,
+      db,
+      ["owner", "collaborator", "stranger"],
+      "presenter.test",
+    );
+    Object.assign(agents, signedUp);
     const document = importMarkdown("# One\n---\n# Two\n---\n# Three", "2");
     const first = document.topics[0];
     if (first) first.notes = "Welcome everyone.\n\nMention the <tide> & the moon.";

@@ -1,5 +1,5 @@
 import { type FormEvent, type MouseEvent, useCallback, useEffect, useState } from "react";
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
+import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
 import type { Card } from "../../../lib/card";
 import { readFeature } from "../../../lib/features";
 import { ownerDisplayName } from "../../../lib/owner";
@@ -32,6 +32,7 @@ import "./more-decks.css";
 // The side lists' code loads when near (SideLists), their look with the page: their room is held from the first paint.
 import "../../sidebar/components/sidebar.css";
 import "../../presentation/components/presentation.css";
+import { LastModified } from "../../../ui/LastModified";
 
 /** Issue 30: the owner's and collaborators' tools reach only their browsers. */
 export const OwnerTools = loadedWhereShown(import.meta.env.SSR ? (await import("./OwnerTools")).OwnerTools : null, () =>
@@ -198,16 +199,7 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
             <div className="toolbar-card__meta">
               <OwnerBadge data={data} name={ownerName} />
               <span className="toolbar-card__date">
-                <FormattedMessage
-                  id="presentation.lastModified"
-                  values={{
-                    date: (
-                      <time dateTime={data.lastModifiedDateString}>
-                        <FormattedDate value={data.lastModifiedDateString} dateStyle="long" timeZone="UTC" />
-                      </time>
-                    ),
-                  }}
-                />
+                <LastModified date={data.lastModifiedDateString} />
               </span>
               {data.privacy === "unlisted" ? (
                 <span className="privacy privacy--unlisted">

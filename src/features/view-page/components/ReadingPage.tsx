@@ -1,5 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
-import { FormattedDate, FormattedMessage } from "../../../i18n/intl";
+import { FormattedMessage } from "../../../i18n/intl";
 import { ownerDisplayName } from "../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../ui/Avatar";
 import { LinkButton } from "../../../ui/LinkButton";
@@ -9,6 +9,8 @@ import type { ReadingPageData } from "../reading-data";
 import "../../presentation/components/slide/slide.css";
 import "../../presentation/components/presentation.css";
 import "./reading.css";
+import { Icon } from "../../../ui/Icon";
+import { LastModified } from "../../../ui/LastModified";
 
 /**
  * Issue 12, reading mode: the presentation as a column of slides with their text, for reading on a
@@ -53,23 +55,12 @@ export function ReadingPage({ data, slides = null }: { data: ReadingPageData; sl
               )}
             </span>
             <span className="reading__date">
-              <FormattedMessage
-                id="presentation.lastModified"
-                values={{
-                  date: (
-                    <time dateTime={data.lastModified}>
-                      <FormattedDate value={data.lastModified} dateStyle="long" timeZone="UTC" />
-                    </time>
-                  ),
-                }}
-              />
+              <LastModified date={data.lastModified} />
             </span>
           </p>
           <p className="reading__actions">
             <a className="button button--primary" href={`${data.playerPath}#step=1`}>
-              <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path d="M8 5v14l11-7z" fill="currentColor" />
-              </svg>
+              <Icon size={18} path="M8 5v14l11-7z" />
               <FormattedMessage id="player.present" />
             </a>
             <LinkButton href={data.playerPath} message="reading.backToPlayer" />

@@ -1,6 +1,7 @@
 import { type CanvasRect, cameraTransform, firstStepNumbers, topicRects } from "../../../document/camera";
 import type { PresentationDocument, Theme, Topic } from "../../../document/schema";
 import { FormattedMessage } from "../../../i18n/intl";
+import { Icon } from "../../../ui/Icon";
 import { slideThemeClass, TopicView } from "../../presentation/components/slide/SlideView";
 import { SpeakerNotes, TranscriptTextView } from "../../presentation/components/TranscriptText";
 import { topicsById } from "../../presentation/presenter/slides";
@@ -48,9 +49,7 @@ export function ReadingSlides({ document, playerPath }: { document: Presentation
               )}
             </div>
             <a className="reading-slide__play" href={`${playerPath}#step=${step}`}>
-              <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                <path d="M8 5v14l11-7z" fill="currentColor" />
-              </svg>
+              <Icon size={16} path="M8 5v14l11-7z" />
               <FormattedMessage id="reading.playFrom" values={{ number: step }} />
             </a>
           </section>
@@ -75,7 +74,7 @@ function SlideFrame({ topic, rect, theme }: { topic: Topic; rect: CanvasRect; th
       inert
     >
       <div
-        className="reading-slide__canvas"
+        className="reading-slide__canvas slide-canvas"
         style={{ transform: cameraTransform(local, { width: rect.width, height: rect.height }, 0) }}
       >
         <TopicView topic={topic} lazyImages />

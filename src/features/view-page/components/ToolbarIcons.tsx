@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Icon } from "../../../ui/Icon";
 
 /**
  * Issue 12: the toolbar's actions carry an icon and a label. From 768 px both show; on a phone
@@ -29,9 +30,7 @@ export type ToolbarIcon = keyof typeof TOOLBAR_ICONS;
 export function ToolbarActionLabel({ icon, children }: { icon: ToolbarIcon; children: ReactNode }) {
   return (
     <>
-      <svg className="toolbar__icon" width="20" height="20" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-        <path d={TOOLBAR_ICONS[icon]} fill="currentColor" />
-      </svg>
+      <Icon className="toolbar__icon" path={TOOLBAR_ICONS[icon]} />
       <span className="toolbar__label">{children}</span>
     </>
   );

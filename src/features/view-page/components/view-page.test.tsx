@@ -7,6 +7,7 @@ import { formatWithoutPluralRules } from "../../../i18n/plural-fallback";
 import { createPodiumIntl } from "../../../i18n/podium-intl";
 import type { Card } from "../../../lib/card";
 import { PodiumApp } from "../../../ui/PodiumApp";
+import { stubDialog, stubIntersectionObserver, stubResizeObserver } from "../../../ui/testing/jsdom-stubs";
 import { trackEvent, trackViewPageLoaded } from "../../events/client";
 import { flushTimers, holdNextLog } from "../../events/testing/held-log";
 import { sendLike } from "../../likes/like-client";
@@ -22,22 +23,9 @@ vi.mock("../../events/client", async (importOriginal) => ({
 vi.mock("../../likes/like-client", () => ({ sendLike: vi.fn(async () => undefined) }));
 
 beforeAll(() => {
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-  globalThis.IntersectionObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof IntersectionObserver;
-  HTMLDialogElement.prototype.showModal ??= function showModal(this: HTMLDialogElement) {
-    this.setAttribute("open", "");
-  };
-  HTMLDialogElement.prototype.close ??= function close(this: HTMLDialogElement) {
-    this.removeAttribute("open");
-  };
+  stubResizeObserver();
+  stubIntersectionObserver();
+  stubDialog();
 });
 afterEach(() => {
   cleanup();

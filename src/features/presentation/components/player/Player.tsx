@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import type { PresentationDocument } from "../../../../document/schema";
-import { FormattedDate, FormattedMessage, useIntl } from "../../../../i18n/intl";
+import { FormattedMessage, useIntl } from "../../../../i18n/intl";
 import { ownerDisplayName } from "../../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
 import { logClientProblem, trackEvent } from "../../../events/client";
@@ -26,6 +26,8 @@ import { CircularProgress } from "./CircularProgress";
 import type { EmbedApiTarget } from "./embed-api-host";
 import { loadPresentViewer, type PresentViewerChunk, prefetchPresentViewer } from "./load-viewer";
 import "./player.css";
+import { Icon } from "../../../../ui/Icon";
+import { LastModified } from "../../../../ui/LastModified";
 
 export interface PlayerProps {
   oid: string;
@@ -351,9 +353,7 @@ export function Player(props: PlayerProps) {
   const Viewer = viewer?.chunk.PresentViewer;
   const restartButton = (
     <button type="button" className="overlay__present overlay__restart" onClick={restart}>
-      <svg width="26" height="26" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-        <path d="M12 5V2L7 6l5 4V7a5 5 0 1 1-5 5H5a7 7 0 1 0 7-7z" fill="currentColor" />
-      </svg>
+      <Icon size={26} path="M12 5V2L7 6l5 4V7a5 5 0 1 1-5 5H5a7 7 0 1 0 7-7z" />
       <FormattedMessage id="player.restart" />
     </button>
   );
@@ -440,16 +440,7 @@ export function Player(props: PlayerProps) {
                   <span>{ownerName}</span>
                 </p>
                 <p className="overlay__date">
-                  <FormattedMessage
-                    id="presentation.lastModified"
-                    values={{
-                      date: (
-                        <time dateTime={props.lastModified}>
-                          <FormattedDate value={props.lastModified} dateStyle="long" timeZone="UTC" />
-                        </time>
-                      ),
-                    }}
-                  />
+                  <LastModified date={props.lastModified} />
                 </p>
               </div>
             ) : null}
@@ -462,9 +453,7 @@ export function Player(props: PlayerProps) {
                 onPointerEnter={prefetchPresentViewer}
                 onFocus={prefetchPresentViewer}
               >
-                <svg width="28" height="28" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                  <path d="M8 5v14l11-7z" fill="currentColor" />
-                </svg>
+                <Icon size={28} path="M8 5v14l11-7z" />
                 <FormattedMessage id="player.present" />
               </button>
               {props.readingUrl ? (

@@ -10,6 +10,7 @@ import {
 import type { PresentationDocument } from "../../../../document/schema";
 import { FormattedMessage, useIntl } from "../../../../i18n/intl";
 import { KEY_CODES } from "../../../../lib/constants";
+import { Icon } from "../../../../ui/Icon";
 import { CAMERA_PADDING, STEP_TRANSITION_MS, SWIPE_MIN_DISTANCE } from "../../player-rules";
 import { openPresenterView } from "../../presenter/open";
 import { presenterOffered } from "../../presenter/sync";
@@ -236,7 +237,7 @@ export function PresentViewer({
         onPointerUp={onPointerUp}
       >
         <div
-          className="viewer__canvas"
+          className="viewer__canvas slide-canvas"
           style={{
             transform,
             clipPath,
@@ -269,9 +270,7 @@ export function PresentViewer({
           disabled={step === 0}
           aria-label={intl.formatMessage({ id: "player.previous" })}
         >
-          <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d="M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z" fill="currentColor" />
-          </svg>
+          <Icon size={24} path="M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z" />
         </button>
         <span className="viewer__counter" aria-live="polite" aria-atomic="true">
           <span className="visually-hidden">{stepLabel}</span>
@@ -285,9 +284,7 @@ export function PresentViewer({
           onClick={() => go("next")}
           aria-label={intl.formatMessage({ id: "player.next" })}
         >
-          <svg width="24" height="24" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path d="M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z" fill="currentColor" />
-          </svg>
+          <Icon size={24} path="M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z" />
         </button>
         {presenterUrl ? (
           <button
@@ -298,12 +295,10 @@ export function PresentViewer({
             aria-keyshortcuts="P"
             title={intl.formatMessage({ id: "player.presenterView" })}
           >
-            <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-              <path
-                d="M20 2H4a2 2 0 0 0-2 2v18l4-4h14a2 2 0 0 0 2-2V4a2 2 0 0 0-2-2zM8 14H6v-2h2zm0-3H6V9h2zm0-3H6V6h2zm7 6h-5v-2h5zm3-3h-8V9h8zm0-3h-8V6h8z"
-                fill="currentColor"
-              />
-            </svg>
+            <Icon
+              size={22}
+              path="M20 2H4a2 2 0 0 0-2 2v18l4-4h14a2 2 0 0 0 2-2V4a2 2 0 0 0-2-2zM8 14H6v-2h2zm0-3H6V9h2zm0-3H6V6h2zm7 6h-5v-2h5zm3-3h-8V9h8zm0-3h-8V6h8z"
+            />
           </button>
         ) : null}
         <button
@@ -313,16 +308,14 @@ export function PresentViewer({
           aria-label={intl.formatMessage({ id: fullscreen ? "player.exitFullscreen" : "player.fullscreen" })}
           aria-pressed={fullscreen}
         >
-          <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-            <path
-              d={
-                fullscreen
-                  ? "M5 16h3v3h2v-5H5zm3-8H5v2h5V5H8zm6 11h2v-3h3v-2h-5zm2-11V5h-2v5h5V8z"
-                  : "M7 14H5v5h5v-2H7zm-2-4h2V7h3V5H5zm12 7h-3v2h5v-5h-2zM14 5v2h3v3h2V5z"
-              }
-              fill="currentColor"
-            />
-          </svg>
+          <Icon
+            size={22}
+            path={
+              fullscreen
+                ? "M5 16h3v3h2v-5H5zm3-8H5v2h5V5H8zm6 11h2v-3h3v-2h-5zm2-11V5h-2v5h5V8z"
+                : "M7 14H5v5h5v-2H7zm-2-4h2V7h3V5H5zm12 7h-3v2h5v-5h-2zM14 5v2h3v3h2V5z"
+            }
+          />
         </button>
       </div>
     </div>

@@ -22,6 +22,7 @@ import {
 import { usePresenterSync } from "./use-presenter-sync";
 import "../../../../ui/styles/base.css";
 import "./presenter.css";
+import { Icon } from "../../../../ui/Icon";
 
 /** Notes text sizes the speaker can step through (px). */
 const NOTES_SIZES = [16, 18, 20, 24, 28, 34, 40] as const;
@@ -190,9 +191,7 @@ export function PresenterPage({
                 disabled={!document || step === 0}
                 aria-describedby="presenter-keyboard-hint"
               >
-                <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                  <path d="M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z" fill="currentColor" />
-                </svg>
+                <Icon size={22} path="M15.4 7.4 14 6l-6 6 6 6 1.4-1.4L10.8 12z" />
                 <FormattedMessage id="presenter.previous" />
               </button>
               <p className="presenter__counter">{counter}</p>
@@ -204,9 +203,7 @@ export function PresenterPage({
                 aria-describedby="presenter-keyboard-hint"
               >
                 <FormattedMessage id="presenter.next" />
-                <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-                  <path d="M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z" fill="currentColor" />
-                </svg>
+                <Icon size={22} path="M8.6 16.6 10 18l6-6-6-6-1.4 1.4 4.6 4.6z" />
               </button>
             </div>
           </div>
@@ -332,7 +329,7 @@ function SlideBox({
             fit ? { left: fit.left, top: fit.top, width: fit.width, height: fit.height } : { visibility: "hidden" }
           }
         >
-          <div className="presenter__canvas" inert style={{ transform: fit?.transform }}>
+          <div className="presenter__canvas slide-canvas" inert style={{ transform: fit?.transform }}>
             {document.topics.map((topic) => (
               <TopicView key={topic.id} topic={topic} />
             ))}
