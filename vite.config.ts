@@ -45,8 +45,10 @@ function appShellChunk() {
         for (const imported of context.getModuleInfo(id)?.importedIds ?? []) visit(imported);
       };
       visit(`${import.meta.dirname}/src/client/hydrate.tsx`);
-      // The pure helpers every page kind uses (lib/), the avatar, the kept server markup and the
-      // bundler's runtime: a few hundred bytes each, that would otherwise each be a file of its own.
+      // The pure helpers every page kind uses (lib/), the avatar, the icon, the last-modified date,
+      // the kept server markup and the bundler's runtime: a few hundred bytes each, that would
+      // otherwise each be a file of its own, or be drawn into the player's chunk (a group takes the
+      // modules its own import) and bring that to pages that never play (explore, reading mode).
       const pages = new Set<string>();
       const reach = (id: string) => {
         if (pages.has(id)) return;
@@ -61,7 +63,8 @@ function appShellChunk() {
   };
 }
 /** Modules of every page's shell beyond what hydration imports (issue 30). */
-const SHELL_HELPERS = /\/src\/(lib\/[^/]+\.ts|ui\/(Avatar|ServerMarkup)\.tsx)$|^\0rolldown\/runtime\.js$/;
+const SHELL_HELPERS =
+  /\/src\/(lib\/[^/]+\.ts|ui\/(Avatar|ServerMarkup|Icon|LastModified)\.tsx)$|^\0rolldown\/runtime\.js$/;
 /** The player's modules the pages that play load before Present (issue 30). */
 const PLAYER_PARTS =
   /\/src\/features\/presentation\/components\/player\/(Player|player-props|CircularProgress|load-viewer)\.tsx?$|\/src\/features\/presentation\/(player-rules|page-data)\.ts$/;
