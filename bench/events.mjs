@@ -155,8 +155,11 @@ async function loadUntilGone(port, stopAt) {
   return { statuses, errors, accepted: statuses[204] ?? 0 };
 }
 
+/** The bench's own connections say so: databaseCpuMeter leaves them out. */
+const BENCH_APPLICATION = "podium-bench";
+
 async function storedRows(url) {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, application_name: BENCH_APPLICATION });
   await client.connect();
   try {
     const { rows } = await client.query("select count(*)::int as n from usage_events");
@@ -168,20 +171,21 @@ async function storedRows(url) {
 
 /**
  * Issue 32 item 4: CPU seconds of the PostgreSQL backends serving the database at `url` (its own
- * temporary one), sampled every CPU_SAMPLE_MS: unlike every postgres process of the machine, not
- * moved by other work on a shared machine. A backend seen at the first sample counts from there,
+ * temporary one; the bench's own connections left out), sampled every CPU_SAMPLE_MS: unlike every
+ * postgres process of the machine, not moved by other work on a shared machine. A backend seen at the first sample counts from there,
  * one that started later from its start; one that ends between samples loses at most one interval.
  */
 const CPU_SAMPLE_MS = 250;
 async function databaseCpuMeter(url) {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, application_name: BENCH_APPLICATION });
   await client.connect();
   const first = new Map();
   const last = new Map();
   let sampling = true;
   const sample = async (initial) => {
     const { rows } = await client.query(
-      "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+      "select pid from pg_stat_activity where datname = current_database() and application_name <> $1",
+      [BENCH_APPLICATION],
     );
     for (const { pid } of rows) {
       const seconds = support.cpuSecondsOf(pid);
