@@ -213,21 +213,25 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
   const loop = async () => {
     while (draining === null || Date.now() < draining) {
       const messages: JsMsg[] = [];
+      let failure: unknown = null;
       try {
         const fetched = await consumer.fetch({ max_messages: EVENT_FETCH_MESSAGES, expires: 1_000 });
         for await (const message of fetched) messages.push(message);
       } catch (error) {
-        // NATS unreachable for now: try again shortly (it reconnects by itself).
-        if (draining !== null) break;
-        options.onError?.(error, 0);
-        await wait(EVENT_RETRY_FIRST_MS * 5);
+        failure = error;
+      }
+      // What arrived before a failure is stored all the same: unacknowledged, it would wait out
+      // ack_wait, or (when this process is stopping) the next process.
+      if (messages.length > 0) await storeMessages(messages);
+      if (failure !== null) {
+        // Stopping while NATS is away: nothing more can come. Otherwise (NATS unreachable for now,
+        // or a fetch that missed its heartbeats on a busy machine) try again shortly.
+        if (draining !== null && !(connected && !nc.isClosed())) break;
+        options.onError?.(failure, 0);
+        await wait(EVENT_RETRY_FIRST_MS * (draining === null ? 5 : 1));
         continue;
       }
-      if (messages.length === 0) {
-        if (draining !== null) break;
-        continue;
-      }
-      await storeMessages(messages);
+      if (messages.length === 0 && draining !== null) break;
     }
   };
   // A loop never ends on an error it didn't expect: it is told, and the loop is over (close() still resolves).
