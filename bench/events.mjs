@@ -23,7 +23,7 @@
 // all share the JetStream consumer). BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles
 // the server. Without NATS reachable the JetStream part is skipped.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { availableParallelism, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
@@ -155,8 +155,11 @@ async function loadUntilGone(port, stopAt) {
   return { statuses, errors, accepted: statuses[204] ?? 0 };
 }
 
+/** The bench's own connections say so: databaseCpuMeter leaves them out. */
+const BENCH_APPLICATION = "podium-bench";
+
 async function storedRows(url) {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, application_name: BENCH_APPLICATION });
   await client.connect();
   try {
     const { rows } = await client.query("select count(*)::int as n from usage_events");
@@ -164,6 +167,80 @@ async function storedRows(url) {
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/**
+ * Issue 32 item 4: CPU seconds of the PostgreSQL backends serving the database at `url` (its own
+ * temporary one; the bench's own connections left out), sampled every CPU_SAMPLE_MS: unlike every
+ * postgres process of the machine, not moved by other work on a shared machine. A backend seen at the first sample counts from there,
+ * one that started later from its start; one that ends between samples loses at most one interval.
+ */
+const CPU_SAMPLE_MS = 250;
+async function databaseCpuMeter(url) {
+  const client = new pg.Client({ connectionString: url, application_name: BENCH_APPLICATION });
+  await client.connect();
+  const first = new Map();
+  const last = new Map();
+  let sampling = true;
+  const sample = async (initial) => {
+    const { rows } = await client.query(
+      "select pid from pg_stat_activity where datname = current_database() and application_name <> $1",
+      [BENCH_APPLICATION],
+    );
+    for (const { pid } of rows) {
+      const seconds = support.cpuSecondsOf(pid);
+      if (seconds === null) continue;
+      if (!first.has(pid)) first.set(pid, initial ? seconds : 0);
+      last.set(pid, seconds);
+    }
+  };
+  await sample(true);
+  const loop = (async () => {
+    while (sampling) {
+      await new Promise((done) => setTimeout(done, CPU_SAMPLE_MS));
+      if (sampling) await sample(false).catch(() => {});
+    }
+  })();
+  return {
+    /** CPU seconds since the meter started. */
+    async read() {
+      await sample(false);
+      let total = 0;
+      for (const [pid, seconds] of last) total += seconds - (first.get(pid) ?? 0);
+      return total;
+    },
+    async stop() {
+      sampling = false;
+      await loop;
+      await client.end().catch(() => {});
+    },
+  };
+}
+
+/** CPU seconds of every nats-server process of the machine (shared with other work; null if none). */
+function natsServerCpuSeconds() {
+  let total = null;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/stat`, "utf8").includes("(nats-server)")) continue;
+      total = (total ?? 0) + (support.cpuSecondsOf(entry) ?? 0);
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
+}
+
+/** Waits until `count` rows are stored (or `ms` have passed); the rows stored. */
+async function storedAtLeast(url, count, ms) {
+  const until = Date.now() + ms;
+  let stored = await storedRows(url);
+  while (stored < count && Date.now() < until) {
+    await new Promise((done) => setTimeout(done, 100));
+    stored = await storedRows(url);
+  }
+  return stored;
 }
 
 function figures(result) {
@@ -259,6 +336,17 @@ async function natsReachable() {
   }
 }
 
+/** Messages ever published to the stream (its last sequence number): events per message is a cost figure. */
+async function streamMessagesPublished(stream) {
+  const nc = await connect({ servers: NATS_URL });
+  try {
+    const info = await (await nc.jetstreamManager()).streams.info(stream);
+    return info.state.last_seq;
+  } finally {
+    await nc.close();
+  }
+}
+
 /** Events JetStream still holds for the consumer (not yet stored): what the next process stores. */
 async function streamPending(stream) {
   const nc = await connect({ servers: NATS_URL });
@@ -290,6 +378,11 @@ async function benchPipeline(name, env) {
     { PODIUM_SEED: "off", PODIUM_WORKERS: String(WORKERS), ...env },
   );
   let acknowledged = 0;
+  // Issue 32 item 4: CPU per stored event over the whole run (warm-up, measured, steady, until all
+  // is stored), robust to other work on the machine: the server, its database's backends, NATS.
+  const database = await databaseCpuMeter(url);
+  const serverCpuAtStart = support.treeCpuSeconds(server.pid);
+  const natsCpuAtStart = env.PODIUM_EVENT_STREAM ? natsServerCpuSeconds() : null;
   try {
     // The warm-up's size sets the measured run's: about DURATION_S at the warm-up's rate.
     const warmStarted = performance.now();
@@ -297,16 +390,21 @@ async function benchPipeline(name, env) {
     const warmRate = accepted(warm) / ((performance.now() - warmStarted) / 1000);
     acknowledged += accepted(warm);
     const before = await storedRows(url);
+    // PostgreSQL: the run's own backends (every postgres process of a shared machine came out
+    // negative when other work's backends ended during the run).
+    const databaseBefore = await database.read();
     const cpu = support.cpuMeter({
       server: () => support.treeCpuSeconds(server.pid),
-      postgres: support.postgresCpuSeconds,
       loadGenerator: support.ownCpuSeconds,
     });
     const started = performance.now();
     const result = await eventAmount(port, Math.max(CONNECTIONS * 20, Math.round(warmRate * DURATION_S)));
     const seconds = (performance.now() - started) / 1000;
     const after = await storedRows(url);
-    const cpuMsPerRequest = cpu(result.requests.total);
+    const cpuMsPerRequest = {
+      ...cpu(result.requests.total),
+      postgres: Number(((((await database.read()) - databaseBefore) * 1000) / result.requests.total).toFixed(3)),
+    };
     acknowledged += accepted(result);
     const storedPerSecond = Math.round((after - before) / seconds);
     // Issue 32 item 4: latency at a steady offered rate, below saturation.
@@ -322,6 +420,19 @@ async function benchPipeline(name, env) {
     const steady = figures(steadyResult);
     acknowledged += accepted(steadyResult);
     const backlog = acknowledged - (await storedRows(url));
+    const storedInRun = await storedAtLeast(url, acknowledged, 30_000);
+    const perStored = (seconds) =>
+      seconds === null || storedInRun === 0 ? null : Number(((seconds * 1e6) / storedInRun).toFixed(1));
+    const serverCpuNow = support.treeCpuSeconds(server.pid);
+    const natsCpuNow = natsCpuAtStart === null ? null : natsServerCpuSeconds();
+    const cpuUsPerStoredEvent = {
+      events: storedInRun,
+      messages: env.PODIUM_EVENT_STREAM ? await streamMessagesPublished(env.PODIUM_EVENT_STREAM) : null,
+      server: serverCpuAtStart === null || serverCpuNow === null ? null : perStored(serverCpuNow - serverCpuAtStart),
+      postgres: perStored(await database.read()),
+      natsServer: natsCpuAtStart === null || natsCpuNow === null ? null : perStored(natsCpuNow - natsCpuAtStart),
+    };
+    await database.stop();
 
     // The shutdown run: SIGTERM while the load goes on; the server stops taking events (503, then
     // refused connections), stores what it accepted and exits. Every answer is counted.
@@ -360,6 +471,7 @@ async function benchPipeline(name, env) {
       steady,
       backlogAtEnd: backlog,
       cpuMsPerRequest,
+      cpuUsPerStoredEvent,
       shutdown: { exit, stopMs, statusCodes: shutdown.statuses, errors: shutdown.errors },
       acknowledged,
       stored,
@@ -368,6 +480,7 @@ async function benchPipeline(name, env) {
       lost: acknowledged - storedEventually,
     };
   } finally {
+    await database.stop();
     await server.stop();
   }
 }
@@ -456,6 +569,14 @@ async function main() {
     const cpu = row.cpuMsPerRequest;
     console.log(
       `  CPU ms per request: server ${cpu.server?.toFixed(3) ?? "–"}, PostgreSQL ${cpu.postgres?.toFixed(3) ?? "–"}, load generator ${cpu.loadGenerator?.toFixed(3) ?? "–"}`,
+    );
+    const whole = row.cpuUsPerStoredEvent;
+    console.log(
+      `  CPU µs per stored event over the whole run (${whole.events} events: warm-up, measured, steady, until stored): ` +
+        `server ${whole.server ?? "–"}, its PostgreSQL backends ${whole.postgres ?? "–"}` +
+        (whole.natsServer === null
+          ? ""
+          : `, nats-server ${whole.natsServer} (shared with other work); ${whole.messages} messages published, ${(whole.events / whole.messages).toFixed(1)} events each`),
     );
     console.log(
       `  SIGTERM under load: exit ${row.shutdown.exit.signal ?? row.shutdown.exit.code} after ${row.shutdown.stopMs} ms; answers ${codes(row.shutdown.statusCodes)}, ${row.shutdown.errors} connection errors`,

@@ -43,6 +43,11 @@ export interface SenderKeyer {
 const SALT_DAY_MS = 24 * 60 * 60 * 1000;
 /** How long into a day the day before's keys still matter: the longest window they are compared in (the hourly address cap). */
 const KEYS_OVERLAP_MS = 60 * 60 * 1000;
+/**
+ * Issue 32 item 4: address keys kept at most (an address sends many events about one deck; an
+ * HMAC was a tenth of the intake's CPU per event). Past it the cache starts again.
+ */
+export const ADDRESS_KEY_CACHE_SIZE = 10_000;
 
 export function createSenderKeyer(secret: string): SenderKeyer {
   const salts = new Map<number, Buffer>();
@@ -57,24 +62,36 @@ export function createSenderKeyer(secret: string): SenderKeyer {
   };
   const key = (salt: Buffer, parts: readonly string[]) =>
     createHmac("sha256", salt).update(parts.join("\u0000")).digest("base64url").slice(0, 22);
-  const keysUnder = (salt: Buffer, address: string, visitorId: string | null, presentationOid: string | null) => ({
-    // Issue 33 item 6: made for one presentation (or none), so one address's keys can't be joined
-    // across decks; the cap compares them only within a deck.
-    address: key(
-      salt,
-      presentationOid === null ? ["address", addressKey(address)] : ["address", addressKey(address), presentationOid],
-    ),
+  /** Address keys by day, address and presentation (the same inputs always give the same key). */
+  let addressKeys = new Map<string, string>();
+  const addressKeyOf = (day: number, address: string, presentationOid: string | null) => {
+    const cached = `${day} ${address} ${presentationOid ?? ""}`;
+    let made = addressKeys.get(cached);
+    if (made === undefined) {
+      // Issue 33 item 6: made for one presentation (or none), so one address's keys can't be joined
+      // across decks; the cap compares them only within a deck.
+      made = key(
+        saltOf(day),
+        presentationOid === null ? ["address", addressKey(address)] : ["address", addressKey(address), presentationOid],
+      );
+      if (addressKeys.size >= ADDRESS_KEY_CACHE_SIZE) addressKeys = new Map();
+      addressKeys.set(cached, made);
+    }
+    return made;
+  };
+  const keysUnder = (day: number, address: string, visitorId: string | null, presentationOid: string | null) => ({
+    address: addressKeyOf(day, address, presentationOid),
     visitor:
-      presentationOid === null || visitorId === null ? null : key(salt, ["visitor-id", visitorId, presentationOid]),
+      presentationOid === null || visitorId === null
+        ? null
+        : key(saltOf(day), ["visitor-id", visitorId, presentationOid]),
   });
   return {
     keysOf({ address, visitorId, presentationOid, now }) {
       const day = Math.floor(now / SALT_DAY_MS);
-      const today = keysUnder(saltOf(day), address, visitorId, presentationOid);
+      const today = keysUnder(day, address, visitorId, presentationOid);
       const before =
-        now - day * SALT_DAY_MS < KEYS_OVERLAP_MS
-          ? keysUnder(saltOf(day - 1), address, visitorId, presentationOid)
-          : null;
+        now - day * SALT_DAY_MS < KEYS_OVERLAP_MS ? keysUnder(day - 1, address, visitorId, presentationOid) : null;
       return { ...today, addressBefore: before?.address ?? null, visitorBefore: before?.visitor ?? null };
     },
   };

@@ -214,6 +214,56 @@ const STORE_SQL = `
          (select count(*) from stepped)::int + (select count(*) from timed)::int as engagement_rows,
          (select count(*) from sourced)::int as source_rows`;
 
+/**
+ * Issue 32 item 4: the events that can change nothing but their own row (no view asked, no step
+ * bounds, no source: most of what pages send) are stored by this plain multi-row insert, which
+ * costs PostgreSQL about half of what STORE_SQL does per event (its window functions, sorts and
+ * lookups are for the events that count). They can't change another event's decision either:
+ * STORE_SQL's lookups match stored events by visitor key (null here), counted_view (false) or
+ * step_ms (null). A redelivered event is left out by its id, as in STORE_SQL; so is a repeat
+ * within the batch (on conflict do nothing sees the row the same statement inserted).
+ * The batch travels as one JSON array (plainBatchJson) with each event's payload in it as it is:
+ * twenty text arrays in PostgreSQL's array syntax (every quote of every payload escaped, by
+ * node-postgres, in JavaScript) cost the web process about as much as the rest of storing.
+ */
+const PLAIN_SQL = `
+  with inserted as (
+    insert into usage_events (event_uid, received_at, session_id, event_name, presentation_oid, payload, address_key)
+    select i.u, to_timestamp(i.r / 1000.0), i.s, i.n, i.o, i.p, i.a
+      from jsonb_to_recordset($1::jsonb) as i(u uuid, r float8, s text, n text, o text, p jsonb, a text)
+     order by i.u
+        on conflict (event_uid) do nothing
+    returning 1
+  )
+  select count(*)::int as stored from inserted`;
+
+/** PLAIN_SQL's parameter: the events as a JSON array, each payload (JSON text already) written in as it is. */
+export function plainBatchJson(events: readonly AcceptedEvent[]): string {
+  const rows = events.map(
+    (event) =>
+      `{"u":${JSON.stringify(event.id)},"r":${JSON.stringify(event.receivedAt)},"s":${JSON.stringify(event.sessionId)},` +
+      `"n":${JSON.stringify(event.eventName)},"o":${JSON.stringify(event.presentationOid)},` +
+      `"p":${typeof event.payload === "string" ? event.payload : JSON.stringify(event.payload)},` +
+      `"a":${JSON.stringify(event.sender.address)}}`,
+  );
+  return `[${rows.join(",")}]`;
+}
+
+/**
+ * Whether an event takes the plain insert (PLAIN_SQL): it asks for no view, carries no step bounds,
+ * no source and no visitor key (the route gives one only to a signed view or a step event), so
+ * STORE_SQL would insert it as it is, add it to nothing, and no later decision looks at its row.
+ */
+export function isPlainEvent(event: AcceptedEvent): boolean {
+  return (
+    !event.wantsView &&
+    (event.step ?? null) === null &&
+    (event.source ?? null) === null &&
+    event.sender.visitor === null &&
+    event.sender.visitorBefore === null
+  );
+}
+
 /** What a stored batch changed. */
 export interface StoredBatch {
   /** Events newly stored (a redelivered one isn't). */
@@ -224,43 +274,62 @@ export interface StoredBatch {
 
 /**
  * Stores a batch of accepted usage events (issue 14): all of them or none, in a few statements
- * whatever its size. The event pipeline (in-process queue or NATS JetStream) calls this with
+ * whatever its size (a batch of plain events only, the usual one, in one statement: PLAIN_SQL). The event pipeline (in-process queue or NATS JetStream) calls this with
  * whatever it has gathered, possibly from several processes at once; it may call it again with
  * events already stored (a redelivery), which are neither stored nor counted twice.
  */
 export async function storeEventBatch(db: Database, events: readonly AcceptedEvent[]): Promise<StoredBatch> {
   if (events.length === 0) return { stored: 0, counted: 0 };
+  const plain: AcceptedEvent[] = [];
+  const counting: AcceptedEvent[] = [];
+  for (const event of events) (isPlainEvent(event) ? plain : counting).push(event);
+  // One statement is all or nothing by itself; with both kinds, one transaction holds them.
+  if (counting.length === 0) return { stored: await storePlainEvents(db, plain), counted: 0 };
+  return db.transaction(async (tx) => {
+    // The counting statement first: its reads see only events stored before the batch, as when one
+    // statement stored them all.
+    const counted = await storeCountingEvents(tx, counting);
+    const stored = plain.length === 0 ? 0 : await storePlainEvents(tx, plain);
+    return { stored: stored + counted.stored, counted: counted.counted };
+  });
+}
+
+async function storePlainEvents(db: Queryable, events: readonly AcceptedEvent[]): Promise<number> {
+  const [row] = await db.query<{ stored: number }>(PLAIN_SQL, [plainBatchJson(events)]);
+  return row?.stored ?? 0;
+}
+
+/** The events that may count a view or add to the aggregates (not isPlainEvent), within the caller's transaction. */
+async function storeCountingEvents(tx: Queryable, events: readonly AcceptedEvent[]): Promise<StoredBatch> {
   const viewed = [
     ...new Set(events.flatMap((event) => (event.wantsView && event.presentationOid ? [event.presentationOid] : []))),
   ];
   const linked = [...new Set(events.flatMap((event) => (event.step?.link ? [event.step.link] : [])))];
-  return db.transaction(async (tx) => {
-    if (viewed.length > 0) await tx.query(LOCK_SQL, [viewed]);
-    const refused = await refusedLinkGrants(tx, events, linked);
-    const [row] = await tx.query<{ stored: number; counted: number }>(STORE_SQL, [
-      events.map((event) => event.id),
-      events.map((event) => event.receivedAt),
-      events.map((event) => event.sessionId),
-      events.map((event) => event.eventName),
-      events.map((event) => event.presentationOid),
-      events.map((event) => (typeof event.payload === "string" ? event.payload : JSON.stringify(event.payload))),
-      events.map((event) => event.wantsView),
-      events.map((event) => event.sender.visitor),
-      events.map((event) => event.sender.address),
-      events.map((event) => event.sender.visitorBefore),
-      events.map((event) => event.sender.addressBefore),
-      VIEW_WINDOW_MINUTES,
-      ADDRESS_VIEWS_PER_HOUR,
-      STEP_ENGAGEMENT_EVENT,
-      STAY_TIME_BUCKETS_MS,
-      events.map((event) => event.source?.kind ?? null),
-      events.map((event) => event.source?.host ?? null),
-      events.map((event) => event.step?.claimedMs ?? null),
-      events.map((event) => event.step?.budgetMs ?? null),
-      refused,
-    ]);
-    return { stored: row?.stored ?? 0, counted: row?.counted ?? 0 };
-  });
+  if (viewed.length > 0) await tx.query(LOCK_SQL, [viewed]);
+  const refused = await refusedLinkGrants(tx, events, linked);
+  const [row] = await tx.query<{ stored: number; counted: number }>(STORE_SQL, [
+    events.map((event) => event.id),
+    events.map((event) => event.receivedAt),
+    events.map((event) => event.sessionId),
+    events.map((event) => event.eventName),
+    events.map((event) => event.presentationOid),
+    events.map((event) => (typeof event.payload === "string" ? event.payload : JSON.stringify(event.payload))),
+    events.map((event) => event.wantsView),
+    events.map((event) => event.sender.visitor),
+    events.map((event) => event.sender.address),
+    events.map((event) => event.sender.visitorBefore),
+    events.map((event) => event.sender.addressBefore),
+    VIEW_WINDOW_MINUTES,
+    ADDRESS_VIEWS_PER_HOUR,
+    STEP_ENGAGEMENT_EVENT,
+    STAY_TIME_BUCKETS_MS,
+    events.map((event) => event.source?.kind ?? null),
+    events.map((event) => event.source?.host ?? null),
+    events.map((event) => event.step?.claimedMs ?? null),
+    events.map((event) => event.step?.budgetMs ?? null),
+    refused,
+  ]);
+  return { stored: row?.stored ?? 0, counted: row?.counted ?? 0 };
 }
 
 /**

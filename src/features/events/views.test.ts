@@ -10,7 +10,8 @@ import { createTestApp, insertTestUser, TEST_CONFIG, TestAgent } from "../../ser
 import { findDailyActivity } from "../dashboard/repository";
 import { findPresentationByOid, insertPresentationIfAbsent } from "../presentation/repository";
 import { pruneOldEvents } from "./retention";
-import { ADDRESS_VIEWS_PER_HOUR, storeEventBatch } from "./store-batch";
+import { STEP_ENGAGEMENT_EVENT } from "./step-engagement";
+import { ADDRESS_VIEWS_PER_HOUR, isPlainEvent, storeEventBatch } from "./store-batch";
 import { acceptedEvent } from "./testing";
 import { VIEWER_EVENTS, visitorIdPath } from "./usage-event";
 
@@ -438,6 +439,107 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
     );
     expect(await storeEventBatch(db, unsigned)).toEqual({ stored: 5, counted: 0 });
     expect(await viewCount(db, deck.oid)).toBe(0);
+  });
+
+  it("issue 32 item 4: events that count nothing take the plain insert; views, steps, sources and visitor keys never do", () => {
+    const oid = stableOid("views:plain-kinds");
+    const plain = acceptedEvent({ oid, eventName: VIEWER_EVENTS.transcriptOpened, signed: false });
+    expect(isPlainEvent(plain)).toBe(true);
+    expect(isPlainEvent(acceptedEvent({ oid: null, eventName: VIEWER_EVENTS.transcriptOpened, signed: false }))).toBe(
+      true,
+    );
+    expect(isPlainEvent(acceptedEvent({ oid }))).toBe(false);
+    expect(isPlainEvent(acceptedEvent({ oid, signed: false }))).toBe(false); // asks for a view
+    expect(isPlainEvent(acceptedEvent({ oid, eventName: STEP_ENGAGEMENT_EVENT }))).toBe(false);
+    expect(isPlainEvent({ ...plain, source: { kind: "share", host: "linkedin" } })).toBe(false);
+    // A visitor key on a stored row takes part in later visits' windows: such an event keeps the counting statement.
+    expect(isPlainEvent(acceptedEvent({ oid, eventName: VIEWER_EVENTS.transcriptOpened }))).toBe(false);
+  });
+
+  it("issue 32 item 4: a batch of plain events stores each once (repeats in the batch, redeliveries, concurrent writers), with the counting statement's row", async () => {
+    const deck = await addDeck(db, "plain-batch");
+    const at = Date.parse("2025-06-02T08:00:00Z");
+    const events = Array.from({ length: 300 }, (_, i) =>
+      acceptedEvent({
+        oid: i % 3 === 0 ? null : deck.oid,
+        at: at + i,
+        eventName: VIEWER_EVENTS.transcriptOpened,
+        signed: false,
+        address: `192.0.2.${i % 7}`,
+      }),
+    );
+    expect(events.every(isPlainEvent)).toBe(true);
+    const withRepeats = [...events, ...events.slice(0, 10)];
+    expect(await storeEventBatch(db, withRepeats)).toEqual({ stored: 300, counted: 0 });
+    expect(await storeEventBatch(db, events)).toEqual({ stored: 0, counted: 0 });
+    const halves = [events.slice(0, 200), events.slice(100), events.slice(50, 250)];
+    const more = acceptedEvent({ oid: deck.oid, at, eventName: VIEWER_EVENTS.transcriptOpened, signed: false });
+    const again = await Promise.all([...halves, [more, ...events.slice(0, 5)]].map((b) => storeEventBatch(db, b)));
+    expect(again.map((result) => result.stored)).toEqual([0, 0, 0, 1]);
+    const ids = [...events, more].map((event) => event.id);
+    const rows = await db.query<{
+      id: string;
+      ms: number;
+      sessionId: string;
+      name: string;
+      oid: string | null;
+      payload: unknown;
+      address: string | null;
+      visitor: string | null;
+      counted: boolean;
+      stepMs: number | null;
+    }>(
+      `select event_uid::text as id, (extract(epoch from received_at) * 1000)::float8 as ms, session_id as "sessionId",
+              event_name as name, presentation_oid as oid, payload, address_key as address, visitor_key as visitor,
+              counted_view as counted, step_ms as "stepMs"
+         from usage_events where event_uid = any($1::uuid[])`,
+      [ids],
+    );
+    expect(rows).toHaveLength(301);
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    for (const event of [...events, more]) {
+      expect(byId.get(event.id)).toEqual({
+        id: event.id,
+        ms: event.receivedAt,
+        sessionId: event.sessionId,
+        name: event.eventName,
+        oid: event.presentationOid,
+        payload: JSON.parse(event.payload),
+        address: event.sender.address,
+        visitor: null,
+        counted: false,
+        stepMs: null,
+      });
+    }
+    expect(await viewCount(db, deck.oid)).toBe(0);
+  });
+
+  it("issue 32 item 4: plain events in a batch beside counting ones change no decision, and the batch is stored all or nothing", async () => {
+    const deck = await addDeck(db, "plain-mixed");
+    const at = Date.now();
+    // 45 visitors behind one address (past its cap of 40), each with a plain event before and after its load.
+    const events = Array.from({ length: 45 }, (_, i) => [
+      acceptedEvent({ oid: deck.oid, at: at + 3 * i, eventName: VIEWER_EVENTS.transcriptOpened, signed: false }),
+      acceptedEvent({ oid: deck.oid, at: at + 3 * i + 1, address: "192.0.2.220", sessionId: `mixed-${i}` }),
+      acceptedEvent({ oid: deck.oid, at: at + 3 * i + 2, eventName: VIEWER_EVENTS.transcriptOpened, signed: false }),
+    ]).flat();
+    expect(await storeEventBatch(db, events)).toEqual({ stored: 135, counted: ADDRESS_VIEWS_PER_HOUR });
+    expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR);
+    expect(await storeEventBatch(db, events)).toEqual({ stored: 0, counted: 0 });
+    // A batch whose plain part fails (a session id too long for its column) keeps none of it: no view counted.
+    const view = acceptedEvent({ oid: deck.oid, address: "192.0.2.221" });
+    const broken = {
+      ...acceptedEvent({ oid: deck.oid, eventName: VIEWER_EVENTS.transcriptOpened, signed: false }),
+      sessionId: "x".repeat(101),
+    };
+    await expect(storeEventBatch(db, [view, broken])).rejects.toThrow();
+    const [row] = await db.query<{ n: number }>(
+      "select count(*)::int as n from usage_events where event_uid = any($1::uuid[])",
+      [[view.id, broken.id]],
+    );
+    expect(row?.n).toBe(0);
+    expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR);
+    expect(await storeEventBatch(db, [view])).toEqual({ stored: 1, counted: 1 });
   });
 
   it("issue 14 item 3: concurrent batches holding the same visitor's loads count one view", async () => {

@@ -13,7 +13,7 @@ import type { Database } from "../../../db/client";
 import { createBatcher } from "../../../lib/batch";
 import type { AcceptedEvent } from "../accepted-event";
 import { storeEventBatch } from "../store-batch";
-import { EVENT_RETRY_FIRST_MS, EVENT_RETRY_MAX_MS } from "./in-process";
+import { EVENT_BATCH_MAX, EVENT_RETRY_FIRST_MS, EVENT_RETRY_MAX_MS } from "./in-process";
 import type { EventPipeline, PipelineStats } from "./types";
 
 /** Issue 14 item 2: the stream's name when PODIUM_EVENT_STREAM doesn't give one. */
@@ -159,10 +159,37 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
     }
   };
 
+  /** Stores one group's events and acks its messages after the commit; false (naked, waited) when it fails. */
+  const storeGroup = async (messages: JsMsg[], events: AcceptedEvent[]): Promise<boolean> => {
+    stats.pending += events.length;
+    try {
+      await storeEventBatch(db, events);
+      for (const message of messages) tell(message, (m) => m.ack());
+      stats.stored += events.length;
+      retryDelay = 0;
+      return true;
+    } catch (error) {
+      stats.retries += 1;
+      options.onError?.(error, events.length);
+      retryDelay = Math.min(EVENT_RETRY_MAX_MS, retryDelay === 0 ? EVENT_RETRY_FIRST_MS : retryDelay * 2);
+      // Delivered again after the wait: the database may be back by then.
+      for (const message of messages) tell(message, (m) => m.nak(retryDelay));
+      return false;
+    } finally {
+      stats.pending -= events.length;
+    }
+  };
+
+  /**
+   * Issue 32 item 4: the fetched messages are parsed and stored in groups of about EVENT_BATCH_MAX
+   * events (as the in-process queue's batches): 64 messages of a few dozen events each made one
+   * batch of over a thousand, whose parsing and preparation held the event loop, and every
+   * request waiting on it, for 10 ms and more. After a group fails, the rest come again too.
+   */
   const storeMessages = async (fetched: JsMsg[]) => {
-    const messages: JsMsg[] = [];
-    const events: AcceptedEvent[] = [];
-    for (const message of fetched) {
+    let messages: JsMsg[] = [];
+    let events: AcceptedEvent[] = [];
+    for (const [index, message] of fetched.entries()) {
       const parsed = eventsOf(message);
       if (parsed === null) {
         options.onError?.(new Error(`a message on ${subject} is not a list of usage events; dropped`), 0);
@@ -170,44 +197,41 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
         continue;
       }
       messages.push(message);
-      events.push(...parsed);
+      for (const event of parsed) events.push(event);
+      if (events.length < EVENT_BATCH_MAX) continue;
+      if (!(await storeGroup(messages, events))) {
+        for (const rest of fetched.slice(index + 1)) tell(rest, (m) => m.nak(retryDelay));
+        await wait(retryDelay);
+        return;
+      }
+      messages = [];
+      events = [];
     }
-    stats.pending += events.length;
-    try {
-      await storeEventBatch(db, events);
-      for (const message of messages) tell(message, (m) => m.ack());
-      stats.stored += events.length;
-      retryDelay = 0;
-    } catch (error) {
-      stats.retries += 1;
-      options.onError?.(error, events.length);
-      retryDelay = Math.min(EVENT_RETRY_MAX_MS, retryDelay === 0 ? EVENT_RETRY_FIRST_MS : retryDelay * 2);
-      // Delivered again after the wait: the database may be back by then.
-      for (const message of messages) tell(message, (m) => m.nak(retryDelay));
-      await wait(retryDelay);
-    } finally {
-      stats.pending -= events.length;
-    }
+    if (messages.length > 0 && !(await storeGroup(messages, events))) await wait(retryDelay);
   };
 
   const loop = async () => {
     while (draining === null || Date.now() < draining) {
       const messages: JsMsg[] = [];
+      let failure: unknown = null;
       try {
         const fetched = await consumer.fetch({ max_messages: EVENT_FETCH_MESSAGES, expires: 1_000 });
         for await (const message of fetched) messages.push(message);
       } catch (error) {
-        // NATS unreachable for now: try again shortly (it reconnects by itself).
-        if (draining !== null) break;
-        options.onError?.(error, 0);
-        await wait(EVENT_RETRY_FIRST_MS * 5);
+        failure = error;
+      }
+      // What arrived before a failure is stored all the same: unacknowledged, it would wait out
+      // ack_wait, or (when this process is stopping) the next process.
+      if (messages.length > 0) await storeMessages(messages);
+      if (failure !== null) {
+        // Stopping while NATS is away: nothing more can come. Otherwise (NATS unreachable for now,
+        // or a fetch that missed its heartbeats on a busy machine) try again shortly.
+        if (draining !== null && !(connected && !nc.isClosed())) break;
+        options.onError?.(failure, 0);
+        await wait(EVENT_RETRY_FIRST_MS * (draining === null ? 5 : 1));
         continue;
       }
-      if (messages.length === 0) {
-        if (draining !== null) break;
-        continue;
-      }
-      await storeMessages(messages);
+      if (messages.length === 0 && draining !== null) break;
     }
   };
   // A loop never ends on an error it didn't expect: it is told, and the loop is over (close() still resolves).

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { connect } from "nats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../../db/client";
 import { testDatabaseTargets } from "../../../db/testing";
 import { TEST_CONFIG } from "../../../server/testing";
 import {
@@ -12,6 +13,7 @@ import {
   storedEvents,
 } from "../../../server/testing/event-pipeline";
 import type { AcceptedEvent } from "../accepted-event";
+import { EVENT_BATCH_MAX } from "./in-process";
 import { EventStreamUnavailableError, startJetStreamPipeline } from "./jetstream";
 import { EVENT_RETRY_AFTER_SECONDS } from "./types";
 
@@ -159,6 +161,61 @@ describe.runIf(nats)("issue 14 item 2: the JetStream event pipeline", () => {
     await nc.close();
     await app.close();
     expect(await storedEvents(db.db, tag)).toEqual({ rows: 3, distinct: 3 });
+  }, 120_000);
+
+  it("issue 32 item 4: many messages fetched at once are stored in batches of about EVENT_BATCH_MAX events, each event once", async () => {
+    const stream = streamName();
+    // The first start makes the stream and its consumer; the messages wait there for the second.
+    await (await startJetStreamPipeline(db.db, { url: NATS_TEST_URL, stream })).close();
+    const tag = tagOf();
+    const perMessage = 100;
+    const messages = 24;
+    const nc = await connect({ servers: NATS_TEST_URL });
+    const js = nc.jetstream();
+    for (let m = 0; m < messages; m++) {
+      const events: AcceptedEvent[] = Array.from({ length: perMessage }, (_, i) => ({
+        id: crypto.randomUUID(),
+        receivedAt: Date.now(),
+        sessionId: `${tag}${m}-${i}`,
+        eventName: "transcript_opened",
+        presentationOid: null,
+        payload: JSON.stringify({ body: { event_name: "transcript_opened" } }),
+        wantsView: false,
+        sender: { address: "127.0.0.1", visitor: null, addressBefore: null, visitorBefore: null },
+      }));
+      await js.publish(`${stream}.events`, new TextEncoder().encode(JSON.stringify(events)));
+    }
+    await nc.close();
+    // The statements that store usage events, seen through the database the pipeline is given.
+    const batches: number[] = [];
+    const seen = (sql: string, params?: readonly unknown[]) => {
+      if (sql.includes("insert into usage_events") && typeof params?.[0] === "string") {
+        batches.push((JSON.parse(params[0]) as unknown[]).length);
+      }
+    };
+    const watched: Database = {
+      ...db.db,
+      query: (sql, params) => {
+        seen(sql, params);
+        return db.db.query(sql, params);
+      },
+      transaction: (fn) =>
+        db.db.transaction((tx) =>
+          fn({
+            query: (sql, params) => {
+              seen(sql, params);
+              return tx.query(sql, params);
+            },
+          }),
+        ),
+    };
+    const pipeline = await startJetStreamPipeline(watched, { url: NATS_TEST_URL, stream });
+    await pipeline.flush();
+    await pipeline.close();
+    expect(await storedEvents(db.db, tag)).toEqual({ rows: messages * perMessage, distinct: messages * perMessage });
+    expect(batches.reduce((sum, n) => sum + n, 0)).toBe(messages * perMessage);
+    // A batch closes once it holds EVENT_BATCH_MAX events: never more than one message past it.
+    expect(Math.max(...batches)).toBeLessThan(EVENT_BATCH_MAX + perMessage);
   }, 120_000);
 
   it("issue 14 item 2: NATS_URL naming a NATS that isn't there stops the start with a clear message", async () => {
