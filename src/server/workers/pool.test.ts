@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { WorkBusyError, WorkerPool, WorkTimeoutError } from "./pool";
+import { currentThreadId, threadCpuMs, WALL_LIMIT_FACTOR, WorkBusyError, WorkerPool, WorkTimeoutError } from "./pool";
 
 /** A worker speaking the pool's protocol, with tasks that misbehave on purpose. */
 const WORKER_SOURCE = `
@@ -37,12 +37,27 @@ parentPort.on("message", async ({ id, task, payload }) => {
 parentPort.postMessage({ ready: true });
 `;
 
-const script = (() => {
+function workerScript(source: string): URL {
   const dir = mkdtempSync(join(tmpdir(), "podium-pool-"));
   const file = join(dir, "worker.mjs");
-  writeFileSync(file, WORKER_SOURCE);
+  writeFileSync(file, source);
   return pathToFileURL(file);
-})();
+}
+const script = workerScript(WORKER_SOURCE);
+/**
+ * The same worker saying which thread it is, as serveTasks does: its tasks' time limit is then
+ * their CPU time. `nap` waits without using the CPU (what a task does on a busy machine while
+ * other processes have the cores).
+ */
+const cpuCountedScript = workerScript(
+  WORKER_SOURCE.replace(
+    "parentPort.postMessage({ ready: true });",
+    `import { readlinkSync } from "node:fs";
+tasks.nap = (ms) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); return ms; };
+parentPort.postMessage({ ready: true, thread: Number(readlinkSync("/proc/thread-self").split("/").pop()) });`,
+  ),
+);
+const hasThreadTimes = currentThreadId() !== null;
 
 describe("the worker pool (CPU-heavy work off the request loop)", () => {
   let pool: WorkerPool;
@@ -117,4 +132,37 @@ describe("the worker pool (CPU-heavy work off the request loop)", () => {
     await expect(pool.run("slow", 10)).rejects.toBeInstanceOf(WorkBusyError);
     expect(await Promise.all([...running, ...queued])).toEqual(["together", "together", 10, 10]);
   }, 60_000);
+
+  describe.skipIf(!hasThreadTimes)(
+    "issue 29: the time limit is the task's CPU time, where the worker says which thread it is",
+    () => {
+      it("reads a thread's CPU time, and it grows with work", () => {
+        const thread = currentThreadId() as number;
+        const before = threadCpuMs(thread) as number;
+        expect(before).toBeGreaterThanOrEqual(0);
+        let after = before;
+        for (let spins = 0; after === before && spins < 1e4; spins++) {
+          for (let i = 0; i < 1e5; i++) Math.sqrt(i);
+          after = threadCpuMs(thread) as number;
+        }
+        expect(after).toBeGreaterThan(before);
+      });
+
+      it("a task that waits (a busy machine) past its time limit in wall time, but not in CPU time, ends", async () => {
+        pool = new WorkerPool(cpuCountedScript, { size: 1, timeoutMs: 300, warm: true });
+        await expect(pool.run("nap", 900)).resolves.toBe(900);
+      });
+
+      it("a task that works past its time limit is still stopped", async () => {
+        pool = new WorkerPool(cpuCountedScript, { size: 1, timeoutMs: 200 });
+        await expect(pool.run("spin", null)).rejects.toBeInstanceOf(WorkTimeoutError);
+        await expect(pool.run("echo", "after")).resolves.toBe("after");
+      });
+
+      it(`and one that only waits is stopped at ${WALL_LIMIT_FACTOR} times its time limit`, async () => {
+        pool = new WorkerPool(cpuCountedScript, { size: 1, timeoutMs: 100 });
+        await expect(pool.run("nap", 60_000)).rejects.toBeInstanceOf(WorkTimeoutError);
+      });
+    },
+  );
 });

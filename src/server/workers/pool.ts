@@ -1,3 +1,4 @@
+import { readFileSync, readlinkSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 
@@ -12,7 +13,12 @@ import { Worker } from "node:worker_threads";
 export interface WorkerPoolOptions {
   /** Threads; by default one fewer than the cores (at least 1), so the request loop keeps a core. */
   size?: number;
-  /** How long one task may take from the moment it is asked for (queueing included). */
+  /**
+   * How long one task may take from the moment it is asked for (queueing included). Once it runs
+   * on a worker that said which thread it is (serveTasks, on Linux), it is the CPU time the
+   * worker spends on it that counts, up to WALL_LIMIT_FACTOR times this in all: on a busy machine
+   * a task waits for a core, and waiting is not the work's cost.
+   */
   timeoutMs: number;
   /** Tasks waiting beyond this many are refused at once (WorkBusyError). */
   maxQueue?: number;
@@ -59,6 +65,10 @@ interface Job {
   reject(error: unknown): void;
   /** Fires at the task's deadline, counted from its arrival: waiting in the queue counts too. */
   timer: NodeJS.Timeout | null;
+  /** When it was asked for (Date.now()). */
+  arrived: number;
+  /** Its worker thread's CPU time (ms) when it started there, where that can be read. */
+  cpuAtStart: number | null;
 }
 
 interface Slot {
@@ -66,6 +76,36 @@ interface Slot {
   /** The worker has loaded its code and said so (a new worker's start-up doesn't delay its job's timer). */
   ready: boolean;
   job: Job | null;
+  /** The worker's thread id (Linux), for its CPU time: null where it didn't say or can't be read. */
+  thread: number | null;
+}
+
+/** A task's time limit is CPU time, and wall time at most this many times it (Options.timeoutMs). */
+export const WALL_LIMIT_FACTOR = 10;
+/** Linux's clock ticks per second for /proc CPU times (USER_HZ, 100 on every Linux Node runs on). */
+const TICKS_PER_SECOND = 100;
+
+/** A thread's CPU time so far (user + system), in ms; null where /proc can't tell. */
+export function threadCpuMs(thread: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/self/task/${thread}/stat`, "utf8");
+    // Fields after the command name (which may hold spaces): state is the first, utime the 12th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The calling thread's id (Linux: /proc/thread-self is "pid/task/tid"); null elsewhere. */
+export function currentThreadId(): number | null {
+  try {
+    const thread = Number(readlinkSync("/proc/thread-self").split("/").pop());
+    return Number.isInteger(thread) && thread > 0 ? thread : null;
+  } catch {
+    return null;
+  }
 }
 
 const DEFAULT_MAX_QUEUE = 64;
@@ -104,6 +144,8 @@ export class WorkerPool {
         resolve: resolve as (value: unknown) => void,
         reject,
         timer: null,
+        arrived: Date.now(),
+        cpuAtStart: null,
       };
       // The caller hears within the time limit whatever happens: queued too long, or running too long.
       job.timer = setTimeout(() => this.expire(job), this.options.timeoutMs);
@@ -149,10 +191,11 @@ export class WorkerPool {
     });
     // Workers never keep the process alive on their own (a shutdown closes the pool anyway).
     worker.unref();
-    const slot: Slot = { worker, ready: false, job: null };
-    worker.on("message", (answer: WorkAnswer | { ready: true }) => {
+    const slot: Slot = { worker, ready: false, job: null, thread: null };
+    worker.on("message", (answer: WorkAnswer | { ready: true; thread?: number | null }) => {
       if ("ready" in answer) {
         slot.ready = true;
+        slot.thread = typeof answer.thread === "number" && threadCpuMs(answer.thread) !== null ? answer.thread : null;
         this.dispatch();
         return;
       }
@@ -183,16 +226,28 @@ export class WorkerPool {
 
   private start(slot: Slot, job: Job): void {
     slot.job = job;
+    job.cpuAtStart = slot.thread === null ? null : threadCpuMs(slot.thread);
     slot.worker.ref();
     slot.worker.postMessage({ id: job.id, task: job.task, payload: job.payload });
   }
 
-  /** A job's deadline passed: dropped from the queue, or its worker stopped mid-task. */
+  /**
+   * A job's deadline passed: dropped from the queue, or its worker stopped mid-task, unless it runs
+   * where its CPU time is known and that is still under the limit (within the wall-time cap): then
+   * the deadline moves to where its CPU time would reach the limit.
+   */
   private expire(job: Job): void {
     job.timer = null;
     const queued = this.queue.indexOf(job);
     if (queued >= 0) this.queue.splice(queued, 1);
     const slot = this.slots.find((candidate) => candidate.job === job);
+    const cpuNow = slot?.thread != null && job.cpuAtStart !== null ? threadCpuMs(slot.thread) : null;
+    const cpuLeft = cpuNow === null || job.cpuAtStart === null ? 0 : this.options.timeoutMs - (cpuNow - job.cpuAtStart);
+    const wallLeft = job.arrived + this.options.timeoutMs * WALL_LIMIT_FACTOR - Date.now();
+    if (slot && cpuLeft > 0 && wallLeft > 0) {
+      job.timer = setTimeout(() => this.expire(job), Math.min(cpuLeft, wallLeft));
+      return;
+    }
     if (slot) this.replace(slot);
     job.reject(new WorkTimeoutError(this.options.timeoutMs));
   }
@@ -230,7 +285,7 @@ function defaultRebuild(error: TransferredError): Error {
 export function serveTasks(
   port: {
     on(event: "message", listener: (message: unknown) => void): void;
-    postMessage(answer: WorkAnswer | { ready: true }): void;
+    postMessage(answer: WorkAnswer | { ready: true; thread: number | null }): void;
   },
   tasks: Record<string, (payload: never) => unknown>,
 ): void {
@@ -254,5 +309,6 @@ export function serveTasks(
       });
     }
   });
-  port.postMessage({ ready: true });
+  // Which thread this is, so the pool counts the CPU time its tasks take (WorkerPoolOptions.timeoutMs).
+  port.postMessage({ ready: true, thread: currentThreadId() });
 }
