@@ -86,14 +86,14 @@ with q as (select to_tsquery('simple', $1) as q),
 words as (select to_tsquery('simple', $6) as q),
 matched as materialized (
   select p.id, ${RANK} as rank, p.view_count
-    from presentations p, words, q
-   where p.search_vector @@ words.q and ${LISTED} and p.template_slug is null and ${TAGGED}
+    from presentations p, q
+   where p.search_vector @@ to_tsquery('simple', $6) and ${LISTED} and p.template_slug is null and ${TAGGED}
    limit ${CANDIDATE_LIMIT}
 ),
 titled as materialized (
   select p.id, ${RANK} as rank, p.view_count
     from presentations p, q
-   where p.title_vector @@ q.q and ${LISTED} and p.template_slug is null and ${TAGGED} and ${NOT_EXCLUDED}
+   where p.title_vector @@ to_tsquery('simple', $1) and ${LISTED} and p.template_slug is null and ${TAGGED} and ${NOT_EXCLUDED}
    -- Words found past the cap already make the total "1,000+": the title hits only join the ranking.
    limit (select case when count(*) = ${CANDIDATE_LIMIT} then ${TITLE_CANDIDATE_LIMIT} else ${CANDIDATE_LIMIT} end from matched)
 ),
