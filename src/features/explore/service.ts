@@ -48,12 +48,16 @@ export interface ExploreSources {
    * without a change being heard).
    */
   popular(): Promise<PresentationSummary[]>;
+  /** The newest listed presentations, kept until a listed one changes (issue 32 item 2), a minute at most. */
+  recent(): Promise<PresentationSummary[]>;
   /** Typo tolerance: the known title word closest to a word (itself when known), or null (search-suggest/spelling.ts). */
   closestWord(word: string): Promise<string | null>;
 }
 
 /** How many popular presentations the explore page shows. */
 const EXPLORE_POPULAR_COUNT = 8;
+/** How many of the newest presentations the explore page shows. */
+const EXPLORE_RECENT_COUNT = 8;
 
 export function exploreSources(
   db: Queryable,
@@ -63,6 +67,7 @@ export function exploreSources(
   return {
     searchableCount: cachedSearchableCount(db, changes),
     popular: cachedUntilChange(changes, [LISTS_TAG], () => listPopularPresentations(db, EXPLORE_POPULAR_COUNT)),
+    recent: cachedUntilChange(changes, [LISTS_TAG], () => listListedPresentations(db, { limit: EXPLORE_RECENT_COUNT })),
     closestWord: async (word) => (await titleIndex()).closestWord(word),
   };
 }
@@ -117,12 +122,8 @@ export interface ExplorePageData {
   recent: Card[];
   search?: SearchFacts;
 }
-export async function getExplorePage(db: Queryable, viewer: Viewer, sources: ExploreSources): Promise<ExplorePageData> {
-  const [count, popular, recent] = await Promise.all([
-    sources.searchableCount(),
-    sources.popular(),
-    listListedPresentations(db, { limit: 8 }),
-  ]);
+export async function getExplorePage(viewer: Viewer, sources: ExploreSources): Promise<ExplorePageData> {
+  const [count, popular, recent] = await Promise.all([sources.searchableCount(), sources.popular(), sources.recent()]);
   return {
     header: headerAppData(count, viewer, null),
     term: "",
