@@ -16,16 +16,28 @@
 // p99 ≤ 50 ms at 100,000 on PostgreSQL, ≤ 150 ms at 10,000 on PGlite, suggest p99 ≤ 20 ms.
 // Non-2xx answers or request errors make the figures untrustworthy: the run then exits 1.
 //
+// Issue 32: the bulk decks are seeded in the skewed shapes (`seed:bulk --skewed`: every deck newer
+// than the staff picks, no views, one tag on every other deck, one owner with every other deck).
+// At 100,000 on PostgreSQL, also: search at a steady 100 searches/s offered (autocannon's
+// overallRate over the same 200 words; goal p99 ≤ 50 ms), and each page around the catalogue —
+// home, explore, search, a profile, the sitemap, a view page and its "More from" / "Related"
+// (more.json) — against the same page on a database with the demo content alone, in the same run
+// (each page on both, one right after the other),
+// page cache off (issue 32 item 2: at 100,000 decks a page costs at most 2× its demo-size render,
+// i.e. keeps at least half its demo-size req/s). Per page: req/s, p50, p99, the server's CPU
+// and PostgreSQL's (every postgres process of the machine) per request.
+//
 // Usage: npm run bench:search [-- --duration 10 --warmup 3 --connections 20 --workers 1
 //          --database postgres://root@127.0.0.1:5432/test --large 100000 --small 10000
 //          --large-database URL (an existing database already seeded with --large presentations)
-//          --no-pglite --build]
+//          --no-pglite --no-pages --build]
 // The load average is printed at the start and the end: on a shared machine other work moves
 // the figures, and the ratios are the figures to compare.
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
 import { join } from "node:path";
+import pg from "pg";
 import * as support from "./support.mjs";
 
 process.chdir(support.ROOT);
@@ -41,6 +53,17 @@ const LARGE = Math.floor(support.option("large", 100_000));
 const DATABASE_ADMIN_URL = support.argument("database") ?? "postgres://root@127.0.0.1:5432/test";
 const LARGE_DATABASE_URL = support.argument("large-database") ?? null;
 const WITH_PGLITE = !process.argv.includes("--no-pglite");
+/** Issue 32 item 2: the pages at 100,000 against the demo content alone (off with --no-pages). */
+const WITH_PAGES = !process.argv.includes("--no-pages");
+/** Issue 32 item 3: searches offered per second, steadily, whatever the answers' pace. */
+const STEADY_RATE = 100;
+/** Connections for the per-page comparison: fewer than the search runs', so a slow page still gets its turn. */
+const PAGE_CONNECTIONS = Math.floor(support.option("page-connections", 10));
+/** Issue 32's goals, reported as PASS/MISS and never enforced. */
+const GOAL_SEARCH_HOME_RATIO = 0.5;
+const GOAL_STEADY_P99_MS = 50;
+/** At 100,000 a page keeps at least this share of its demo-size req/s (costs at most 2×). */
+const GOAL_PAGE_RATIO = 0.5;
 /** Issue 15's goals, reported as PASS/MISS and never enforced. */
 const GOAL_PG_LARGE_P99_MS = 50;
 const GOAL_PGLITE_SMALL_P99_MS = 150;
@@ -82,18 +105,23 @@ function seedBulk(count, database) {
   const env = { ...process.env };
   delete env.DATABASE_URL;
   if (database.dataDir) env.PODIUM_DATA_DIR = database.dataDir;
-  const args = ["scripts/seed-bulk.mjs", "--count", String(count), "--run-id", RUN_ID];
+  const args = ["scripts/seed-bulk.mjs", "--count", String(count), "--run-id", RUN_ID, "--skewed"];
   if (database.url) args.push("--database", database.url);
   execFileSync(process.execPath, args, { cwd: support.ROOT, env, stdio: ["ignore", "ignore", "inherit"] });
   return (performance.now() - started) / 1000;
 }
 
-/** Loads `paths` in turn (one path per request, cycling) and returns autocannon's figures. */
-async function load(port, paths, accept) {
+/**
+ * Loads `paths` in turn (one path per request, cycling) and returns autocannon's figures.
+ * `rate`: requests offered per second in all (autocannon's overallRate), else as fast as answered.
+ * `cpu`: a cpuMeter's reading per request over the measured part.
+ */
+async function load(port, paths, accept, { connections = CONNECTIONS, rate, cpu } = {}) {
   let next = 0;
   const options = {
     url: `http://${support.HOST}:${port}`,
-    connections: CONNECTIONS,
+    connections,
+    ...(rate ? { overallRate: rate } : {}),
     // A loaded machine answers slowly: a slow answer is a figure, not an error.
     timeout: 60,
     headers: accept ? { ...support.BROWSER_HEADERS, accept } : support.BROWSER_HEADERS,
@@ -108,12 +136,14 @@ async function load(port, paths, accept) {
     ],
   };
   await support.cannon({ ...options, duration: WARMUP_S });
+  const meter = cpu?.();
   const result = await support.cannon({ ...options, duration: DURATION_S });
+  const perRequest = meter?.(result.requests.total) ?? {};
   const codes = support.statusCodesOf(result);
   const bad = Object.entries(codes).filter(([code]) => !code.startsWith("2"));
   if (result.errors > 0 || result.timeouts > 0 || bad.length > 0)
     throw new Error(`untrustworthy run on ${paths[0]}: ${JSON.stringify({ codes, errors: result.errors })}`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, cpu: perRequest };
 }
 
 /** Each figure as soon as it is measured (a long run that fails late still says what it saw). */
@@ -124,7 +154,9 @@ function report(row) {
   return row;
 }
 
-async function measure(name, database) {
+const searchPaths = () => WORDS.map((word) => `/explore/search/?search=${encodeURIComponent(word)}`);
+
+async function measure(name, database, { steady = false } = {}) {
   const port = await support.freePort();
   const server = await support.startPodium(port, database, {
     PODIUM_PAGE_CACHE_MB: "0",
@@ -134,11 +166,12 @@ async function measure(name, database) {
     const rows = [];
     const home = await load(port, ["/"]);
     rows.push(report({ name, target: "home (baseline)", ...home, ratio: 1 }));
-    const search = await load(
-      port,
-      WORDS.map((word) => `/explore/search/?search=${encodeURIComponent(word)}`),
-    );
+    const search = await load(port, searchPaths());
     rows.push(report({ name, target: `search, ${QUERY_COUNT} words`, ...search, ratio: search.rps / home.rps }));
+    if (steady) {
+      const paced = await load(port, searchPaths(), undefined, { rate: STEADY_RATE });
+      rows.push(report({ name, target: `search, steady ${STEADY_RATE}/s`, ...paced, ratio: Number.NaN }));
+    }
     const probe = await support.request(port, { path: "/api/search/suggest?q=sour" });
     if (probe.status === 200) {
       const suggest = await load(
@@ -164,13 +197,80 @@ async function measureAsServed(name, database) {
   const port = await support.freePort();
   const server = await support.startPodium(port, database, { PODIUM_WORKERS: String(WORKERS) });
   try {
-    const search = await load(
-      port,
-      WORDS.map((word) => `/explore/search/?search=${encodeURIComponent(word)}`),
-    );
+    const search = await load(port, searchPaths());
     return report({ name, target: `search, page cache on`, ...search, ratio: Number.NaN });
   } finally {
     await server.stop();
+  }
+}
+
+/** The first row `sql` answers on `url`, on a connection of its own. */
+async function firstRow(url, sql) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows[0];
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * Issue 32 item 2: the pages around the catalogue, each loaded on its own (page cache off), on
+ * both databases at once: each page on the demo content, then at once on the large one, so that
+ * the two figures of a page meet the same moment of a shared machine. The deck is the demo's first
+ * staff pick with tags (the same deck in both databases: the demo seed's keys are stable), the
+ * profile its owner's. Returns [{ demo, large }] per page.
+ */
+async function measurePages(demoDatabase, largeDatabase) {
+  const servers = [];
+  try {
+    const sides = [];
+    for (const [name, database] of [
+      ["PostgreSQL demo", demoDatabase],
+      [`PostgreSQL ${LARGE.toLocaleString("en")}`, largeDatabase],
+    ]) {
+      const port = await support.freePort();
+      const server = await support.startPodium(port, database, {
+        PODIUM_PAGE_CACHE_MB: "0",
+        PODIUM_WORKERS: String(WORKERS),
+      });
+      servers.push(server);
+      // The suggestion index (every listed title) loads as the server starts, in turns: asking for
+      // a suggestion waits for it, so its load isn't counted against the first page measured.
+      await support.request(port, { path: "/api/search/suggest?q=sour" });
+      const cpu = () =>
+        support.cpuMeter({ node: () => support.treeCpuSeconds(server.pid), postgres: support.postgresCpuSeconds });
+      sides.push({ name, port, cpu });
+    }
+    const deck = await firstRow(
+      demoDatabase.url,
+      `select p.oid, u.oid as owner from presentations p join users u on u.id = p.owner_id
+        where p.is_staff_pick and p.privacy = 'public' and not p.hidden and cardinality(p.tags) > 0
+        order by p.id limit 1`,
+    );
+    if (!deck) throw new Error("no staff pick with tags in the demo content");
+    const pages = [
+      ["home", ["/"]],
+      ["explore", ["/explore/"]],
+      [`search, ${QUERY_COUNT} words`, searchPaths()],
+      ["profile", [`/user/${deck.owner}/`]],
+      ["sitemap", ["/sitemap.xml"]],
+      ["view page", [`/p/${deck.oid}/`]],
+      ["More from, Related", [`/p/${deck.oid}/more.json`]],
+    ];
+    const rows = [];
+    for (const [target, paths] of pages) {
+      const figures = [];
+      for (const { name, port, cpu } of sides) {
+        const measured = await load(port, paths, undefined, { connections: PAGE_CONNECTIONS, cpu });
+        figures.push(report({ name, target, ...measured, ratio: Number.NaN }));
+      }
+      rows.push({ demo: figures[0], large: figures[1] });
+    }
+    return rows;
+  } finally {
+    for (const server of servers) await server.stop();
   }
 }
 
@@ -196,8 +296,16 @@ await support.runBench("search", async () => {
     seeded.push(`PostgreSQL ${LARGE}: seed:bulk top-up ${seedBulk(LARGE, pg).toFixed(1)} s`);
     console.log(seeded.at(-1));
   }
-  rows.push(...(await measure(`PostgreSQL ${LARGE.toLocaleString("en")}`, large)));
+  rows.push(...(await measure(`PostgreSQL ${LARGE.toLocaleString("en")}`, large, { steady: true })));
   rows.push(await measureAsServed(`PostgreSQL ${LARGE.toLocaleString("en")}`, large));
+  const pageRows = [];
+  if (WITH_PAGES) {
+    const demo = await support.temporaryDatabase(DATABASE_ADMIN_URL);
+    console.log(
+      `pages, ${PAGE_CONNECTIONS} connections, page cache off: the demo content alone, then ${LARGE.toLocaleString("en")}`,
+    );
+    pageRows.push(...(await measurePages(demo, large)));
+  }
   if (WITH_PGLITE) {
     const dataDir = support.temporaryDirectory("podium-bench-search-");
     seeded.push(`PGlite ${SMALL}: seed:bulk ${seedBulk(SMALL, { dataDir }).toFixed(1)} s`);
@@ -224,7 +332,52 @@ await support.runBench("search", async () => {
         Number.isNaN(row.ratio) ? "" : row.ratio.toFixed(2),
       ]),
     );
+  if (pageRows.length > 0) {
+    console.log("");
+    console.log(
+      `Pages at ${LARGE.toLocaleString("en")} against the demo content alone (issue 32 item 2; ${PAGE_CONNECTIONS} connections, page cache off; CPU ms per request)`,
+    );
+    const pageLine = support.tableHeader(
+      ["page", "demo req/s", "p50", "node ms", "pg ms", "100k req/s", "p50", "node ms", "pg ms", "÷ demo", "CPU ×"],
+      [20, 10, 6, 8, 7, 10, 6, 8, 7, 7, 6],
+    );
+    const cpuMs = (value) => (typeof value === "number" ? value.toFixed(2) : "–");
+    // The server's CPU plus PostgreSQL's (machine-wide, so other work can make it negative: then 0).
+    const cpuOf = (row) => (row.cpu.node ?? Number.NaN) + Math.max(0, row.cpu.postgres ?? 0);
+    const cpuRatio = (demo, row) => {
+      const ratio = cpuOf(row) / cpuOf(demo);
+      return Number.isFinite(ratio) ? ratio.toFixed(2) : "–";
+    };
+    for (const { demo, large: row } of pageRows)
+      console.log(
+        pageLine([
+          row.target,
+          demo.rps.toFixed(0),
+          support.ms(demo.p50),
+          cpuMs(demo.cpu.node),
+          cpuMs(demo.cpu.postgres),
+          row.rps.toFixed(0),
+          support.ms(row.p50),
+          cpuMs(row.cpu.node),
+          cpuMs(row.cpu.postgres),
+          (row.rps / demo.rps).toFixed(2),
+          cpuRatio(demo, row),
+        ]),
+      );
+  }
   console.log("");
+  const ratioGoal = (label, ratio, limit) => {
+    if (ratio === undefined || Number.isNaN(ratio)) return;
+    console.log(`${ratio >= limit ? "PASS" : "MISS"}  ${label}: ${ratio.toFixed(2)} (goal ≥ ${limit})`);
+  };
+  const largeName = `PostgreSQL ${LARGE.toLocaleString("en")}`;
+  ratioGoal(
+    `search ÷ home req/s at ${LARGE.toLocaleString("en")} on PostgreSQL, both uncached`,
+    rows.find((r) => r.name === largeName && r.target === `search, ${QUERY_COUNT} words`)?.ratio,
+    GOAL_SEARCH_HOME_RATIO,
+  );
+  for (const { demo, large: row } of pageRows)
+    ratioGoal(`${row.target} at ${LARGE.toLocaleString("en")} ÷ demo size, req/s`, row.rps / demo.rps, GOAL_PAGE_RATIO);
   const goal = (label, row, limit) => {
     if (!row) return;
     console.log(`${row.p99 <= limit ? "PASS" : "MISS"}  ${label}: p99 ${support.ms(row.p99)} ms (goal ≤ ${limit} ms)`);
@@ -236,6 +389,11 @@ await support.runBench("search", async () => {
         r.name.startsWith(`PostgreSQL ${LARGE.toLocaleString("en")}`) && r.target === `search, ${QUERY_COUNT} words`,
     ),
     GOAL_PG_LARGE_P99_MS,
+  );
+  goal(
+    `search at a steady ${STEADY_RATE}/s offered, ${LARGE.toLocaleString("en")} on PostgreSQL`,
+    rows.find((r) => r.name === largeName && r.target === `search, steady ${STEADY_RATE}/s`),
+    GOAL_STEADY_P99_MS,
   );
   goal(
     `search at ${SMALL.toLocaleString("en")} on PGlite`,

@@ -190,3 +190,34 @@ describe("PGlite on a thread of its own (the server's embedded database)", () =>
     }
   });
 });
+
+describe("session settings (db/session-settings.ts)", () => {
+  const setting = async (db: { query: <Row>(sql: string) => Promise<Row[]> }) =>
+    (await db.query<{ value: string }>("select current_setting('synchronize_seqscans') as value"))[0]?.value;
+
+  // Issue 32 item 3: a common word's search reads the table until it has its candidates; with
+  // synchronized scans each read would start where the last stopped, and the same search would
+  // find other decks from one request to the next.
+  for (const target of testDatabaseTargets()) {
+    it(`${target.name}: every connection reads a table from its first block (synchronize_seqscans off)`, async () => {
+      const { db, drop } = await target.create();
+      try {
+        // Several at once: each of the pool's connections has the setting, not just the first.
+        const values = await Promise.all(Array.from({ length: 4 }, () => setting(db)));
+        expect(values).toEqual(["off", "off", "off", "off"]);
+      } finally {
+        await drop();
+      }
+    });
+  }
+
+  it("PGlite on its own thread too", async () => {
+    const worker = new URL(PGLITE_WORKER_FILE, pathToFileURL(`${TEST_WORKER_DIR}/`));
+    const db = await openDatabase({ dataDir: "memory://", worker });
+    try {
+      expect(await setting(db)).toBe("off");
+    } finally {
+      await db.close();
+    }
+  });
+});

@@ -6,6 +6,7 @@ import pg from "pg";
 import type { Database } from "./database";
 import { openPgliteThread } from "./pglite-thread";
 import { MAX_PREPARED_STATEMENTS, preparedQueries, statementName } from "./prepared";
+import { sessionSettingsSql, sessionStartupOptions } from "./session-settings";
 import { DATABASE_PING_TIMEOUT_MS, DATABASE_QUERY_TIMEOUT_MS, DatabaseUnavailableError } from "./unavailable";
 
 export type { Database, Queryable } from "./database";
@@ -158,6 +159,7 @@ async function openPglite(dataDir: string, loadDataDir?: Blob): Promise<Database
     const options = { extensions: { pg_trgm }, ...(loadDataDir ? { loadDataDir } : {}) };
     db = inMemory ? new PGlite(options) : new PGlite(dataDir, options);
     await db.waitReady;
+    await db.exec(sessionSettingsSql());
   } catch (error) {
     throw new DatabaseUnavailableError(
       `Cannot open the embedded database in ${dataDir}: ${(error as Error).message}. Is another Podium using it?`,
@@ -246,6 +248,7 @@ async function openPostgres(url: string, queryTimeoutMs = DATABASE_QUERY_TIMEOUT
     // A transaction left open by a stalled client doesn't hold its locks for long.
     idle_in_transaction_session_timeout: queryTimeoutMs * 2,
     keepAlive: true,
+    options: sessionStartupOptions(),
   });
   // An idle client that loses its server emits 'error'; without a listener Node exits.
   pool.on("error", () => {});

@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { PgliteAnswer, PgliteAsk, PgliteWorkerData } from "./pglite-thread";
 import { preparedQueries } from "./prepared";
+import { sessionSettingsSql } from "./session-settings";
 
 /**
  * The embedded database's thread (built to dist/server/pglite-worker.js; pglite-thread.ts is the
@@ -34,6 +35,7 @@ async function open(): Promise<PGlite> {
   const options = { extensions: { pg_trgm } };
   const db = dataDir.startsWith("memory://") ? new PGlite(options) : new PGlite(dataDir, options);
   await db.waitReady;
+  await db.exec(sessionSettingsSql());
   return db;
 }
 

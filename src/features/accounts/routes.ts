@@ -2,17 +2,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { createElement } from "react";
 import { LANGUAGE_COOKIE } from "../../i18n/locales";
 import { isOid } from "../../lib/ids";
-import { avatarColor, avatarInitials, ownerDisplayName } from "../../lib/owner";
+import { ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
 import { signInReasonOf } from "../../lib/sign-in-reason";
 import { LISTS_TAG, userTag } from "../content-changes";
 import { type FeatureContext, formPageSender, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
-import { listListedPresentationsOf } from "../presentation/repository";
-import { presentationListCard } from "../presentation/service";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
 import { createLoginThrottle, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from "./login-throttle";
 import { PasswordHashingBusyError } from "./password";
-import { findUserById, findUserByOid, updateAuthorSegment } from "./repository";
+import { profileSource } from "./profile";
+import { findUserById, updateAuthorSegment } from "./repository";
 import { chosenSegment, registerSegmentationRoutes, SEGMENT_COOKIE } from "./segmentation";
 import { AccountError, changePassword, logIn, signUp, updateSettings } from "./service";
 
@@ -31,6 +30,7 @@ const text = (form: Form | undefined, key: string): string => {
 
 export function registerAccountRoutes(app: FastifyInstance, context: FeatureContext): void {
   const { db } = context;
+  const profiles = profileSource(db, context.changes);
   const limits = context.accountLimits;
   const loginThrottle = createLoginThrottle(limits, context.secret, context.limits);
   const signupByAddress = context.limits.sliding("signup-address", limits.signupsPerAddress, SIGNUP_WINDOW_MS);
@@ -270,25 +270,15 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
   // Spec §2 /user/{oid}/: the owner's profile with their listed presentations.
   app.get("/user/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
     const { oid } = request.params;
-    const user = isOid(oid) ? await findUserByOid(db, oid) : null;
-    if (!user) return context.sendNotFound(request, reply);
-    const presentations = await listListedPresentationsOf(db, user.id, 200);
-    const name = ownerDisplayName(user);
+    const profile = isOid(oid) ? await profiles(oid) : null;
+    if (!profile) return context.sendNotFound(request, reply);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [userTag(oid), LISTS_TAG]);
     return context.sendPage(request, reply, {
       entry: "accounts",
-      data: {
-        page: "profile",
-        owner: {
-          name,
-          initials: avatarInitials(user),
-          color: avatarColor({ email: user.email, username: user.username }),
-        },
-        presentations: presentations.map(presentationListCard),
-      } satisfies AccountPageData,
+      data: { page: "profile", ...profile } satisfies AccountPageData,
       render: (pageData) => createElement(AccountPage, { data: pageData }),
-      head: { title: name, canonicalUrl: `${context.publicUrl}/user/${oid}/` },
+      head: { title: profile.owner.name, canonicalUrl: `${context.publicUrl}/user/${oid}/` },
     });
   });
 }

@@ -9,7 +9,7 @@ import { exploreSources, getExplorePage, getSearchPage } from "./service";
 export function registerExploreRoutes(app: FastifyInstance, context: FeatureContext): void {
   const sources = exploreSources(context.db, context.changes, context.titleIndex);
   app.get("/explore/", async (request, reply) => {
-    const data = await getExplorePage(context.db, request.viewer, sources);
+    const data = await getExplorePage(request.viewer, sources);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
     context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG]);
     return context.sendPage(request, reply, {

@@ -15,7 +15,16 @@ import { templateCard, videoCard } from "../sidebar/service";
 import { cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
 import type { HeaderAppData } from "./header-data";
-import { SEARCH_COUNT_CAP, type SearchHit, type SearchHitKind, type SearchTotals, searchCatalogue } from "./repository";
+import {
+  loadWordFrequencies,
+  readsTableFirst,
+  SEARCH_COUNT_CAP,
+  type SearchHit,
+  type SearchHitKind,
+  type SearchTotals,
+  searchCatalogue,
+  type WordFrequencies,
+} from "./repository";
 import {
   authorSegmentOf,
   excludedTermsOf,
@@ -48,12 +57,21 @@ export interface ExploreSources {
    * without a change being heard).
    */
   popular(): Promise<PresentationSummary[]>;
+  /** The newest listed presentations, kept until a listed one changes (issue 32 item 2), a minute at most. */
+  recent(): Promise<PresentationSummary[]>;
+  /**
+   * Issue 32 item 3: the statistics' common words of the slides (readsTableFirst), read again
+   * every minute (ANALYZE moves them, no change the feed names does).
+   */
+  wordFrequencies(): Promise<WordFrequencies>;
   /** Typo tolerance: the known title word closest to a word (itself when known), or null (search-suggest/spelling.ts). */
   closestWord(word: string): Promise<string | null>;
 }
 
 /** How many popular presentations the explore page shows. */
 const EXPLORE_POPULAR_COUNT = 8;
+/** How many of the newest presentations the explore page shows. */
+const EXPLORE_RECENT_COUNT = 8;
 
 export function exploreSources(
   db: Queryable,
@@ -63,6 +81,8 @@ export function exploreSources(
   return {
     searchableCount: cachedSearchableCount(db, changes),
     popular: cachedUntilChange(changes, [LISTS_TAG], () => listPopularPresentations(db, EXPLORE_POPULAR_COUNT)),
+    recent: cachedUntilChange(changes, [LISTS_TAG], () => listListedPresentations(db, { limit: EXPLORE_RECENT_COUNT })),
+    wordFrequencies: cachedUntilChange(changes, [], () => loadWordFrequencies(db)),
     closestWord: async (word) => (await titleIndex()).closestWord(word),
   };
 }
@@ -117,12 +137,8 @@ export interface ExplorePageData {
   recent: Card[];
   search?: SearchFacts;
 }
-export async function getExplorePage(db: Queryable, viewer: Viewer, sources: ExploreSources): Promise<ExplorePageData> {
-  const [count, popular, recent] = await Promise.all([
-    sources.searchableCount(),
-    sources.popular(),
-    listListedPresentations(db, { limit: 8 }),
-  ]);
+export async function getExplorePage(viewer: Viewer, sources: ExploreSources): Promise<ExplorePageData> {
+  const [count, popular, recent] = await Promise.all([sources.searchableCount(), sources.popular(), sources.recent()]);
   return {
     header: headerAppData(count, viewer, null),
     term: "",
@@ -182,6 +198,7 @@ export async function getSearchPage(
     kinds,
     limit: SEARCH_PAGE_SIZE,
     offset: (current - 1) * SEARCH_PAGE_SIZE,
+    readTableFirst: readsTableFirst(queries.text, await sources.wordFrequencies()),
   });
   const listed = kinds.reduce((sum, kind) => sum + found.totals[kind], 0);
   let hits = found.hits;

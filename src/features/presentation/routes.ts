@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { escapeHtml } from "../../lib/html";
 import { LISTS_TAG, presentationTag } from "../content-changes";
 import type { FeatureContext } from "../http";
+import { cachedByKey, cachedUntilChange } from "../small-caches";
 import { linkRouteOf } from "./link-gate";
 import { lastListedId, listSitemapEntries } from "./repository";
 import { canonicalPathOf, getDocument, getThumbnailSvg, type PresentationRoute } from "./service";
@@ -89,6 +90,11 @@ export function registerPresentationRoutes(app: FastifyInstance, context: Featur
  * holds at most this many URLs (the protocol allows 50,000) and reads only what it lists.
  */
 export const SITEMAP_PAGE_IDS = 10_000;
+/**
+ * Sitemap pages a process keeps (issue 32 item 2), each up to SITEMAP_PAGE_IDS URLs (about 1 MB):
+ * a crawler reads them one after the other, so a few are enough and memory stays small.
+ */
+const KEPT_SITEMAP_PAGES = 4;
 
 /**
  * GET /sitemap.xml: every listed presentation's canonical URL (how crawlers find them). While every
@@ -102,7 +108,21 @@ export function registerSitemapRoute(app: FastifyInstance, context: FeatureConte
       .header("cache-control", "public, max-age=300")
       .send(`<?xml version="1.0" encoding="UTF-8"?>\n${body}\n`);
   };
-  const page = async (reply: FastifyReply, n: number) => {
+  // Issue 32 item 2: the page count and the pages are kept until a listed presentation changes
+  // (`lists`), a minute at most, so the page cache off doesn't mean a statement per request.
+  const pageCount = cachedUntilChange(
+    context.changes,
+    [LISTS_TAG],
+    async () => Math.floor((await lastListedId(context.db)) / SITEMAP_PAGE_IDS) + 1,
+  );
+  const pageBody = cachedByKey(
+    context.changes,
+    KEPT_SITEMAP_PAGES,
+    (key) => sitemapPage(Number(key)),
+    () => [LISTS_TAG],
+  );
+  const page = async (reply: FastifyReply, n: number) => xml(reply, await pageBody(String(n)));
+  const sitemapPage = async (n: number) => {
     const entries = await listSitemapEntries(context.db, {
       fromId: n * SITEMAP_PAGE_IDS,
       toId: (n + 1) * SITEMAP_PAGE_IDS,
@@ -114,11 +134,11 @@ export function registerSitemapRoute(app: FastifyInstance, context: FeatureConte
           `<url><loc>${escapeHtml(`${context.publicUrl}${canonicalPathOf(entry)}`)}</loc><lastmod>${entry.lastModified.toISOString()}</lastmod></url>`,
       ),
     ];
-    return xml(reply, `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>`);
+    return `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>`;
   };
 
   app.get("/sitemap.xml", async (_request, reply) => {
-    const pages = Math.floor((await lastListedId(context.db)) / SITEMAP_PAGE_IDS) + 1;
+    const pages = await pageCount();
     if (pages === 1) return page(reply, 0);
     const sitemaps = Array.from(
       { length: pages },
@@ -132,7 +152,7 @@ export function registerSitemapRoute(app: FastifyInstance, context: FeatureConte
 
   app.get("/sitemap-:page(^\\d{1,6}).xml", async (request: FastifyRequest<{ Params: { page: string } }>, reply) => {
     const n = Number(request.params.page);
-    const pages = Math.floor((await lastListedId(context.db)) / SITEMAP_PAGE_IDS) + 1;
+    const pages = await pageCount();
     if (n >= pages) return context.sendNotFound(request, reply);
     return page(reply, n);
   });
