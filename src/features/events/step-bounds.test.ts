@@ -100,14 +100,18 @@ describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (ta
 
   it("I33.2 a visitor claims no more time than has passed since its id was issued (plus slack), however it splits it", async () => {
     const before = await reached();
-    // Issued a minute ago: 50 s fits, then 30 s more doesn't (80 s > 60 s + slack).
+    // Issued a minute ago: 50 s fits, then 40 s more doesn't (90 s > 60 s + slack, however long
+    // the request takes to arrive on a busy machine, up to 15 s).
     const minute = { issuedAgoMs: 60_000 };
     await send("clock", { stays: [{ s: 0, ms: 50_000, f: 1 }] }, minute);
-    await send("clock", { stays: [{ s: 1, ms: 30_000, f: 1 }] }, minute);
-    // Issued just now: an hour's stay, or a thousand 0 ms stays (each charged a minimum), add nothing.
-    await send("fresh", { stays: [{ s: 0, ms: 3_600_000, f: 1 }] }, { issuedAgoMs: 0 });
+    await send("clock", { stays: [{ s: 1, ms: 40_000, f: 1 }] }, minute);
+    // Issued just now (its id says half a minute ahead, within the clocks' allowed skew, so no time
+    // has passed for it however slow the machine): an hour's stay, or a thousand 0 ms stays (each
+    // charged a minimum), add nothing.
+    const justNow = { issuedAgoMs: -30_000 };
+    await send("fresh", { stays: [{ s: 0, ms: 3_600_000, f: 1 }] }, justNow);
     const many = Array.from({ length: 100 }, (_, i) => ({ s: 0, ms: 0, ...(i === 0 ? { f: 1 as const } : {}) }));
-    for (let i = 0; i < 10; i++) await send("zeros", { stays: many }, { issuedAgoMs: 0 });
+    for (let i = 0; i < 10; i++) await send("zeros", { stays: many }, justNow);
     expect(await reached()).toBe(before + 1);
     const [row] = await db.query<{ n: number }>(
       `select count(*)::int as n from presentation_step_daily d join presentations p on p.id = d.presentation_id
@@ -115,7 +119,7 @@ describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (ta
       [oid],
     );
     expect(row?.n ?? 0).toBe(0);
-    expect(STEP_TIME_SLACK_MS).toBeLessThan(30_000);
+    expect(STEP_TIME_SLACK_MS).toBeLessThan(25_000);
   });
 
   it("I33.2 steps beyond the deck's path add nothing", async () => {
