@@ -1,7 +1,36 @@
-import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 
 /** A part loaded where shown, and a way to load it ahead (what the browser would on hydrating). */
 export type PartLoadedWhereShown<Props> = ComponentType<Props> & { preload(): Promise<void> };
+
+/** Parts loaded where shown that the page drew but whose code hasn't hydrated them yet. */
+let partsPending = 0;
+const onAllPartsHydrated = new Set<() => void>();
+
+/**
+ * Calls `then` once every part loaded where shown that the first render drew has hydrated (at once
+ * when none is pending): until then the server's markup of that part shows but doesn't answer (its
+ * account menu button would do nothing). PodiumApp marks the page hydrated only then.
+ */
+export function whenPartsHydrated(then: () => void): void {
+  if (partsPending === 0) then();
+  else onAllPartsHydrated.add(then);
+}
+
+function partHydrated(): void {
+  partsPending -= 1;
+  if (partsPending > 0) return;
+  for (const then of onAllPartsHydrated) then();
+  onAllPartsHydrated.clear();
+}
+
+/** Drawn after a part inside its boundary (nothing on the page): says when the part has hydrated. */
+function HydratedMark({ counted }: { counted: boolean }) {
+  useEffect(() => {
+    if (counted) partHydrated();
+  }, [counted]);
+  return null;
+}
 
 /**
  * Issue 30 item 1: a part of a page that only some people see (the account menu of a signed-in
@@ -29,9 +58,16 @@ export function loadedWhereShown<Props extends object>(
   const Lazy = lazy(() => preload().then(() => ({ default: loaded as ComponentType<Props> })));
   function LoadedWhereShown(props: Props) {
     const Part = loaded ?? Lazy;
+    // Counted once, by the first render in the browser that waits for the part's code.
+    const [counted] = useState(() => {
+      if (loaded || typeof window === "undefined") return false;
+      partsPending += 1;
+      return true;
+    });
     return (
       <Suspense fallback={null}>
         <Part {...props} />
+        <HydratedMark counted={counted} />
       </Suspense>
     );
   }

@@ -1,6 +1,7 @@
 import { type ReactNode, StrictMode, useEffect } from "react";
 import { type IntlShape, RawIntlProvider } from "../i18n/intl";
 import { CookieBanner } from "./CookieBanner";
+import { whenPartsHydrated } from "./LoadedWhereShown";
 import { ANONYMOUS_SESSION, SessionContext, type SessionInfo } from "./session";
 
 /**
@@ -29,9 +30,12 @@ export function PodiumApp({
   );
 }
 
+/** `data-hydrated` on <html> once the page answers everywhere: its parts loaded where shown too. */
 function HydrationMark() {
   useEffect(() => {
-    document.documentElement.dataset.hydrated = "true";
+    whenPartsHydrated(() => {
+      document.documentElement.dataset.hydrated = "true";
+    });
   }, []);
   return null;
 }
