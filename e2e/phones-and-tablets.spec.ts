@@ -302,6 +302,13 @@ test.describe("issue 12: the phone's player shows one slide", () => {
       // Tap moves on (to a slide of its own: the classic deck's first step is its overview).
       await page.locator(".viewer__stage").tap();
       await expect(viewer).toHaveAttribute("data-current-step", "2");
+      // "settled" may still be the overview's until the camera sets off: wait for the slide to fill the width.
+      await expect
+        .poll(async () => {
+          const shown = await stageView(page);
+          return shown.page.width / shown.viewportWidth;
+        })
+        .toBeGreaterThanOrEqual(0.9);
       await expect(viewer).toHaveAttribute("data-camera", "settled");
       const view = await stageView(page);
       expect(view.page.width / view.viewportWidth).toBeGreaterThanOrEqual(0.9);
