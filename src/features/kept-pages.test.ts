@@ -83,7 +83,10 @@ describe.each(testDatabaseTargets())(
       // Written around the app, as another process would: only the change feed tells the app.
       await raw.query("update presentations set title = $1, last_modified = now() where oid = $2", [title, deck.oid]);
       for (const url of ["/", "/explore/", `/user/${deck.ownerOid}/`]) {
-        await vi.waitFor(async () => expect((await app.inject({ method: "GET", url })).body, url).toContain(title));
+        await vi.waitFor(async () => expect((await app.inject({ method: "GET", url })).body, url).toContain(title), {
+          timeout: 30_000,
+          interval: 50,
+        });
       }
     });
   },
