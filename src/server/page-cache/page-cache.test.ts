@@ -10,6 +10,9 @@ import { buildApp } from "../app";
 import { insertTestUser, TEST_CONFIG, TestAgent } from "../testing";
 import { BROTLI_BEST_AFTER_HITS, PAGE_CACHE_FRESH_MS } from "./plugin";
 
+/** Background work (the best brotli, a refresh) on a busy machine: wait for it, not for a quick machine's second. */
+const WAIT_FOR_BACKGROUND = { timeout: 30_000, interval: 20 };
+
 const CACHE = { pageCacheMaxBytes: 8 * 1024 * 1024 };
 const BROWSER = {
   accept: "text/html,application/xhtml+xml",
@@ -141,7 +144,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
       expect(later.rawPayload.length).toBe(best);
       expect(Number(later.headers["content-length"])).toBe(best);
       expect(bodyOf(later)).toBe(bodyOf(first));
-    });
+    }, WAIT_FOR_BACKGROUND);
   });
 
   it("keeps the compressed bodies (and the ETag) when a refresh renders the same bytes", async () => {
@@ -155,7 +158,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
       const later = await get(url);
       expect(later.rawPayload.length).toBeLessThan(first.rawPayload.length);
       best = later.rawPayload;
-    });
+    }, WAIT_FOR_BACKGROUND);
     vi.setSystemTime(start + PAGE_CACHE_FRESH_MS + 100);
     expect((await get(url)).headers["podium-cache"]).toBe("stale");
     // The refresh rendered the same page: stored again, and its first hit has the best brotli it had.
@@ -165,7 +168,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
         expect(answer.headers["podium-cache"]).toBe("hit");
         return answer;
       },
-      { timeout: 2000 },
+      { timeout: 30_000 },
     );
     expect(fresh.headers.etag).toBe(first.headers.etag);
     expect(fresh.rawPayload.equals(best)).toBe(true);
@@ -362,7 +365,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
         expect(bodyOf(fresh)).toContain('"viewCount":5151');
         expect(bodyOf(fresh)).toContain('<html lang="ko"');
       },
-      { timeout: 2000 },
+      { timeout: 30_000 },
     );
   });
 
@@ -382,7 +385,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
         expect(fresh.headers["podium-cache"]).toBe("hit");
         expect(bodyOf(fresh)).toContain('"viewCount":4242');
       },
-      { timeout: 2000 },
+      { timeout: 30_000 },
     );
   });
 
