@@ -36,7 +36,11 @@ export default defineConfig({
         "--disable-sync",
       ],
     },
-    trace: "retain-on-failure",
+    // Issue 29: recording a trace for every test (kept only when it fails) cost 13 % of the e2e
+    // run (view-page and owner specs: 57.0 → 49.4 s). Off by default; to see a failure's trace, run
+    // its spec again with E2E_TRACE=retain-on-failure (or `--trace on`). A failure keeps its
+    // screenshot and error context (the page's accessibility tree) either way.
+    trace: (process.env.E2E_TRACE as "off" | "on" | "retain-on-failure" | undefined) ?? "off",
     screenshot: "only-on-failure",
   },
 });
