@@ -71,6 +71,12 @@ const LONE_SLICE_MS = 60_000;
  * time is its own across children (PDF_JOB_TIME_LIMIT_MS), so retries don't extend it.
  */
 const PDF_CRASH_RETRIES = 2;
+/**
+ * A converter that dies before it has started (killed from outside, or the machine out of
+ * processes) is nothing about the PDF: it gets a fresh one, this many times, before the PDF fails
+ * with "couldn't start".
+ */
+const PDF_START_RETRIES = 2;
 /** How often the child's resident size and CPU time are read (/proc, Linux). */
 const RSS_POLL_MS = 50;
 /** Clock ticks a second in /proc/{pid}/stat (USER_HZ: 100 on every Linux Podium runs on). */
@@ -120,6 +126,8 @@ interface Job {
   ended: boolean;
   /** Children that died on their own while converting it (PDF_CRASH_RETRIES). */
   crashes: number;
+  /** Converters that couldn't start for it (PDF_START_RETRIES). */
+  startFailures: number;
 }
 
 interface Child {
@@ -413,14 +421,23 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
         }
         tellWaiting();
         const current = takeChild();
-        let outcome: Awaited<ReturnType<typeof turn>>;
+        let outcome: Awaited<ReturnType<typeof turn>> | "notStarted";
         if (!(await current.ready)) {
-          // The converter itself couldn't start: nothing about this PDF; it fails, the next tries a new one.
+          // The converter itself couldn't start: nothing about this PDF; it tries a fresh one, and
+          // after PDF_START_RETRIES it fails (the next PDF tries a new one).
           stopChild(current);
-          outcome = {
-            error: new PdfImportError("failed", 500, "Podium couldn't start converting this PDF. Please try again."),
-            kill: false,
-          };
+          job.startFailures += 1;
+          outcome =
+            job.startFailures > PDF_START_RETRIES
+              ? {
+                  error: new PdfImportError(
+                    "failed",
+                    500,
+                    "Podium couldn't start converting this PDF. Please try again.",
+                  ),
+                  kill: false,
+                }
+              : "notStarted";
         } else if (job.openIn !== current) {
           const from = job.pagesDone + 1;
           outcome = await turn(current, job, { type: "open", job: job.id, bytes: job.bytes, from });
@@ -494,6 +511,7 @@ export function createPdfWorkers(workerDir: string, options: PdfWorkerOptions = 
           toldAhead: null,
           ended: false,
           crashes: 0,
+          startFailures: 0,
         };
         jobCount += 1;
         const jobs = queues.get(account);
