@@ -147,14 +147,19 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
 
     // The keyboard's way: Tab to the file input, Space opens the chooser; Enter on Import sends.
     const input = page.getByLabel("Markdown or JSON file, or a PDF");
-    await input.focus();
-    const chooser = page.waitForEvent("filechooser");
-    await page.keyboard.press("Space");
-    await (await chooser).setFiles({
-      name: "limpets.md",
-      mimeType: "text/markdown",
-      buffer: Buffer.from("# Limpets\n---\n# How they hold on\n- a muscular foot\n"),
-    });
+    // Headless Chromium now and then opens no chooser for a key pressed just after a full-page
+    // screenshot (its paint holding, cf. microsoft/playwright#28023): the keyboard's way is still
+    // what is proven, Space on the focused input, asked again until a chooser opens.
+    await expect(async () => {
+      await input.focus();
+      const chooser = page.waitForEvent("filechooser", { timeout: 5_000 });
+      await page.keyboard.press("Space");
+      await (await chooser).setFiles({
+        name: "limpets.md",
+        mimeType: "text/markdown",
+        buffer: Buffer.from("# Limpets\n---\n# How they hold on\n- a muscular foot\n"),
+      });
+    }).toPass({ timeout: 30_000 });
     await expect(page.getByText("Ready to import: limpets.md")).toBeVisible();
     // The choices wait behind one line that says what they are; the keyboard opens it.
     const more = page.getByText("Title, who can see it and style: Public, Slides (pitch)");
