@@ -1,5 +1,4 @@
-import type { MouseEvent } from "react";
-import type { Card } from "../../../lib/card";
+import type { ComponentProps } from "react";
 import { LazySidebar } from "../../sidebar/components/Sidebar";
 import { MoreDecks } from "./MoreDecks";
 
@@ -8,17 +7,7 @@ import { MoreDecks } from "./MoreDecks";
  * then the promotional cards (compact rows). Issue 11: both fetch their rows as they near the
  * screen; issue 30: their code too (PresentationPage loads this part when near).
  */
-export function SideLists({
-  oid,
-  ownerName,
-  expected,
-  onCardClick,
-}: {
-  oid: string;
-  ownerName: string;
-  expected: { byAuthor: number; related: number } | null;
-  onCardClick: (card: Card, event: MouseEvent<HTMLAnchorElement>) => void;
-}) {
+export function SideLists({ oid, ownerName, expected, onCardClick }: ComponentProps<typeof MoreDecks>) {
   return (
     <>
       <MoreDecks oid={oid} ownerName={ownerName} expected={expected} onCardClick={onCardClick} />
