@@ -150,6 +150,9 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
     // Headless Chromium now and then opens no chooser for a key pressed just after a full-page
     // screenshot (its paint holding, cf. microsoft/playwright#28023): the keyboard's way is still
     // what is proven, Space on the focused input, asked again until a chooser opens.
+    // A page of its own for it (not the one just captured whole), painted.
+    await page.goto("/dashboard/next/");
+    await waitForHydration(page);
     await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
     await expect(async () => {
       await input.focus();
