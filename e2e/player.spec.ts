@@ -86,6 +86,32 @@ test.describe("the player", () => {
     await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "1");
   });
 
+  test("R2.29 issue 29 a key pressed the moment the player shows \"playing\" moves it: focus and keys come in the same commit", async ({
+    page,
+  }) => {
+    await openDeck(page, "sourdough-basics");
+    // The arrow is sent from a mutation observer, as the player's state turns "playing": after the
+    // commit's layout effects, before its passive ones (React runs those in a later task). A visitor
+    // pressing → as the deck opens on a busy machine meets the same moment.
+    await page.evaluate(() => {
+      const root = document.querySelector(".player");
+      if (!root) throw new Error("no player");
+      const observer = new MutationObserver(() => {
+        if (root.getAttribute("data-player-state") !== "playing") return;
+        observer.disconnect();
+        const target = document.activeElement ?? document.body;
+        Object.assign(window, { podiumKeyTarget: target.className || target.tagName });
+        target.dispatchEvent(new KeyboardEvent("keydown", { key: "ArrowRight", bubbles: true, cancelable: true }));
+      });
+      observer.observe(root, { attributes: true, attributeFilter: ["data-player-state"] });
+    });
+    await page.getByRole("button", { name: "Present" }).click();
+    await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "2");
+    expect(await page.evaluate(() => (window as unknown as { podiumKeyTarget: string }).podiumKeyTarget)).toContain(
+      "viewer__stage",
+    );
+  });
+
   test("R2.14 the viewer's lazy chunk (present-viewer) loads on demand: not with the page, only on Present", async ({
     page,
   }) => {

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import type { PresentationDocument } from "../../../../document/schema";
 import { FormattedMessage, useIntl } from "../../../../i18n/intl";
 import { ownerDisplayName } from "../../../../lib/owner";
@@ -334,7 +334,9 @@ export function Player(props: PlayerProps) {
   // Focus follows what the visitor can act on: the viewer when it opens, Restart at the end.
   // Issue 28: a portrait page's player on a phone is taller than the room below the header; once
   // it plays, the whole of it (the control bar too) is brought into view.
-  useEffect(() => {
+  // Issue 29: in the same commit as "playing" shows (a layout effect), so a key pressed the moment
+  // the player opens reaches the viewer; a passive effect left focus on the page until it ran.
+  useLayoutEffect(() => {
     const acts = (overlay === null && viewer !== null) || overlay === "restart";
     if (acts && quiet.current) {
       quiet.current = false;

@@ -1,4 +1,4 @@
-import { type PointerEvent, useEffect, useMemo, useRef, useState } from "react";
+import { type PointerEvent, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import {
   cameraTransform,
   firstStepNumbers,
@@ -125,7 +125,10 @@ export function PresentViewer({
   goRef.current = go;
   const openPresenterRef = useRef(openPresenter);
   openPresenterRef.current = openPresenter;
-  useEffect(() => {
+  // A layout effect, like the player's focus: the keys work from the moment the viewer shows, not
+  // from whenever the browser next gets round to effects (issue 29: on a busy machine an arrow
+  // pressed as the player turned "playing" went nowhere).
+  useLayoutEffect(() => {
     const viewer = viewerRef.current;
     if (!viewer) return;
     const onKeyDown = (event: globalThis.KeyboardEvent) => {
