@@ -86,7 +86,7 @@ test.describe("the player", () => {
     await expect(page.locator(".viewer")).toHaveAttribute("data-current-step", "1");
   });
 
-  test("R2.29 issue 29 a key pressed the moment the player shows \"playing\" moves it: focus and keys come in the same commit", async ({
+  test('R2.29 issue 29 a key pressed the moment the player shows "playing" moves it: focus and keys come in the same commit', async ({
     page,
   }) => {
     await openDeck(page, "sourdough-basics");
