@@ -1,5 +1,5 @@
 import { ExplorePage } from "../features/explore/components/ExplorePage";
-import type { ExplorePageData } from "../features/explore/service";
+import type { ExploreBootData } from "../features/explore/service";
 import { hydratePage } from "./hydrate";
 
-hydratePage<ExplorePageData>((data) => <ExplorePage data={data} />);
+hydratePage<ExploreBootData>((data) => <ExplorePage data={data} />);

@@ -1,5 +1,5 @@
 import { HomePage } from "../features/home/components/HomePage";
-import type { HomePageData } from "../features/home/service";
+import type { HomeBootData } from "../features/home/service";
 import { hydratePage } from "./hydrate";
 
-hydratePage<HomePageData>((data) => <HomePage data={data} />);
+hydratePage<HomeBootData>((data) => <HomePage data={data} />);

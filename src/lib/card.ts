@@ -20,6 +20,39 @@ export interface Card {
   marked?: { title: string; snippet: string };
 }
 
+/**
+ * Issue 32: a page's list of cards as its browser gets it. The cards are plain links (no state, no
+ * handlers), so they travel once, as the page's markup, which hydration keeps (ui/ServerMarkup):
+ * the boot JSON says only how many there are. The server renders from the cards themselves.
+ */
+export interface KeptCards {
+  kept: number;
+}
+export type CardsShown = readonly Card[] | KeptCards;
+
+const isKept = (cards: CardsShown): cards is KeptCards => "kept" in cards;
+
+export function cardCount(cards: CardsShown): number {
+  return isKept(cards) ? cards.kept : cards.length;
+}
+
+/** The cards from `start` to `end` (0 ≤ start ≤ end, as Array.slice); of kept cards, how many of them. */
+export function cardSlice(cards: CardsShown, start: number, end: number): CardsShown {
+  if (!isKept(cards)) return cards.slice(start, end);
+  const from = Math.min(start, cards.kept);
+  return { kept: Math.max(0, Math.min(end, cards.kept) - from) };
+}
+
+/** A list as the boot JSON carries it (its markup is in the page). */
+export function keptCards(cards: CardsShown): KeptCards {
+  return { kept: cardCount(cards) };
+}
+
+/** The cards to draw, or null where the page's markup already holds them. */
+export function cardsToDraw(cards: CardsShown): readonly Card[] | null {
+  return isKept(cards) ? null : cards;
+}
+
 /** Highlight markers (issue 15): private-use characters no title keeps (search strips them first). */
 export const MARK_START = "\uE000";
 export const MARK_END = "\uE001";

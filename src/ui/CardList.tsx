@@ -1,5 +1,6 @@
 import { FormattedDate, FormattedMessage, FormattedNumber } from "../i18n/intl";
-import { type Card, type CardStats, markedRuns } from "../lib/card";
+import { type CardStats, type CardsShown, cardsToDraw, markedRuns } from "../lib/card";
+import { ServerMarkup } from "./ServerMarkup";
 
 /**
  * Spec §3 Card, shown as a grid of links with thumbnails and line-limited text. Issue 12: the title
@@ -10,40 +11,46 @@ import { type Card, type CardStats, markedRuns } from "../lib/card";
 /** Issue 30: the cards in a row of the grid at its widest (1440 px), whose thumbnails load with the page. */
 export const FIRST_ROW_CARDS = 4;
 
-export function CardList({ cards, label, eager = 0 }: { cards: Card[]; label: string; eager?: number }) {
+export function CardList({ cards, label, eager = 0 }: { cards: CardsShown; label: string; eager?: number }) {
+  const drawn = cardsToDraw(cards);
+  // Issue 32: in the browser the cards are the server's markup, kept as it is (KeptCards).
   return (
-    <ul className="card-grid" aria-label={label}>
-      {cards.map((card, index) => (
-        <li key={card.path}>
-          <a className="card" href={card.path} title={card.title}>
-            <img
-              className="card__thumbnail"
-              src={card.thumbnail}
-              alt=""
-              width={640}
-              height={360}
-              // Issue 30: the first row of the page's first list is on screen at once (often its
-              // largest paint): asked for with the page, not when layout finds it near the screen.
-              loading={index < eager ? undefined : "lazy"}
-            />
-            <span className="card__body">
-              <strong className="card__title" style={{ WebkitLineClamp: card.titleLines }}>
-                {card.marked ? <Marked text={card.marked.title} /> : card.title}
-              </strong>
-              <span className="card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
-                {card.subTitle}
-              </span>
-              {card.marked?.snippet ? (
-                <span className="card__snippet">
-                  <Marked text={card.marked.snippet} />
+    <ServerMarkup className="card-list">
+      {drawn === null ? null : (
+        <ul className="card-grid" aria-label={label}>
+          {drawn.map((card, index) => (
+            <li key={card.path}>
+              <a className="card" href={card.path} title={card.title}>
+                <img
+                  className="card__thumbnail"
+                  src={card.thumbnail}
+                  alt=""
+                  width={640}
+                  height={360}
+                  // Issue 30: the first row of the page's first list is on screen at once (often its
+                  // largest paint): asked for with the page, not when layout finds it near the screen.
+                  loading={index < eager ? undefined : "lazy"}
+                />
+                <span className="card__body">
+                  <strong className="card__title" style={{ WebkitLineClamp: card.titleLines }}>
+                    {card.marked ? <Marked text={card.marked.title} /> : card.title}
+                  </strong>
+                  <span className="card__subtitle" style={{ WebkitLineClamp: card.subTitleLines }}>
+                    {card.subTitle}
+                  </span>
+                  {card.marked?.snippet ? (
+                    <span className="card__snippet">
+                      <Marked text={card.marked.snippet} />
+                    </span>
+                  ) : null}
+                  {card.stats ? <CardFacts stats={card.stats} /> : null}
                 </span>
-              ) : null}
-              {card.stats ? <CardFacts stats={card.stats} /> : null}
-            </span>
-          </a>
-        </li>
-      ))}
-    </ul>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </ServerMarkup>
   );
 }
 

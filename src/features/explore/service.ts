@@ -1,5 +1,5 @@
 import type { Database, Queryable } from "../../db/client";
-import type { Card } from "../../lib/card";
+import { type Card, type CardsShown, keptCards } from "../../lib/card";
 import { ownerDisplayName } from "../../lib/owner";
 import { type ContentChanges, LISTS_TAG, SHOWCASE_TAG } from "../content-changes";
 import {
@@ -137,6 +137,22 @@ export interface ExplorePageData {
   recent: Card[];
   search?: SearchFacts;
 }
+/** Issue 32: the explore and search pages' data as their browser entry gets it: the cards travel once, as markup (KeptCards). */
+export type ExploreBootData = Omit<ExplorePageData, "results" | "popular" | "recent"> & {
+  results: CardsShown | null;
+  popular: CardsShown;
+  recent: CardsShown;
+};
+
+export function exploreBootData(data: ExplorePageData): ExploreBootData {
+  return {
+    ...data,
+    results: data.results === null ? null : keptCards(data.results),
+    popular: keptCards(data.popular),
+    recent: keptCards(data.recent),
+  };
+}
+
 export async function getExplorePage(viewer: Viewer, sources: ExploreSources): Promise<ExplorePageData> {
   const [count, popular, recent] = await Promise.all([sources.searchableCount(), sources.popular(), sources.recent()]);
   return {

@@ -1,5 +1,5 @@
 import type { Queryable } from "../../db/client";
-import type { Card } from "../../lib/card";
+import { type Card, type CardsShown, keptCards } from "../../lib/card";
 import { type ContentChanges, LISTS_TAG } from "../content-changes";
 import { listListedPresentations, type PresentationSummary } from "../presentation/repository";
 import { presentationListCard } from "../presentation/service";
@@ -11,6 +11,13 @@ export const HOME_CARD_COUNT = 24;
 export interface HomePageData {
   presentationCount: number;
   recent: Card[];
+}
+
+/** Issue 32: the home page's data as its browser entry gets it: the cards travel once, as markup (KeptCards). */
+export type HomeBootData = Omit<HomePageData, "recent"> & { recent: CardsShown };
+
+export function homeBootData(data: HomePageData): HomeBootData {
+  return { ...data, recent: keptCards(data.recent) };
 }
 
 /** What the home page reads, kept per app (issue 32 item 2: no statement per render with the page cache off). */

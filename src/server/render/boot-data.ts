@@ -1,4 +1,6 @@
 import type { ClientEntry } from "../../client/entries";
+import { exploreBootData } from "../../features/explore/service";
+import { homeBootData } from "../../features/home/service";
 import { pageWithoutTranscriptBootData, presentationBootData } from "../../features/presentation/page-data";
 import { readingBootData } from "../../features/view-page/reading-data";
 
@@ -12,6 +14,8 @@ const BOOT_DATA: { [Entry in ClientEntry]?: (data: never) => unknown } = {
   embed: pageWithoutTranscriptBootData,
   view: pageWithoutTranscriptBootData,
   reading: readingBootData,
+  home: homeBootData,
+  explore: exploreBootData,
 };
 
 /** The page data as the page's boot JSON carries it. */

@@ -1,13 +1,14 @@
 import { FormattedMessage, FormattedNumber, useIntl } from "../../../i18n/intl";
+import { cardCount, cardSlice } from "../../../lib/card";
 import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import { Pagination } from "../../../ui/Pagination";
 import { SiteLayout } from "../../../ui/SiteLayout";
 import { SEARCH_TYPES, type SearchType, searchUrl } from "../search";
-import type { ExplorePageData, SearchFacts } from "../service";
+import type { ExploreBootData, SearchFacts } from "../service";
 import { ViewerHeader } from "./ViewerHeader";
 
 /** Spec §2 /explore/ and /explore/search/?search=: discovery and full-text search. */
-export function ExplorePage({ data }: { data: ExplorePageData }) {
+export function ExplorePage({ data }: { data: ExploreBootData }) {
   const intl = useIntl();
   return (
     <SiteLayout header={<ViewerHeader appData={data.header} initialSearch={data.term} />}>
@@ -53,7 +54,7 @@ function Count({ value, cap }: { value: number; cap: number }) {
  * Issue 15 item 3: the results of /explore/search/ with their filters: the type (links that say
  * how many each finds, the current one marked) and a tag (a small GET form), both kept in the address.
  */
-function SearchResults({ data }: { data: ExplorePageData }) {
+function SearchResults({ data }: { data: ExploreBootData }) {
   const intl = useIntl();
   const facts: SearchFacts = data.search ?? {
     type: "all",
@@ -64,11 +65,12 @@ function SearchResults({ data }: { data: ExplorePageData }) {
     alike: 0,
   };
   const results = data.results ?? [];
+  const shown = cardCount(results);
   // Issue 28 item 5: alike cards (typo tolerance) below the exact ones are listed apart, so a
   // deck that holds the words is never shown under "No exact matches".
-  const alikeBelow = facts.similar ? 0 : Math.min(facts.alike, results.length);
-  const exact = results.slice(0, results.length - alikeBelow);
-  const alike = results.slice(results.length - alikeBelow);
+  const alikeBelow = facts.similar ? 0 : Math.min(facts.alike, shown);
+  const exact = cardSlice(results, 0, shown - alikeBelow);
+  const alike = cardSlice(results, shown - alikeBelow, shown);
   const totalFor = (type: SearchType) => facts.totals[type];
   return (
     <div className="explore">
@@ -126,14 +128,14 @@ function SearchResults({ data }: { data: ExplorePageData }) {
           <FormattedMessage id="explore.resultCount" values={{ count: data.total }} />
         )}
       </p>
-      {exact.length > 0 ? (
+      {cardCount(exact) > 0 ? (
         <CardList eager={FIRST_ROW_CARDS} cards={exact} label={intl.formatMessage({ id: "explore.results" })} />
       ) : (
         <p>
           <FormattedMessage id="explore.noResults" values={{ link: (text) => <a href="/explore/">{text}</a> }} />
         </p>
       )}
-      {alike.length > 0 ? (
+      {cardCount(alike) > 0 ? (
         <section className="search-alike" aria-labelledby="search-alike-title">
           <h2 id="search-alike-title" className="home-section-title">
             <FormattedMessage id="explore.alsoSimilar" values={{ term: data.term }} />

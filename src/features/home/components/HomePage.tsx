@@ -1,12 +1,13 @@
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
+import { cardCount } from "../../../lib/card";
 import { CardList, FIRST_ROW_CARDS } from "../../../ui/CardList";
 import { PageIntro } from "../../../ui/PageIntro";
 import { SiteLayout } from "../../../ui/SiteLayout";
-import type { HomePageData } from "../service";
+import type { HomeBootData } from "../service";
 import "./home.css";
 
 /** Podium's front door: what it is, and the presentations most recently updated. */
-export function HomePage({ data }: { data: HomePageData }) {
+export function HomePage({ data }: { data: HomeBootData }) {
   const intl = useIntl();
   return (
     <SiteLayout>
@@ -35,7 +36,7 @@ export function HomePage({ data }: { data: HomePageData }) {
         <h2 id="home-recent" className="home-section-title">
           <FormattedMessage id="home.recent" />
         </h2>
-        {data.recent.length > 0 ? (
+        {cardCount(data.recent) > 0 ? (
           <CardList eager={FIRST_ROW_CARDS} cards={data.recent} label={intl.formatMessage({ id: "home.recent" })} />
         ) : (
           <p>
