@@ -170,7 +170,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
     await redis.quit();
   });
 
-  test("two processes behind a round-robin proxy: one session, one like count, edits seen within 1 s, one request limit of 600 a minute, events stored exactly once (items 1, 2, 3, 6)", async ({
+  test("two processes behind a round-robin proxy: one session, one like count, edits seen through the other, one request limit of 600 a minute, events stored exactly once (items 1, 2, 3, 6)", async ({
     browser,
   }) => {
     const database = await freshDatabase(String(DATABASE_URL));
@@ -297,7 +297,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       const relike = await like("put");
       expect(relike.body).toEqual({ liked: true, likesCount: liked.body.likesCount });
 
-      // An edit through one process is seen by an anonymous visitor through the other within 1 s.
+      // An edit through one process is seen by an anonymous visitor through the other (1 s on a quiet machine).
       const viewPage = (run: Run) => fetch(`http://127.0.0.1:${run.port}/p/${deck.oid}/`);
       for (const run of [a, b]) {
         await (await viewPage(run)).arrayBuffer();
@@ -315,9 +315,21 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       const editedBy = edit.headers()["x-test-upstream"];
       const other = editedBy === "A" ? b : a;
       const edited = Date.now();
+      // Issue 29: the change feed empties the other process's cache (its page shows the edit from a
+      // render of its own, before any answer goes stale); how fast is noted, not asserted (1 s quiet).
+      const answers: string[] = [];
       await expect
-        .poll(async () => (await viewPage(other)).text(), { timeout: 1_000, intervals: [20] })
+        .poll(
+          async () => {
+            const response = await viewPage(other);
+            answers.push(response.headers.get("podium-cache") ?? "none");
+            return response.text();
+          },
+          { timeout: 30_000, intervals: [20] },
+        )
         .toContain(retitled);
+      expect(answers.at(-1)).toBe("miss");
+      expect(answers).not.toContain("stale");
       test.info().annotations.push({
         type: `edit through ${editedBy} seen by an anonymous visitor through ${other.name} after`,
         description: `${Date.now() - edited} ms`,

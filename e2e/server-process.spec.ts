@@ -119,7 +119,7 @@ test.describe("the server process", () => {
     server.close();
   });
 
-  test("issue 11 two processes on one PostgreSQL: an edit and a privacy change reach the other's page cache within 1 s", async () => {
+  test("issue 11 two processes on one PostgreSQL: an edit and a privacy change empty the other's page cache (before its page would go stale)", async () => {
     const adminUrl = process.env.TEST_DATABASE_URL;
     test.skip(!adminUrl, "needs TEST_DATABASE_URL (a PostgreSQL server; CI sets it)");
     const name = `podium_e2e_${Math.random().toString(36).slice(2, 10)}`;
@@ -156,15 +156,30 @@ test.describe("the server process", () => {
         expect(again.headers.get("podium-cache")).toBe("hit");
       }
       const retitled = `${deck.title} (revised ${Date.now()})`;
+      // Issue 29: what is proved is that the change feed empties the other process's cache, not how
+      // fast on this machine (the time is noted below; "within 1 s" is the quiet machine's figure).
+      // A page is served fresh from the cache for PAGE_CACHE_FRESH_MS (4 s), then stale while it is
+      // refreshed: so the edit must show before any answer says "stale", from a render of its own
+      // ("miss"), the cached page having been dropped.
+      const answers: string[] = [];
+      const asked = async (port: number) => {
+        const response = await page(port);
+        answers.push(response.headers.get("podium-cache") ?? "none");
+        return response;
+      };
       await database.query("update presentations set title = $1 where oid = $2", [retitled, deck.oid]);
       const edited = Date.now();
       await expect
-        .poll(async () => (await page(reader)).text(), { timeout: 1_000, intervals: [20] })
+        .poll(async () => (await asked(reader)).text(), { timeout: 30_000, intervals: [20] })
         .toContain(retitled);
       const seenAfter = Date.now() - edited;
+      expect(answers.at(-1)).toBe("miss");
+      expect(answers).not.toContain("stale");
       expect(await (await page(writer)).text()).toContain(retitled);
+      answers.length = 0;
       await database.query("update presentations set privacy = 'private' where oid = $1", [deck.oid]);
-      await expect.poll(async () => (await page(reader)).status, { timeout: 1_000, intervals: [20] }).toBe(404);
+      await expect.poll(async () => (await asked(reader)).status, { timeout: 30_000, intervals: [20] }).toBe(404);
+      expect(answers).not.toContain("stale");
       test.info().annotations.push({ type: "edit seen by the other process after", description: `${seenAfter} ms` });
     } finally {
       await database.end().catch(() => {});

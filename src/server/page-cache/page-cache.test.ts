@@ -412,7 +412,7 @@ describe.each(testDatabaseTargets())("issue 11 page cache on $name", (target) =>
 const postgres = testDatabaseTargets().find((target) => target.name === "postgres");
 
 describe.skipIf(!postgres)("issue 11 page cache across processes on PostgreSQL", () => {
-  it("shows an edit made through one server to anonymous visitors of another within 1 s", async () => {
+  it("shows an edit made through one server to anonymous visitors of another: the change feed drops the other's page before it goes stale", async () => {
     if (!postgres) return;
     const { db, drop, url } = await postgres.create();
     // Two servers on one database, each with its own connections and its own change-feed listener.
@@ -437,12 +437,20 @@ describe.skipIf(!postgres)("issue 11 page cache across processes on PostgreSQL",
         privacy: "public",
       });
       expect(saved.statusCode).toBe(303);
-      const editedAt = performance.now();
-      await vi.waitFor(async () => expect(bodyOf(await view(second))).toContain("Edited on the first server"), {
-        timeout: 1000,
-        interval: 10,
-      });
-      expect(performance.now() - editedAt).toBeLessThan(1000);
+      // Issue 29: proved by how the page is answered, not by a time a busy machine can miss (1 s
+      // quiet): the change feed drops the cached page, so the edit comes from a render of its own
+      // ("miss") before any answer is "stale" (PAGE_CACHE_FRESH_MS, the refresh that would otherwise bring it).
+      const answers: string[] = [];
+      await vi.waitFor(
+        async () => {
+          const response = await view(second);
+          answers.push(String(response.headers["podium-cache"]));
+          expect(bodyOf(response)).toContain("Edited on the first server");
+        },
+        { timeout: 30_000, interval: 10 },
+      );
+      expect(answers.at(-1)).toBe("miss");
+      expect(answers).not.toContain("stale");
 
       await agent.postForm(`/dashboard/next/presentations/${oid}/details`, {
         title: "Edited on the first server",
@@ -450,13 +458,22 @@ describe.skipIf(!postgres)("issue 11 page cache across processes on PostgreSQL",
         tags: "",
         privacy: "private",
       });
-      await vi.waitFor(async () => expect((await view(second)).statusCode).toBe(404), { timeout: 1000, interval: 10 });
+      answers.length = 0;
+      await vi.waitFor(
+        async () => {
+          const response = await view(second);
+          answers.push(String(response.headers["podium-cache"]));
+          expect(response.statusCode).toBe(404);
+        },
+        { timeout: 30_000, interval: 10 },
+      );
+      expect(answers).not.toContain("stale");
     } finally {
       await second.close();
       await first.close();
       await drop();
     }
-  }, 30_000);
+  }, 90_000);
 });
 
 describe.skipIf(!postgres)("issue 11 change feed connection on PostgreSQL", () => {
