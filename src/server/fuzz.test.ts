@@ -193,8 +193,10 @@ describe.each(testDatabaseTargets())("fuzzing every public route on $name", (tar
     await close?.();
   });
 
+  // Issue 29: what is proved is the answers, not the time (about 30 s quiet; CI's busy machine took
+  // over 120 s once, two other suites beside it).
   it(`answers ${REQUESTS.toLocaleString("en")} generated requests without a 5xx and stays up`, {
-    timeout: 120_000,
+    timeout: 600_000,
   }, async () => {
     const started = performance.now();
     const arbitrary = requestArbitrary(pools);

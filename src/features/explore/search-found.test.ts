@@ -61,7 +61,7 @@ function read(html: string) {
   return {
     status: document.querySelector('main [role="status"]')?.textContent ?? "",
     // The exact hits: the page's list of cards; the alike ones sit in a section of their own.
-    exact: cardsIn(".explore > .card-grid"),
+    exact: cardsIn(".explore > .card-list .card-grid"),
     alike: cardsIn(".search-alike"),
     alikeHeading: document.querySelector(".search-alike h2")?.textContent ?? "",
   };
