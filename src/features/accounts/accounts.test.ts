@@ -262,6 +262,23 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     expect((await agent.get("/user/zzzzzzzzzzzz/")).statusCode).toBe(404);
     expect((await agent.get("/user/<script>/")).statusCode).toBe(404);
   });
+
+  it("issue 31: search engines may list an owner's profile, not the form pages (login, signup, settings, dashboard)", async () => {
+    const noindex = '<meta name="robots" content="noindex">';
+    const visitor = new TestAgent(t.app);
+    for (const path of ["/login/", "/signup/", "/signup/?next=%2F"]) {
+      expect((await visitor.get(path)).body, path).toContain(noindex);
+    }
+    const agent = new TestAgent(t.app);
+    await agent.signUp("listed@podium.test");
+    const [user] = await t.db.query<{ oid: string }>("select oid from users where email = 'listed@podium.test'");
+    for (const path of ["/settings/", "/dashboard/next/"]) {
+      expect((await agent.get(path)).body, path).toContain(noindex);
+    }
+    const profile = await agent.get(`/user/${user?.oid}/`);
+    expect(profile.statusCode).toBe(200);
+    expect(profile.body).not.toContain(noindex);
+  });
 });
 
 describe.each(testDatabaseTargets().slice(0, 1))("login and signup throttling on $name", (target) => {

@@ -6,7 +6,7 @@ import { ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
 import { signInReasonOf } from "../../lib/sign-in-reason";
 import { LISTS_TAG, userTag } from "../content-changes";
-import { type FeatureContext, formPageSender, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
+import { type FeatureContext, formPageSender, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
 import { createLoginThrottle, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from "./login-throttle";
 import { PasswordHashingBusyError } from "./password";
@@ -35,15 +35,8 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
   const loginThrottle = createLoginThrottle(limits, context.secret, context.limits);
   const signupByAddress = context.limits.sliding("signup-address", limits.signupsPerAddress, SIGNUP_WINDOW_MS);
 
-  const sendForm = formPageSender(context, "accounts", AccountPage);
-  // The profile is the one account page search engines may list.
-  const sendAccountPage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    data: AccountPageData,
-    title: HeadText,
-    status = 200,
-  ) => sendForm(request, reply, data, { title, noindex: data.page !== "profile" }, status);
+  // Not listed by search engines; the profile, the one account page they may list, is sent as a public page.
+  const sendAccountPage = formPageSender(context, "accounts", AccountPage);
 
   const tooMany = (reply: FastifyReply, seconds: number): FormProblem => {
     reply.header("retry-after", String(seconds));

@@ -74,7 +74,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
 
   const sendForm = formPageSender(context, "dashboard", DashboardPage);
   const send = (request: FastifyRequest, reply: FastifyReply, data: DashboardPageData, status = 200) =>
-    sendForm(request, reply, data, { title: { id: "dashboard.title" }, noindex: true }, status);
+    sendForm(request, reply, data, { id: "dashboard.title" }, status);
 
   const requireViewer = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.viewer) return request.viewer;
@@ -148,13 +148,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   // Issue 13, R2.8: sign-up lands here. Issue 28, item 3: the same drop zone as an empty dashboard,
   // a template, and an empty presentation with a title (which opens in the editor).
   const createPage = (request: FastifyRequest, reply: FastifyReply, title: string, problem: Notice | null) =>
-    sendForm(
-      request,
-      reply,
-      { view: "create", title, problem },
-      { title: { id: "accounts.create.title" }, noindex: true },
-      problem ? 400 : 200,
-    );
+    sendForm(request, reply, { view: "create", title, problem }, { id: "accounts.create.title" }, problem ? 400 : 200);
   const toLogIn = (reply: FastifyReply) => reply.redirect(`/login/?next=${encodeURIComponent(CREATE_PATH)}`, 303);
 
   app.get(CREATE_PATH, (request, reply) => (request.viewer ? createPage(request, reply, "", null) : toLogIn(reply)));

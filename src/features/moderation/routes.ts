@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isOid } from "../../lib/ids";
 import { parseTags } from "../dashboard/service";
-import { type FeatureContext, formPageSender, type HeadText } from "../http";
+import { type FeatureContext, formPageSender } from "../http";
 import { findPresentationByOid } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
-import { ModerationPage, type ModerationPageData } from "./components/ModerationPages";
+import { ModerationPage } from "./components/ModerationPages";
 import { REPORT_REASONS, type ReportReason } from "./reasons";
 import { findHiddenTags, insertReport, listOpenReports, resolveReport, updateCuration } from "./repository";
 
@@ -18,14 +18,7 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
   const { db } = context;
   // Counted where the other limits are: in Redis, shared by every process, when REDIS_URL is set.
   const reportLimiter = context.limits.sliding("report", REPORTS_PER_HOUR, 60 * 60 * 1000);
-  const sendForm = formPageSender(context, "moderation", ModerationPage);
-  const send = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    data: ModerationPageData,
-    title: HeadText,
-    status = 200,
-  ) => sendForm(request, reply, data, { title, noindex: true }, status);
+  const send = formPageSender(context, "moderation", ModerationPage);
 
   const visiblePresentation = async (request: FastifyRequest<{ Params: { oid: string } }>) => {
     const { oid } = request.params;
