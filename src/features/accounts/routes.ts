@@ -23,6 +23,10 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
 const AFTER_SIGN_IN = "/dashboard/next/";
 
 type Form = Record<string, unknown>;
+/** Each member of a union of pages without its `problem` (Omit alone would merge them). */
+type WithoutProblem<Page> = Page extends unknown ? Omit<Page, "problem"> : never;
+/** The login or signup form's data, but for what was wrong. */
+type AuthForm = WithoutProblem<Extract<AccountPageData, { page: "login" | "signup" }>>;
 const text = (form: Form | undefined, key: string): string => {
   const value = form?.[key];
   return typeof value === "string" ? value : "";
@@ -38,6 +42,10 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
   // Not listed by search engines; the profile, the one account page they may list, is sent as a public page.
   const sendAccountPage = formPageSender(context, "accounts", AccountPage);
 
+  /** The posted login or signup form again (titled as its button), saying what was wrong. */
+  const formAgain =
+    (request: FastifyRequest, reply: FastifyReply, data: AuthForm) => (problem: FormProblem, status: number) =>
+      sendAccountPage(request, reply, { ...data, problem }, { id: `accounts.${data.page}.submit` }, status);
   const tooMany = (reply: FastifyReply, seconds: number): FormProblem => {
     reply.header("retry-after", String(seconds));
     return { field: "form", messageId: "accounts.error.tooMany", values: { seconds } };
@@ -78,14 +86,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     const email = text(form, "email").trim().toLowerCase();
     const next = safeNextPath(text(form, "next"));
     const reason = signInReasonOf(text(form, "reason"));
-    const page = (problem: FormProblem, status: number) =>
-      sendAccountPage(
-        request,
-        reply,
-        { page: "login", next, reason, email, problem },
-        { id: "accounts.login.submit" },
-        status,
-      );
+    const page = formAgain(request, reply, { page: "login", next, reason, email });
     const attempt = await loginThrottle.begin({
       email,
       address: request.ip,
@@ -140,14 +141,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     };
     const next = safeNextPath(text(form, "next"));
     const reason = signInReasonOf(text(form, "reason"));
-    const page = (problem: FormProblem, status: number) =>
-      sendAccountPage(
-        request,
-        reply,
-        { page: "signup", next, reason, values, problem },
-        { id: "accounts.signup.submit" },
-        status,
-      );
+    const page = formAgain(request, reply, { page: "signup", next, reason, values });
     const limit = await signupByAddress.hit(request.ip);
     if (!limit.allowed) return page(tooMany(reply, limit.retryAfterSeconds), 429);
     try {
