@@ -427,31 +427,19 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
 
   it("issue 10 PDF import: malformed uploads and status requests are 4xx, never 5xx", async () => {
     const token = t.owner.cookies.get("XSRF-TOKEN") ?? "";
+    /** An upload of `payload` said to be `type`. */
+    const post = (type: string, payload: string) =>
+      t.owner.request({
+        method: "POST",
+        url: "/api/imports/pdf",
+        headers: { "content-type": type, "x-xsrf-token": token },
+        payload,
+      });
     const answers = [
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "multipart/form-data", "x-xsrf-token": token },
-        payload: "garbage",
-      }),
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "multipart/form-data; boundary=x", "x-xsrf-token": token },
-        payload: "--x\r\n\r\n",
-      }),
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "application/json", "x-xsrf-token": token },
-        payload: "{}",
-      }),
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "text/plain", "x-xsrf-token": token },
-        payload: "%PDF-1.7",
-      }),
+      await post("multipart/form-data", "garbage"),
+      await post("multipart/form-data; boundary=x", "--x\r\n\r\n"),
+      await post("application/json", "{}"),
+      await post("text/plain", "%PDF-1.7"),
       await uploadPdf(t.owner, Buffer.alloc(0)),
       await uploadPdf(t.owner, await blankPdf(1), { privacy: "everyone" }),
       await t.owner.get("/api/imports/nope"),
