@@ -199,10 +199,24 @@ export class TestAgent {
     return /\/view\/([A-Za-z0-9_-]{32})\//.exec(manage.body)?.[1] ?? "";
   }
 
+  /**
+   * Posts the signup form as typed, whatever the answer: no display name, "Test Person" and the
+   * tests' usual password unless told.
+   */
+  postSignUp(fields: { email: string; password?: string; firstName?: string; lastName?: string; next?: string }) {
+    return this.postForm("/signup/", {
+      firstName: "Test",
+      lastName: "Person",
+      publicDisplayName: "",
+      password: "correct horse battery",
+      ...fields,
+    });
+  }
+
   /** Signs up through the real form; leaves the agent signed in. */
   async signUp(email: string, password = "correct horse battery", names = { firstName: "Test", lastName: "Person" }) {
     await this.get("/signup/");
-    const response = await this.postForm("/signup/", { ...names, publicDisplayName: "", email, password });
+    const response = await this.postSignUp({ ...names, email, password });
     if (response.statusCode !== 303)
       throw new Error(`signup failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
     return response;
