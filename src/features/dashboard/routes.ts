@@ -119,6 +119,18 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     );
   };
 
+  /** A page whose refusal (a DashboardError: no such deck, not yours) is answered with the error page. */
+  const orErrorPage =
+    (handler: (request: FastifyRequest<OidParams>, reply: FastifyReply) => Promise<unknown>) =>
+    async (request: FastifyRequest<OidParams>, reply: FastifyReply) => {
+      try {
+        return await handler(request, reply);
+      } catch (error) {
+        if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
+        throw error;
+      }
+    };
+
   /** Runs a dashboard action, then redirects (POST → redirect → GET); a refused action re-renders with its reason. */
   const action =
     (run: (request: FastifyRequest<OidParams>, viewer: NonNullable<FastifyRequest["viewer"]>) => Promise<string>) =>
@@ -192,14 +204,10 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     }
   });
 
-  app.get(`${base}presentations/:oid/`, async (request: FastifyRequest<OidParams>, reply) => {
-    try {
-      return await managePage(request, reply, null);
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+  app.get(
+    `${base}presentations/:oid/`,
+    orErrorPage((request, reply) => managePage(request, reply, null)),
+  );
 
   app.post(
     `${base}presentations/:oid/details`,
@@ -304,11 +312,12 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   );
 
   // Issue 33 item 5: the analytics as CSV, for the period and audience the page shows; the owner's alone.
-  app.get(`${base}presentations/:oid/analytics.csv`, async (request: FastifyRequest<OidParams>, reply) => {
-    const viewer = requireViewer(request, reply);
-    if (!viewer) return reply;
-    const query = request.query as { days?: string; audience?: string } | undefined;
-    try {
+  app.get(
+    `${base}presentations/:oid/analytics.csv`,
+    orErrorPage(async (request, reply) => {
+      const viewer = requireViewer(request, reply);
+      if (!viewer) return reply;
+      const query = request.query as { days?: string; audience?: string } | undefined;
       const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl, {
         days: Number(query?.days),
         audience: typeof query?.audience === "string" ? query.audience : "all",
@@ -318,36 +327,30 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
         .header("content-disposition", `attachment; filename="podium-analytics-${manage.presentation.oid}.csv"`)
         .type("text/csv; charset=utf-8")
         .send(analyticsCsv(manage));
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+    }),
+  );
 
   // Deleting asks first (a GET never changes state), then the POST deletes.
-  app.get(`${base}presentations/:oid/delete`, async (request: FastifyRequest<OidParams>, reply) => {
-    const viewer = requireViewer(request, reply);
-    if (!viewer) return reply;
-    try {
+  app.get(
+    `${base}presentations/:oid/delete`,
+    orErrorPage(async (request, reply) => {
+      const viewer = requireViewer(request, reply);
+      if (!viewer) return reply;
       const manage = await getManageData(db, viewer, request.params.oid);
       return send(request, reply, { view: "delete", oid: manage.presentation.oid, title: manage.presentation.title });
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+    }),
+  );
 
   // Make a copy (spec §2: the address comes from page data, makeACopyRedirectUrl).
-  app.post("/p/:oid/copy/", async (request: FastifyRequest<OidParams>, reply) => {
-    if (!request.viewer) return reply.redirect(`/login/?next=${encodeURIComponent(`/p/${request.params.oid}/`)}`, 303);
-    try {
+  app.post(
+    "/p/:oid/copy/",
+    orErrorPage(async (request, reply) => {
+      if (!request.viewer)
+        return reply.redirect(`/login/?next=${encodeURIComponent(`/p/${request.params.oid}/`)}`, 303);
       const copy = await copyPresentation(db, request.viewer, request.params.oid);
       return reply.redirect(managePath(copy, "copied"), 303);
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+    }),
+  );
 
   app.post(
     `${base}presentations/:oid/delete`,
