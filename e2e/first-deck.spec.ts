@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { openAt } from "./helpers";
 import { slidePdf } from "./pdf-decks";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
@@ -135,9 +136,7 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
   }) => {
     await signUpThroughTheForm(page, `moss.${Date.now()}@podium.test`);
     for (const width of [375, 1440]) {
-      await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
-      await page.goto("/dashboard/next/");
-      await waitForHydration(page);
+      await openAt(page, "/dashboard/next/", { width, height: width < 768 ? 800 : 900 });
       await expect(page.getByRole("heading", { name: "Start from a file" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "All my presentations" })).toHaveCount(0);
       await expectZoneOnFirstScreen(page);
@@ -178,9 +177,7 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Limpets");
 
     for (const width of [375, 1440]) {
-      await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
-      await page.goto("/dashboard/next/");
-      await waitForHydration(page);
+      await openAt(page, "/dashboard/next/", { width, height: width < 768 ? 800 : 900 });
       const list = page.getByRole("heading", { name: "All my presentations" });
       const importHeading = page.getByRole("heading", { name: "New presentation" });
       await expect(list).toBeVisible();
@@ -218,9 +215,7 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
     await signUpThroughTheForm(page, `sweep.${Date.now()}@podium.test`);
     for (const path of ["/v/create/", "/dashboard/next/"]) {
       for (const width of [320, 375, 768, 1024, 1280, 1600]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.goto(path);
-        await waitForHydration(page);
+        await openAt(page, path, { width, height: 900 });
         expect(
           await page.evaluate(() => document.documentElement.scrollWidth),
           `${path} at ${width} px`,

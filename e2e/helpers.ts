@@ -115,6 +115,13 @@ export async function openDeck(page: Page, slugPart: string, hash = ""): Promise
   return url;
 }
 
+/** Opens `path` in a viewport of `size` and waits for hydration. */
+export async function openAt(page: Page, path: string, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
 /** How the element with keyboard focus shows it: whether it matches :focus-visible, has an outline, a box shadow. */
 export async function focusIndicator(page: Page) {
   return page.evaluate(() => {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { postDeck } from "./helpers";
+import { openAt, postDeck } from "./helpers";
 import { slidePdf } from "./pdf-decks";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
@@ -181,9 +181,7 @@ test.describe("issue 10 PDF import", () => {
   }) => {
     await logIn(page, "tim@podium.test");
     for (const width of [320, 375, 1280, 1600]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto("/dashboard/next/");
-      await waitForHydration(page);
+      await openAt(page, "/dashboard/next/", { width, height: 900 });
       const panel = page.locator(".import-panel");
       // Nothing sticks out of the card: every control ends inside it.
       const overflow = await panel.evaluate((card) => {
