@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { openAt } from "./helpers";
+import { openAt, sendSignupForm } from "./helpers";
 import { slidePdf } from "./pdf-decks";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
@@ -34,11 +34,7 @@ async function signUpThroughTheForm(page: Page, email: string) {
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/signup\/\?next=/);
   await waitForHydration(page);
-  await page.getByLabel("First name").fill("Wren");
-  await page.getByLabel("Last name").fill("Tidewell");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await sendSignupForm(page, { firstName: "Wren", lastName: "Tidewell", email });
   await expect(page).toHaveURL(/\/v\/create\/$/);
   await waitForHydration(page);
 }

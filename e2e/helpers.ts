@@ -122,6 +122,15 @@ export async function openAt(page: Page, path: string, size: { width: number; he
   await waitForHydration(page);
 }
 
+/** Fills in the sign-up form on the page (a last name only if given; the tests' password) and sends it. */
+export async function sendSignupForm(page: Page, person: { firstName: string; lastName?: string; email: string }) {
+  await page.getByLabel("First name").fill(person.firstName);
+  if (person.lastName !== undefined) await page.getByLabel("Last name").fill(person.lastName);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
 /** How the element with keyboard focus shows it: whether it matches :focus-visible, has an outline, a box shadow. */
 export async function focusIndicator(page: Page) {
   return page.evaluate(() => {

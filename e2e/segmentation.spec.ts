@@ -1,4 +1,4 @@
-import { openAt } from "./helpers";
+import { openAt, sendSignupForm } from "./helpers";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** Spec §3 searchTerms (features/explore/search.ts): what a teacher and everyone else are offered. */
@@ -37,11 +37,7 @@ test.describe("issue 13 sign-up after segmentation", () => {
       );
     });
     await waitForHydration(page);
-    await page.getByLabel("First name").fill("Tess");
-    await page.getByLabel("Last name").fill("Hart");
-    await page.getByLabel("Email").fill("tess.hart@podium.test");
-    await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-    await page.getByRole("button", { name: "Create account" }).click();
+    await sendSignupForm(page, { firstName: "Tess", lastName: "Hart", email: "tess.hart@podium.test" });
 
     await expect(page).toHaveURL(/\/v\/create\/$/);
     await waitForHydration(page);
