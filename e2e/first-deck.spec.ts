@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { openAt, sendSignupForm } from "./helpers";
+import { openAt, sendSignupForm, sticksOut } from "./helpers";
 import { slidePdf } from "./pdf-decks";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
@@ -216,13 +216,7 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
           await page.evaluate(() => document.documentElement.scrollWidth),
           `${path} at ${width} px`,
         ).toBeLessThanOrEqual(width);
-        const panel = page.locator(".import-panel");
-        const overflow = await panel.evaluate((card) => {
-          const box = card.getBoundingClientRect();
-          return [...card.querySelectorAll("input, select, button, label, p, a, summary")]
-            .map((element) => element.getBoundingClientRect())
-            .filter((rect) => rect.width > 0 && (rect.right > box.right + 0.5 || rect.left < box.left - 0.5)).length;
-        });
+        const overflow = await sticksOut(page.locator(".import-panel"), "input, select, button, label, p, a, summary");
         expect(overflow, `${path} at ${width} px`).toBe(0);
       }
     }

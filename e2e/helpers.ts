@@ -1,4 +1,4 @@
-import type { Page, Route } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { csrfToken, expect, sitemapPresentationUrls, waitForHydration } from "./support";
 
 /**
@@ -129,6 +129,16 @@ export async function sendSignupForm(page: Page, person: { firstName: string; la
   await page.getByLabel("Email").fill(person.email);
   await page.getByLabel("Password", { exact: true }).fill("a long enough password");
   await page.getByRole("button", { name: "Create account" }).click();
+}
+
+/** How many of the elements `selector` finds in `card` stick out of its left or right side (half a pixel allowed). */
+export function sticksOut(card: Locator, selector: string): Promise<number> {
+  return card.evaluate((element, inside) => {
+    const box = element.getBoundingClientRect();
+    return [...element.querySelectorAll(inside)]
+      .map((child) => child.getBoundingClientRect())
+      .filter((rect) => rect.width > 0 && (rect.right > box.right + 0.5 || rect.left < box.left - 0.5)).length;
+  }, selector);
 }
 
 /** How the element with keyboard focus shows it: whether it matches :focus-visible, has an outline, a box shadow. */
