@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { TEST_CONFIG, useTestApp } from "../../server/testing";
+import { insertTestDeck, TEST_CONFIG, useTestApp } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
-import { insertPresentationIfAbsent, type Privacy } from "../presentation/repository";
+import type { Privacy } from "../presentation/repository";
 import { fitSize, oidFromUrl } from "./oembed";
 
 const ORIGIN = TEST_CONFIG.publicUrl;
@@ -50,15 +49,11 @@ describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
       isCurator: false,
     });
     for (const [key, oid] of Object.entries(oids)) {
-      await insertPresentationIfAbsent(t.db, {
+      await insertTestDeck(t.db, {
         oid,
         ownerId: owner.id,
         title: `The ${key} "deck"`,
-        descriptionHtml: "",
         privacy: (key === "hidden" ? "public" : key) as Privacy,
-        schemaVersion: "2",
-        tags: [],
-        document: importMarkdown("# One\n---\n# Two", "2"),
       });
     }
     await t.db.query("update presentations set hidden = true where oid = $1", [oids.hidden]);

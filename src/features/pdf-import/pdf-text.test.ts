@@ -4,10 +4,10 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { documentFromPages } from "../../document/pdf-pages";
 import { deriveTranscript, transcriptPlainText } from "../../document/transcript";
+import { insertTestDeck } from "../../server/testing";
 import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
 import { assetUrl } from "../assets/service";
-import { insertPresentationIfAbsent } from "../presentation/repository";
 import type { PdfPage } from "./errors";
 import { RUNNING_SAMPLE_PAGES, samplePages } from "./reader";
 
@@ -144,14 +144,10 @@ describe.each(testDatabaseTargets())("issue 28 item 6: the stored search text of
     const [owner] = await db.query<{ id: string }>(
       "insert into users (oid, email, username, first_name) values ('pdftext00001', 'pdf@text.test', 'pdftext', 'Pia') returning id::text",
     );
-    await insertPresentationIfAbsent(db, {
+    await insertTestDeck(db, {
       oid: "pdftextdeck1",
       ownerId: owner?.id ?? "",
       title: "Annual report",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
       document,
     });
     const [row] = await db.query<{ snippet: string; example: boolean; acme: boolean; broken: boolean }>(

@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TestAgent } from "../../server/testing";
+import { createTestApp, insertTestDeck, TestAgent } from "../../server/testing";
 import { insertUser } from "../accounts/repository";
 import type { PresentationPageData } from "../presentation/page-data";
-import { insertPresentationIfAbsent } from "../presentation/repository";
 
 /** Spec §2, §3 (R3.5, R2.19): the native app travels in the page data, for signed-in viewers. */
 const NATIVE_APP = {
@@ -38,14 +37,10 @@ describe.each(testDatabaseTargets().slice(0, 1))("the view page's native app, on
       isAdmin: false,
       isCurator: false,
     });
-    await insertPresentationIfAbsent(testApp.db, {
+    await insertTestDeck(testApp.db, {
       oid: OID,
       ownerId: owner.id,
       title: "Native deck",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
       document: importMarkdown("# Native deck\n---\n# Second", "2"),
       viewCount: 3,
       lastModified: new Date("2026-01-02T00:00:00Z"),
