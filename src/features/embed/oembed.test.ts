@@ -1,8 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { stableOid } from "../../lib/ids";
-import { insertTestDeck, TEST_CONFIG, useTestApp } from "../../server/testing";
-import { insertUser } from "../accounts/repository";
+import { insertTestDeck, insertTestUser, TEST_CONFIG, useTestApp } from "../../server/testing";
 import type { Privacy } from "../presentation/repository";
 import { fitSize, oidFromUrl } from "./oembed";
 
@@ -37,16 +36,13 @@ describe("oEmbed sizes and addresses", () => {
 describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
   const t = useTestApp(target);
   beforeAll(async () => {
-    const owner = await insertUser(t.db, {
+    const owner = await insertTestUser(t.db, {
       oid: stableOid("oembed:owner"),
       email: "owner@oembed.test",
       username: "oembed-owner",
       firstName: "Olga",
       lastName: "Embed",
       publicDisplayName: "Olga E.",
-      passwordHash: "x",
-      isAdmin: false,
-      isCurator: false,
     });
     for (const [key, oid] of Object.entries(oids)) {
       await insertTestDeck(t.db, {
