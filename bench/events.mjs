@@ -255,18 +255,14 @@ function figures(result) {
   };
 }
 
-async function benchHelloWorld() {
-  const port = await support.freePort();
-  const server = await support.startInline("hello-world", support.HELLO_WORLD, port);
-  try {
-    const url = `http://${support.HOST}:${port}/`;
+function benchHelloWorld() {
+  return support.measureInline("hello-world", support.HELLO_WORLD, async (origin, server) => {
+    const url = `${origin}/`;
     if (WARMUP_S > 0) await cannon({ url, duration: WARMUP_S });
     const cpu = support.cpuMeter({ server: () => support.cpuSecondsOf(server.pid) });
     const result = await cannon({ url, duration: DURATION_S });
     return { ...figures(result), cpuMsPerRequest: cpu(result.requests.total).server };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 /**
@@ -303,16 +299,9 @@ await app.listen({ port: Number(process.env.PORT), host: ${JSON.stringify(suppor
 console.log("fastify-floor: serving");
 `;
 
-async function benchFloor(name = "post-floor", source = POST_FLOOR) {
-  const port = await support.freePort();
-  const server = await support.startInline(name, source, port);
-  try {
-    const options = {
-      url: `http://${support.HOST}:${port}/log/json`,
-      method: "POST",
-      headers: BEACON_HEADERS,
-      body: EVENT_BODY,
-    };
+function benchFloor(name = "post-floor", source = POST_FLOOR) {
+  return support.measureInline(name, source, async (origin, server) => {
+    const options = { url: `${origin}/log/json`, method: "POST", headers: BEACON_HEADERS, body: EVENT_BODY };
     if (WARMUP_S > 0) await cannon({ ...options, duration: WARMUP_S });
     const cpu = support.cpuMeter({
       server: () => support.cpuSecondsOf(server.pid),
@@ -320,9 +309,7 @@ async function benchFloor(name = "post-floor", source = POST_FLOOR) {
     });
     const result = await cannon({ ...options, duration: DURATION_S });
     return { ...figures(result), cpuMsPerRequest: cpu(result.requests.total) };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 async function natsReachable() {
@@ -490,27 +477,20 @@ async function benchPipeline(name, env) {
 function printTable(rows, hello) {
   const header = ["target", "accepted/s", "stored/s", "p50 ms", "p99 ms", "non-2xx", "errors", "lost", "vs hello"];
   const widths = [12, 10, 9, 7, 7, 8, 7, 6, 9];
-  const line = support.tableHeader(header, widths);
-  for (const [name, row] of rows) {
-    if (!row) {
-      console.log(line([name, "skipped", "", "", "", "", "", "", ""]));
-      continue;
-    }
+  support.printTargets(rows, header, widths, (name, row) => {
     const rate = row.acceptedPerSecond ?? row.requestsPerSecond;
-    console.log(
-      line([
-        name,
-        rate,
-        row.storedPerSecond ?? "",
-        support.ms(row.latencyMs.p50),
-        support.ms(row.latencyMs.p99),
-        row.non2xx,
-        row.errors,
-        row.lost ?? "",
-        row === hello ? "100%" : `${((rate / hello.requestsPerSecond) * 100).toFixed(1)}%`,
-      ]),
-    );
-  }
+    return [
+      name,
+      rate,
+      row.storedPerSecond ?? "",
+      support.ms(row.latencyMs.p50),
+      support.ms(row.latencyMs.p99),
+      row.non2xx,
+      row.errors,
+      row.lost ?? "",
+      row === hello ? "100%" : `${((rate / hello.requestsPerSecond) * 100).toFixed(1)}%`,
+    ];
+  });
 }
 
 async function main() {

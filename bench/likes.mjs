@@ -186,18 +186,14 @@ function figures(result, wrong = { count: 0, samples: [] }) {
 
 // --- targets ------------------------------------------------------------------------------------
 
-async function benchHelloWorld() {
-  const port = await support.freePort();
-  const server = await support.startInline("hello-world", support.HELLO_WORLD, port);
-  try {
-    const url = `http://${support.HOST}:${port}/`;
+function benchHelloWorld() {
+  return support.measureInline("hello-world", support.HELLO_WORLD, async (origin, server) => {
+    const url = `${origin}/`;
     if (WARMUP_S > 0) await cannon({ url, duration: WARMUP_S });
     const cpu = cpuMeter(server.pid);
     const result = await cannon({ url, duration: DURATION_S });
     return { ...figures(result), cpuMsPerRequest: cpu(result.requests.total) };
-  } finally {
-    await server.stop();
-  }
+  });
 }
 
 /**
@@ -289,28 +285,21 @@ async function benchPostgres() {
 function printTable(rows, hello) {
   const header = ["target", "req/s", "p50 ms", "p99 ms", "errors", "timeouts", "non-2xx", "wrong", "vs hello"];
   const widths = [12, 8, 8, 8, 7, 9, 8, 6, 9];
-  const line = support.tableHeader(header, widths);
-  for (const [name, row] of rows) {
-    if (!row) {
-      console.log(line([name, "skipped", "", "", "", "", "", "", ""]));
-      continue;
-    }
+  support.printTargets(rows, header, widths, (name, row) => {
     const ratio =
       hello && row !== hello ? `${((row.requestsPerSecond / hello.requestsPerSecond) * 100).toFixed(1)}%` : "";
-    console.log(
-      line([
-        name,
-        row.requestsPerSecond,
-        support.ms(row.latencyMs.p50),
-        support.ms(row.latencyMs.p99),
-        row.errors,
-        row.timeouts,
-        row.non2xx,
-        row.wrongAnswers ?? 0,
-        ratio || (row === hello ? "100%" : ""),
-      ]),
-    );
-  }
+    return [
+      name,
+      row.requestsPerSecond,
+      support.ms(row.latencyMs.p50),
+      support.ms(row.latencyMs.p99),
+      row.errors,
+      row.timeouts,
+      row.non2xx,
+      row.wrongAnswers ?? 0,
+      ratio || (row === hello ? "100%" : ""),
+    ];
+  });
 }
 
 async function main() {

@@ -117,6 +117,17 @@ export async function startInline(name, source, port, env = {}) {
   return server;
 }
 
+/** Serves a module's source (as startInline) on a free port for `measure(origin, server)`, and stops it after. */
+export async function measureInline(name, source, measure) {
+  const port = await freePort();
+  const server = await startInline(name, source, port);
+  try {
+    return await measure(`http://${HOST}:${port}`, server);
+  } finally {
+    await server.stop();
+  }
+}
+
 /** Every per-person rate limit lifted, for benches that sign many people up and in (env for startPodium). */
 export const LIFTED_RATE_LIMITS = Object.fromEntries(
   ["PODIUM_SIGNUP_RATE_LIMIT", "PODIUM_LOGIN_RATE_LIMIT", "PODIUM_LOGIN_ACCOUNT_LIMIT", "PODIUM_LIKE_RATE_LIMIT"].map(
@@ -492,6 +503,17 @@ export function tableHeader(header, widths) {
   console.log(line(header));
   console.log(line(widths.map((w) => "-".repeat(w))));
   return line;
+}
+
+/**
+ * Prints a table of the targets run: the header, then a row a target, the cells `cellsOf` makes of
+ * its result, or "skipped" where it has none.
+ */
+export function printTargets(rows, header, widths, cellsOf) {
+  const line = tableHeader(header, widths);
+  for (const [name, row] of rows) {
+    console.log(line(row ? cellsOf(name, row) : [name, "skipped", ...widths.slice(2).map(() => "")]));
+  }
 }
 
 /** Milliseconds with one decimal, or – when unknown. */

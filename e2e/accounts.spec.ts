@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "@playwright/test";
+import { sendSignupForm } from "./helpers";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
 const DECK = `# Field notes on moss
@@ -28,11 +29,7 @@ async function signUp(page: Page, email: string) {
   // Plain /signup/ asks what Podium is for first (R2.8); with a next it is the form.
   await page.goto(`/signup/?next=${encodeURIComponent("/dashboard/next/")}`);
   await waitForHydration(page);
-  await page.getByLabel("First name").fill("Robin");
-  await page.getByLabel("Last name").fill("Moss");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await sendSignupForm(page, { firstName: "Robin", lastName: "Moss", email });
   await expect(page).toHaveURL(/\/dashboard\/next\/$/);
   await waitForHydration(page);
 }
@@ -234,10 +231,7 @@ test.describe("accounts, sharing and likes", () => {
     const path = new URL(url).pathname;
     await expect(page).toHaveURL(`/signup/?next=${encodeURIComponent(path)}&reason=like`);
     await waitForHydration(page);
-    await page.getByLabel("First name").fill("Back");
-    await page.getByLabel("Email").fill(`back.${Date.now()}@podium.test`);
-    await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-    await page.getByRole("button", { name: "Create account" }).click();
+    await sendSignupForm(page, { firstName: "Back", email: `back.${Date.now()}@podium.test` });
     await expect(page).toHaveURL(path);
   });
 

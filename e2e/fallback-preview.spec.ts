@@ -1,12 +1,18 @@
+import type { Page } from "@playwright/test";
 import { axeViolations, expect, sitemapPresentationUrls, test, waitForHydration } from "./support";
+
+/** The path of the first deck the sitemap lists. */
+async function firstDeckPath(page: Page) {
+  const [url] = await sitemapPresentationUrls(page);
+  return new URL(url ?? "").pathname;
+}
 
 test.describe("R4.1 the fallback preview", () => {
   test("R4.1 when the preview fails, the player shows the fallback image (the thumbnail without its images)", async ({
     page,
     consoleProblems,
   }) => {
-    const [url] = await sitemapPresentationUrls(page);
-    const path = new URL(url ?? "").pathname;
+    const path = await firstDeckPath(page);
     // The preview fails (as a broken image service would): 404 for thumbnail.svg only.
     await page.route(/\/thumbnail\.svg$/, (route) => route.fulfill({ status: 404, body: "" }));
     await page.goto(path);
@@ -34,8 +40,7 @@ test.describe("R4.1 the fallback preview", () => {
     page,
     consoleProblems,
   }) => {
-    const [url] = await sitemapPresentationUrls(page);
-    const path = new URL(url ?? "").pathname;
+    const path = await firstDeckPath(page);
     const html = await (await page.request.get(path)).text();
     const previewUrl = /"previewUrl":"([^"]+)"/.exec(html)?.[1];
     const fallbackUrl = /"fallbackPreviewUrl":"([^"]+)"/.exec(html)?.[1];
@@ -63,8 +68,7 @@ test.describe("R4.1 the fallback preview", () => {
   });
 
   test("R4.1 the server sends a real fallback preview URL, and it answers with an SVG", async ({ page }) => {
-    const [url] = await sitemapPresentationUrls(page);
-    const html = await (await page.request.get(new URL(url ?? "").pathname)).text();
+    const html = await (await page.request.get(await firstDeckPath(page))).text();
     const fallback = /"fallbackPreviewUrl":"([^"]+)"/.exec(html)?.[1];
     expect(fallback).toMatch(/^\/p\/[a-z0-9]{12}\/thumbnail-plain\.svg$/);
     const response = await page.request.get(fallback ?? "");

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { openAt, sendSignupForm, sticksOut } from "./helpers";
 import { slidePdf } from "./pdf-decks";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
@@ -33,11 +34,7 @@ async function signUpThroughTheForm(page: Page, email: string) {
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(page).toHaveURL(/\/signup\/\?next=/);
   await waitForHydration(page);
-  await page.getByLabel("First name").fill("Wren");
-  await page.getByLabel("Last name").fill("Tidewell");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await sendSignupForm(page, { firstName: "Wren", lastName: "Tidewell", email });
   await expect(page).toHaveURL(/\/v\/create\/$/);
   await waitForHydration(page);
 }
@@ -135,9 +132,7 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
   }) => {
     await signUpThroughTheForm(page, `moss.${Date.now()}@podium.test`);
     for (const width of [375, 1440]) {
-      await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
-      await page.goto("/dashboard/next/");
-      await waitForHydration(page);
+      await openAt(page, "/dashboard/next/", { width, height: width < 768 ? 800 : 900 });
       await expect(page.getByRole("heading", { name: "Start from a file" })).toBeVisible();
       await expect(page.getByRole("heading", { name: "All my presentations" })).toHaveCount(0);
       await expectZoneOnFirstScreen(page);
@@ -178,9 +173,7 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Limpets");
 
     for (const width of [375, 1440]) {
-      await page.setViewportSize({ width, height: width < 768 ? 800 : 900 });
-      await page.goto("/dashboard/next/");
-      await waitForHydration(page);
+      await openAt(page, "/dashboard/next/", { width, height: width < 768 ? 800 : 900 });
       const list = page.getByRole("heading", { name: "All my presentations" });
       const importHeading = page.getByRole("heading", { name: "New presentation" });
       await expect(list).toBeVisible();
@@ -218,20 +211,12 @@ test.describe("issue 28 item 3 a first deck in a minute", () => {
     await signUpThroughTheForm(page, `sweep.${Date.now()}@podium.test`);
     for (const path of ["/v/create/", "/dashboard/next/"]) {
       for (const width of [320, 375, 768, 1024, 1280, 1600]) {
-        await page.setViewportSize({ width, height: 900 });
-        await page.goto(path);
-        await waitForHydration(page);
+        await openAt(page, path, { width, height: 900 });
         expect(
           await page.evaluate(() => document.documentElement.scrollWidth),
           `${path} at ${width} px`,
         ).toBeLessThanOrEqual(width);
-        const panel = page.locator(".import-panel");
-        const overflow = await panel.evaluate((card) => {
-          const box = card.getBoundingClientRect();
-          return [...card.querySelectorAll("input, select, button, label, p, a, summary")]
-            .map((element) => element.getBoundingClientRect())
-            .filter((rect) => rect.width > 0 && (rect.right > box.right + 0.5 || rect.left < box.left - 0.5)).length;
-        });
+        const overflow = await sticksOut(page.locator(".import-panel"), "input, select, button, label, p, a, summary");
         expect(overflow, `${path} at ${width} px`).toBe(0);
       }
     }

@@ -1,4 +1,4 @@
-import type { Page, Route } from "@playwright/test";
+import type { Locator, Page, Route } from "@playwright/test";
 import { csrfToken, expect, sitemapPresentationUrls, waitForHydration } from "./support";
 
 /**
@@ -113,6 +113,32 @@ export async function openDeck(page: Page, slugPart: string, hash = ""): Promise
   await page.goto(`${url}${hash}`);
   await waitForHydration(page);
   return url;
+}
+
+/** Opens `path` in a viewport of `size` and waits for hydration. */
+export async function openAt(page: Page, path: string, size: { width: number; height: number }) {
+  await page.setViewportSize(size);
+  await page.goto(path);
+  await waitForHydration(page);
+}
+
+/** Fills in the sign-up form on the page (a last name only if given; the tests' password) and sends it. */
+export async function sendSignupForm(page: Page, person: { firstName: string; lastName?: string; email: string }) {
+  await page.getByLabel("First name").fill(person.firstName);
+  if (person.lastName !== undefined) await page.getByLabel("Last name").fill(person.lastName);
+  await page.getByLabel("Email").fill(person.email);
+  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
+  await page.getByRole("button", { name: "Create account" }).click();
+}
+
+/** How many of the elements `selector` finds in `card` stick out of its left or right side (half a pixel allowed). */
+export function sticksOut(card: Locator, selector: string): Promise<number> {
+  return card.evaluate((element, inside) => {
+    const box = element.getBoundingClientRect();
+    return [...element.querySelectorAll(inside)]
+      .map((child) => child.getBoundingClientRect())
+      .filter((rect) => rect.width > 0 && (rect.right > box.right + 0.5 || rect.left < box.left - 0.5)).length;
+  }, selector);
 }
 
 /** How the element with keyboard focus shows it: whether it matches :focus-visible, has an outline, a box shadow. */

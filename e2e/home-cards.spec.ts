@@ -1,3 +1,4 @@
+import { openAt } from "./helpers";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
 test.describe("issue 12: home and explore", () => {
@@ -5,9 +6,7 @@ test.describe("issue 12: home and explore", () => {
     test(`issue 12 R2.4 at ${width} px: home searches; cards show views, likes and date under a two-line title with the whole title at hand`, async ({
       page,
     }) => {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto("/");
-      await waitForHydration(page);
+      await openAt(page, "/", { width, height: 900 });
       const cards = page.getByRole("list", { name: "Recently updated" }).getByRole("link");
       const first = cards.first();
       await expect(first.locator(".card__facts")).toContainText(/\d+ likes?/);

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { focusIndicator } from "./helpers";
+import { focusIndicator, openAt } from "./helpers";
 import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHydration } from "./support";
 
 /** The element with keyboard focus shows a visible focus indicator. */
@@ -128,9 +128,7 @@ test.describe("issue 12: the first visit's language comes from the browser", () 
 
 test.describe("issue 12: the footer sits at the bottom of a short page", () => {
   test("a short page's footer touches the viewport's bottom; a long page's follows its content", async ({ page }) => {
-    await page.setViewportSize({ width: 1440, height: 1000 });
-    await page.goto("/login/");
-    await waitForHydration(page);
+    await openAt(page, "/login/", { width: 1440, height: 1000 });
     const footer = page.locator("footer.site-footer");
     const box = await footer.boundingBox();
     expect(Math.abs((box?.y ?? 0) + (box?.height ?? 0) - 1000)).toBeLessThanOrEqual(1);
@@ -142,9 +140,7 @@ test.describe("issue 12: the footer sits at the bottom of a short page", () => {
     expect(phone?.y ?? 0).toBeGreaterThanOrEqual((main?.y ?? 0) + (main?.height ?? 0) - 1);
     await page.screenshot({ path: "e2e/screenshots/footer-short-page.png" });
     // A long page: the footer comes after everything, at the end of the document.
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto("/");
-    await waitForHydration(page);
+    await openAt(page, "/", { width: 1440, height: 900 });
     const end = await page.evaluate(() => {
       const rect = document.querySelector("footer.site-footer")?.getBoundingClientRect();
       return { bottom: (rect?.bottom ?? 0) + window.scrollY, height: document.documentElement.scrollHeight };
@@ -198,9 +194,7 @@ test.describe("issue 12: the view page's header on narrow screens", () => {
 
   for (const width of [320, 434, 500, 640, 767]) {
     test(`R2.6 at ${width} px Log in and Get started are on screen, each on one line`, async ({ page }) => {
-      await page.setViewportSize({ width, height: 800 });
-      await page.goto("/explore/");
-      await waitForHydration(page);
+      await openAt(page, "/explore/", { width, height: 800 });
       for (const name of ["Log in", "Get started"]) {
         const link = page.locator("header.viewer-header").getByRole("link", { name });
         await expect(link).toBeInViewport({ ratio: 1 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Locator, Page } from "@playwright/test";
 import { stableOid } from "../src/lib/ids";
+import { sendSignupForm } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
 /**
@@ -375,10 +376,7 @@ test.describe("issue 12: a signed-out Like says why", () => {
     // A refused sign-up keeps the reason.
     await page.goto(`/signup/?next=${encodeURIComponent(`/p/${PITCH.oid}/`)}&reason=like`);
     await waitForHydration(page);
-    await page.getByLabel("First name").fill("Sam");
-    await page.getByLabel("Email").fill("ada@podium.test");
-    await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-    await page.getByRole("button", { name: "Create account" }).click();
+    await sendSignupForm(page, { firstName: "Sam", email: "ada@podium.test" });
     await expect(page.getByRole("heading", { level: 1, name: "Sign up to like this presentation" })).toBeVisible();
     // The refusal is a 409 (the email is taken), which Chromium reports on the console.
     const conflict = consoleProblems.findIndex((problem) => problem.includes("status of 409"));

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { postDeck } from "./helpers";
+import { openAt, postDeck, sticksOut } from "./helpers";
 import { slidePdf } from "./pdf-decks";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
@@ -181,18 +181,10 @@ test.describe("issue 10 PDF import", () => {
   }) => {
     await logIn(page, "tim@podium.test");
     for (const width of [320, 375, 1280, 1600]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto("/dashboard/next/");
-      await waitForHydration(page);
+      await openAt(page, "/dashboard/next/", { width, height: 900 });
       const panel = page.locator(".import-panel");
       // Nothing sticks out of the card: every control ends inside it.
-      const overflow = await panel.evaluate((card) => {
-        const box = card.getBoundingClientRect();
-        return [...card.querySelectorAll("input, select, button, label, p")]
-          .map((element) => element.getBoundingClientRect())
-          .filter((rect) => rect.width > 0 && (rect.right > box.right + 0.5 || rect.left < box.left - 0.5)).length;
-      });
-      expect(overflow).toBe(0);
+      expect(await sticksOut(panel, "input, select, button, label, p")).toBe(0);
       // The card itself can be as narrow as the page's content box (24 px margins): nothing in it is wider.
       const narrowest = await panel.evaluate((card) => {
         const element = card as HTMLElement;

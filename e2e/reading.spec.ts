@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { topicsById } from "../src/document/schema";
-import { deckUrl, oidOf } from "./helpers";
+import { deckUrl, oidOf, openAt } from "./helpers";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** A demo deck's view page address and oid. */
@@ -113,9 +113,7 @@ test.describe("issue 12: reading mode", () => {
   });
 
   test("issue 12 the view-link page offers the reading mode, and it reads the private deck", async ({ page }) => {
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.goto("/view/demo-view-link-kitchen-renovation/");
-    await waitForHydration(page);
+    await openAt(page, "/view/demo-view-link-kitchen-renovation/", { width: 375, height: 800 });
     await page.getByRole("link", { name: "Read slide by slide" }).click();
     await expect(page).toHaveURL(/\/view\/demo-view-link-kitchen-renovation\/read\/$/);
     await waitForHydration(page);

@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { openAt } from "./helpers";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** Presses Tab until the focused element matches `selector` (a keyboard user's way there). */
@@ -23,9 +24,7 @@ test.describe("issue 15: search results", () => {
     test(`issue 15 item 3 at ${width} px: highlighted results, type filters with counts, axe clean, no overflow`, async ({
       page,
     }) => {
-      await page.setViewportSize({ width, height: 900 });
-      await page.goto("/explore/search/?search=sourdough");
-      await waitForHydration(page);
+      await openAt(page, "/explore/search/?search=sourdough", { width, height: 900 });
       const results = page.getByRole("list", { name: "Search results" });
       await expect(results.getByRole("link", { name: /Sourdough Basics/ }).first()).toBeVisible();
       // The matched word is highlighted in the title and in the snippet.
@@ -42,9 +41,7 @@ test.describe("issue 15: search results", () => {
   test("issue 15 item 3: the filters work by keyboard, with visible focus, and stay in the address", async ({
     page,
   }) => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto("/explore/search/?search=pitch");
-    await waitForHydration(page);
+    await openAt(page, "/explore/search/?search=pitch", { width: 1440, height: 900 });
     await tabTo(page, '.search-types a[href*="type=template"]');
     expect(await focusRingWidth(page)).toBeGreaterThan(0);
     await page.keyboard.press("Enter");

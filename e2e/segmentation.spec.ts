@@ -1,3 +1,4 @@
+import { openAt, sendSignupForm } from "./helpers";
 import { axeViolations, expect, test, waitForHydration } from "./support";
 
 /** Spec §3 searchTerms (features/explore/search.ts): what a teacher and everyone else are offered. */
@@ -8,9 +9,7 @@ test.describe("issue 13 sign-up after segmentation", () => {
   test("R2.8 Get started → choose Teacher → sign up → the editor of a new presentation; trending searches are the teacher's", async ({
     page,
   }) => {
-    await page.setViewportSize({ width: 1440, height: 900 });
-    await page.goto("/explore/");
-    await waitForHydration(page);
+    await openAt(page, "/explore/", { width: 1440, height: 900 });
     // Anonymous visitors count as other (their pages are cached without a segment).
     await expect(page.getByRole("navigation", { name: "Trending" }).getByRole("link")).toHaveText(OTHER_TERMS);
 
@@ -38,11 +37,7 @@ test.describe("issue 13 sign-up after segmentation", () => {
       );
     });
     await waitForHydration(page);
-    await page.getByLabel("First name").fill("Tess");
-    await page.getByLabel("Last name").fill("Hart");
-    await page.getByLabel("Email").fill("tess.hart@podium.test");
-    await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-    await page.getByRole("button", { name: "Create account" }).click();
+    await sendSignupForm(page, { firstName: "Tess", lastName: "Hart", email: "tess.hart@podium.test" });
 
     await expect(page).toHaveURL(/\/v\/create\/$/);
     await waitForHydration(page);
@@ -66,9 +61,7 @@ test.describe("issue 13 sign-up after segmentation", () => {
   test("R2.8 the segmentation step at 375 px: axe clean, nothing wider than the screen, no answer is not sent", async ({
     page,
   }) => {
-    await page.setViewportSize({ width: 375, height: 800 });
-    await page.goto("/signup/");
-    await waitForHydration(page);
+    await openAt(page, "/signup/", { width: 375, height: 800 });
     expect(await axeViolations(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await page.screenshot({ path: "e2e/screenshots/segmentation-375.png", fullPage: true });

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext, Page } from "@playwright/test";
+import { sendSignupForm } from "./helpers";
 import { csrfToken, expect, recordUsageEvents, test, usageEvent, waitForHydration } from "./support";
 
 /**
@@ -16,11 +17,7 @@ const DECK = "# Counting heads\n\nWho was here?\n\n---\n\n# Second slide\n\nStil
 async function signUpOwner(page: Page): Promise<void> {
   await page.goto(`/signup/?next=${encodeURIComponent("/dashboard/next/")}`);
   await waitForHydration(page);
-  await page.getByLabel("First name").fill("Tally");
-  await page.getByLabel("Last name").fill("Counter");
-  await page.getByLabel("Email").fill(`counts.${Date.now()}@podium.test`);
-  await page.getByLabel("Password", { exact: true }).fill("a long enough password");
-  await page.getByRole("button", { name: "Create account" }).click();
+  await sendSignupForm(page, { firstName: "Tally", lastName: "Counter", email: `counts.${Date.now()}@podium.test` });
   await expect(page).toHaveURL(/\/dashboard\/next\/$/);
 }
 

@@ -1,5 +1,5 @@
-import { openDeck } from "./helpers";
-import { axeViolations, expect, test, waitForHydration } from "./support";
+import { openAt, openDeck } from "./helpers";
+import { axeViolations, expect, test } from "./support";
 
 test.describe("issue 12: a calmer view page", () => {
   test("issue 12 R2.27 the view page's poster is the first slide with Present, not a second title/owner/date; the embed keeps them, Present never over the title", async ({
@@ -20,9 +20,7 @@ test.describe("issue 12: a calmer view page", () => {
       { width: 560, height: 315 },
       { width: 1280, height: 720 },
     ]) {
-      await page.setViewportSize(size);
-      await page.goto(`/p/embed/${oid}/`);
-      await waitForHydration(page);
+      await openAt(page, `/p/embed/${oid}/`, size);
       await expect(page.locator(".overlay__title")).toHaveText("CRISPR Basics");
       const title = await page.locator(".overlay__meta").boundingBox();
       const present = await page.getByRole("button", { name: "Present" }).boundingBox();

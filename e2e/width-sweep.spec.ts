@@ -201,36 +201,20 @@ function pagesToSweep(browser: Browser, baseURL: string, shapedDecks: ShapedDeck
   return found;
 }
 
+/** The pages swept signed in and signed out alike. */
+const EITHER_WAY = [
+  "home",
+  "view",
+  "view-portrait-pdf",
+  "view-mixed-pdf",
+  "view-link",
+  "explore",
+  "search",
+  "developers-embed",
+];
 const PAGE_NAMES: Record<Signed, string[]> = {
-  out: [
-    "home",
-    "view",
-    "view-portrait-pdf",
-    "view-mixed-pdf",
-    "view-link",
-    "explore",
-    "search",
-    "developers-embed",
-    "login",
-    "signup",
-    "live-follow",
-    "live-join",
-  ],
-  in: [
-    "home",
-    "view",
-    "view-portrait-pdf",
-    "view-mixed-pdf",
-    "view-link",
-    "explore",
-    "search",
-    "developers-embed",
-    "dashboard",
-    "manage",
-    "settings",
-    "editor",
-    "presenter-live",
-  ],
+  out: [...EITHER_WAY, "login", "signup", "live-follow", "live-join"],
+  in: [...EITHER_WAY, "dashboard", "manage", "settings", "editor", "presenter-live"],
 };
 
 for (const signed of ["out", "in"] as const) {

@@ -24,9 +24,19 @@ const preparedAs = (db: Database, sql: string) =>
   );
 
 describe.each(ways)("PGlite's prepared statements, %s", (_way, open) => {
-  it("prepares a statement with parameters once, by name, and plans it no more once a generic plan is as good", async () => {
+  /** Runs `test` on a fresh database, closed after. */
+  const onFreshDatabase = (test: (db: Database) => Promise<void>) => async () => {
     const db = await open();
     try {
+      await test(db);
+    } finally {
+      await db.close();
+    }
+  };
+
+  it(
+    "prepares a statement with parameters once, by name, and plans it no more once a generic plan is as good",
+    onFreshDatabase(async (db) => {
       const sql = "select $1::int + 1 as answer";
       for (let n = 0; n < 10; n += 1) expect(await db.query(sql, [n])).toEqual([{ answer: n + 1 }]);
       const [row] = await preparedAs(db, sql);
@@ -34,28 +44,24 @@ describe.each(ways)("PGlite's prepared statements, %s", (_way, open) => {
       // Unnamed, each of the 10 would have been parsed and planned: here 5 custom plans, then one generic.
       expect(row?.generic_plans).toBeGreaterThan(0);
       expect(row?.custom_plans).toBeLessThan(10);
-    } finally {
-      await db.close();
-    }
-  });
+    }),
+  );
 
-  it("prepares again a statement whose result columns changed, and answers with the new columns", async () => {
-    const db = await open();
-    try {
+  it(
+    "prepares again a statement whose result columns changed, and answers with the new columns",
+    onFreshDatabase(async (db) => {
       await db.query("create table deck (n int)");
       await db.query("insert into deck values (1)");
       const sql = "select * from deck where n = $1";
       expect(await db.query(sql, [1])).toEqual([{ n: 1 }]);
       await db.query("alter table deck add column title text default 'Sourdough'");
       expect(await db.query(sql, [1])).toEqual([{ n: 1, title: "Sourdough" }]);
-    } finally {
-      await db.close();
-    }
-  });
+    }),
+  );
 
-  it("keeps PostgreSQL's error fields, stays usable after a failure, and rolls a transaction back whole", async () => {
-    const db = await open();
-    try {
+  it(
+    "keeps PostgreSQL's error fields, stays usable after a failure, and rolls a transaction back whole",
+    onFreshDatabase(async (db) => {
       await db.query("create table deck (n int primary key)");
       const insert = "insert into deck values ($1)";
       await db.query(insert, [1]);
@@ -73,10 +79,8 @@ describe.each(ways)("PGlite's prepared statements, %s", (_way, open) => {
         await tx.query("insert into deck values (3)");
       });
       expect(await db.query("select n from deck where n > $1 order by n", [0])).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
-    } finally {
-      await db.close();
-    }
-  });
+    }),
+  );
 });
 
 describe("preparedQueries", () => {

@@ -168,20 +168,20 @@ export function isMobileUserAgent(userAgent: string | undefined): boolean {
 /**
  * How a feature sends the pages with its forms: `entry`'s page, drawn by `Page` from its data (on
  * the server, and hydrated in the browser), with the page's forms' CSRF token for anonymous
- * visitors too (and so never cached), under `head`.
+ * visitors too (and so never cached), under `title`, and not to be listed by search engines.
  */
 export function formPageSender<Data>(
   context: Pick<FeatureContext, "sendPage">,
   entry: ClientEntry,
   Page: (props: { data: Data }) => ReactElement | null,
 ) {
-  return (request: FastifyRequest, reply: FastifyReply, data: Data, head: PageHead, status = 200) =>
+  return (request: FastifyRequest, reply: FastifyReply, data: Data, title: HeadText, status = 200) =>
     context.sendPage(request, reply, {
       entry,
       data,
       status,
       forms: true,
       render: (pageData) => createElement(Page, { data: pageData }),
-      head,
+      head: { title, noindex: true },
     });
 }

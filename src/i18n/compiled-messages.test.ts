@@ -2,11 +2,11 @@ import { type MessageFormatElement, parse, TYPE } from "@formatjs/icu-messagefor
 import { createElement, isValidElement, type ReactNode } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import * as ReactIntl from "react-intl";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, type MockInstance, vi } from "vitest";
 import { messagesFor } from "./catalogues";
 import { type CompiledMessages, compileMessages, parseMessage } from "./icu-parse";
 import { FormattedDate, FormattedMessage, FormattedNumber, FormattedTime, RawIntlProvider } from "./intl";
-import { createCompiledIntl, createIntlCache, LOCALES, type MessageId } from "./locales";
+import { createCompiledIntl, createIntlCache, LOCALES, type Locale, type MessageId } from "./locales";
 import { createPodiumIntl } from "./podium-intl";
 
 // Issue 30: Podium formats with its own formatter (icu.ts, intl.tsx), not react-intl's runtime;
@@ -16,6 +16,16 @@ vi.mock("./icu-parse", async (original) => {
   return { ...icuParse, parseMessage: vi.fn(icuParse.parseMessage), compileMessages: vi.fn(icuParse.compileMessages) };
 });
 const { createIntl } = ReactIntl;
+
+/** Runs `test` with console.error silenced and recorded (the spy it is given), put back after. */
+function withConsoleErrors(test: (errors: MockInstance<typeof console.error>) => void) {
+  const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+  try {
+    test(errors);
+  } finally {
+    errors.mockRestore();
+  }
+}
 
 /** Values for every argument a message takes, of the kind it takes (numbers, dates, rich text…). */
 function sampleValues(elements: MessageFormatElement[], values: Record<string, unknown> = {}, count = 3) {
@@ -46,51 +56,57 @@ function sampleValues(elements: MessageFormatElement[], values: Record<string, u
   return values;
 }
 
+/** Podium's formatter of `locale`'s catalogue, and react-intl's, the reference. */
+function formatters(locale: Locale) {
+  const messages = messagesFor(locale);
+  return {
+    podium: createPodiumIntl(locale, messages, createIntlCache()),
+    reference: createIntl({ locale, defaultLocale: "en", messages }),
+  };
+}
+
+/** Every message of `locale` with values of each kind it takes, for a count of 0, 1 and many. */
+function* samples(locale: Locale) {
+  const messages = messagesFor(locale);
+  for (const id of Object.keys(messages) as MessageId[]) {
+    for (const count of [0, 1, 1234]) yield { id, values: sampleValues(parse(messages[id]), {}, count) as never };
+  }
+}
+
 const markup = (result: unknown) =>
   typeof result === "string" ? result : renderToStaticMarkup(createElement("span", null, result as ReactNode));
 
 describe("messages compiled once per language (issue 15: a cheaper render), read as react-intl reads them (issue 30)", () => {
   it.each(LOCALES)("formats every message of %s exactly as react-intl does, for 0, 1 and many", (locale) => {
-    const messages = messagesFor(locale);
-    const podium = createPodiumIntl(locale, messages, createIntlCache());
-    const reference = createIntl({ locale, defaultLocale: "en", messages });
-    for (const id of Object.keys(messages) as MessageId[]) {
-      for (const count of [0, 1, 1234]) {
-        const values = sampleValues(parse(messages[id]), {}, count);
-        const ours = podium.formatMessage({ id }, values as never);
-        const theirs = reference.formatMessage({ id }, values as never);
-        expect(markup(ours), `${locale} ${id}`).toBe(markup(theirs));
-        // A second call (compiled) answers the same.
-        expect(markup(podium.formatMessage({ id }, values as never))).toBe(markup(theirs));
-      }
+    const { podium, reference } = formatters(locale);
+    for (const { id, values } of samples(locale)) {
+      const ours = podium.formatMessage({ id }, values);
+      const theirs = reference.formatMessage({ id }, values);
+      expect(markup(ours), `${locale} ${id}`).toBe(markup(theirs));
+      // A second call (compiled) answers the same.
+      expect(markup(podium.formatMessage({ id }, values))).toBe(markup(theirs));
     }
   });
 
   it.each(LOCALES)("renders every message of %s through <FormattedMessage> as react-intl's does", (locale) => {
-    const messages = messagesFor(locale);
-    const podium = createPodiumIntl(locale, messages, createIntlCache());
-    const reference = createIntl({ locale, defaultLocale: "en", messages });
-    for (const id of Object.keys(messages) as MessageId[]) {
-      for (const count of [0, 1, 1234]) {
-        const values = sampleValues(parse(messages[id]), {}, count) as never;
-        const ours = renderToStaticMarkup(
-          createElement(RawIntlProvider, { value: podium }, createElement(FormattedMessage, { id, values })),
-        );
-        const theirs = renderToStaticMarkup(
-          createElement(
-            ReactIntl.RawIntlProvider,
-            { value: reference },
-            createElement(ReactIntl.FormattedMessage, { id, values }),
-          ),
-        );
-        expect(ours, `${locale} ${id}`).toBe(theirs);
-      }
+    const { podium, reference } = formatters(locale);
+    for (const { id, values } of samples(locale)) {
+      const ours = renderToStaticMarkup(
+        createElement(RawIntlProvider, { value: podium }, createElement(FormattedMessage, { id, values })),
+      );
+      const theirs = renderToStaticMarkup(
+        createElement(
+          ReactIntl.RawIntlProvider,
+          { value: reference },
+          createElement(ReactIntl.FormattedMessage, { id, values }),
+        ),
+      );
+      expect(ours, `${locale} ${id}`).toBe(theirs);
     }
   });
 
   it.each(LOCALES)("formats numbers, dates and times in %s as react-intl does, as Podium asks for them", (locale) => {
-    const podium = createPodiumIntl(locale, messagesFor(locale), createIntlCache());
-    const reference = createIntl({ locale, defaultLocale: "en", messages: messagesFor(locale) });
+    const { podium, reference } = formatters(locale);
     const when = new Date("2026-11-26T22:30:00Z");
     /** Each component of ours beside react-intl's, with the props Podium gives it. */
     const cases: [unknown, unknown, Record<string, unknown>][] = [
@@ -169,8 +185,7 @@ describe("messages compiled once per language (issue 15: a cheaper render), read
     }
     expect(compile).not.toHaveBeenCalled();
     // A template that doesn't parse reads as itself, with an error, as react-intl shows it.
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    withConsoleErrors((errors) => {
       const broken = createCompiledIntl(
         "de",
         compileMessages({ broken: "{count, plural, one {#}" }),
@@ -178,14 +193,11 @@ describe("messages compiled once per language (issue 15: a cheaper render), read
       );
       expect(broken.formatMessage({ id: "broken" as MessageId }, { count: 1 })).toBe("{count, plural, one {#}");
       expect(errors).toHaveBeenCalledTimes(1);
-    } finally {
-      errors.mockRestore();
-    }
+    });
   });
 
   it("keys rich-text parts as react-intl does, so React warns about nothing", () => {
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    withConsoleErrors((errors) => {
       const messages = messagesFor("en");
       const intl = createPodiumIntl("en", messages, createIntlCache());
       const id = (Object.keys(messages) as MessageId[]).find((key) =>
@@ -197,14 +209,11 @@ describe("messages compiled once per language (issue 15: a cheaper render), read
       for (const part of parts) if (isValidElement(part)) expect(part.key).not.toBeNull();
       renderToStaticMarkup(createElement("p", null, parts as ReactNode));
       expect(errors).not.toHaveBeenCalled();
-    } finally {
-      errors.mockRestore();
-    }
+    });
   });
 
   it("reports a missing value as react-intl does, and shows the message's text rather than failing", () => {
-    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
-    try {
+    withConsoleErrors((errors) => {
       const messages = messagesFor("en");
       const id = (Object.keys(messages) as MessageId[]).find((key) =>
         parse(messages[key]).some((element) => element.type === TYPE.argument),
@@ -214,8 +223,6 @@ describe("messages compiled once per language (issue 15: a cheaper render), read
       const reference = createIntl({ locale: "en", messages, onError: () => {} });
       expect(intl.formatMessage({ id })).toBe(reference.formatMessage({ id }));
       expect(errors).toHaveBeenCalledTimes(1);
-    } finally {
-      errors.mockRestore();
-    }
+    });
   });
 });

@@ -27,6 +27,16 @@ function recorder() {
   };
 }
 
+type LoggerOptions = Parameters<typeof createClientLogger>[0];
+
+/** A logger in session "s1" that sends and prints into `io`, with `options` on top. */
+function loggerInto(
+  io: ReturnType<typeof recorder>,
+  options: Pick<LoggerOptions, "production" | "logApiEndpoint"> & Partial<LoggerOptions>,
+) {
+  return createClientLogger({ sessionId: () => "s1", fetch: io.fetch, console: io.console, ...options });
+}
+
 describe("the client log", () => {
   it("R3.12 a record carries the payload fields, the times and the defaults of the spec", () => {
     const record = buildClientLogRecord(
@@ -63,15 +73,7 @@ describe("the client log", () => {
 
   it("R7.6 in production: a POST of an array of one record, with a 20 s time-out; the response is ignored", async () => {
     const io = recorder();
-    const logger = createClientLogger({
-      production: true,
-      logApiEndpoint: "/log/client",
-      sessionId: () => "s1",
-      fetch: io.fetch,
-      console: io.console,
-      now: () => NOW,
-      pageStart: NOW,
-    });
+    const logger = loggerInto(io, { production: true, logApiEndpoint: "/log/client", now: () => NOW, pageStart: NOW });
     await logger.log({ msg: "hello" });
     expect(io.sent).toHaveLength(1);
     const [{ url, init }] = io.sent as [{ url: string; init: RequestInit }];
@@ -84,25 +86,17 @@ describe("the client log", () => {
     expect(CLIENT_LOG_TIMEOUT_MS).toBe(20_000);
     expect(io.printed).toEqual([]);
     // A failing endpoint is ignored.
-    const failing = createClientLogger({
+    const failing = loggerInto(io, {
       production: true,
       logApiEndpoint: "/log/client",
-      sessionId: () => "s1",
       fetch: () => Promise.reject(new TypeError("offline")),
-      console: io.console,
     });
     await expect(failing.log({ msg: "lost" })).resolves.toBeUndefined();
   });
 
   it("R7.6 outside production it only writes to the console", async () => {
     const io = recorder();
-    const logger = createClientLogger({
-      production: false,
-      logApiEndpoint: null,
-      sessionId: () => "s1",
-      fetch: io.fetch,
-      console: io.console,
-    });
+    const logger = loggerInto(io, { production: false, logApiEndpoint: null });
     await logger.log({ msg: "careful", levelname: "WARN" });
     expect(io.sent).toEqual([]);
     expect(io.printed.map((line) => line.level)).toEqual(["warn"]);
@@ -110,13 +104,7 @@ describe("the client log", () => {
 
   it("R8.8 R8.9 production without an endpoint, and a null message, are errors with the spec's words", async () => {
     const io = recorder();
-    const withoutEndpoint = createClientLogger({
-      production: true,
-      logApiEndpoint: null,
-      sessionId: () => "s1",
-      fetch: io.fetch,
-      console: io.console,
-    });
+    const withoutEndpoint = loggerInto(io, { production: true, logApiEndpoint: null });
     await expect(withoutEndpoint.log({ msg: "x" })).rejects.toThrow(MISSING_LOG_ENDPOINT);
     expect(MISSING_LOG_ENDPOINT).toBe("Missing logApiEndpoint in production mode!");
     await expect(withoutEndpoint.log(null)).rejects.toThrow("logMessage is null");

@@ -6,7 +6,6 @@ import { listMigrations, migrate } from "../db/migrate";
 import { testDatabaseTargets } from "../db/testing";
 import { importMarkdown } from "../document/markdown";
 import { parseDocument } from "../document/schema";
-import { insertUser } from "../features/accounts/repository";
 import { sanitizeDescription } from "../features/presentation/description";
 import type { PresentationBootData } from "../features/presentation/page-data";
 import {
@@ -42,16 +41,13 @@ async function addFixtures(db: Database) {
     firstName: "Grace",
     lastName: "Lindqvist",
   });
-  const named = await insertUser(db, {
+  const named = await insertTestUser(db, {
     oid: stableOid("t:named"),
     email: "kat@podium.test",
     username: "kat",
     firstName: "Katherine",
     lastName: "Ito",
     publicDisplayName: "Dr. Katherine Ito",
-    passwordHash: "x",
-    isAdmin: false,
-    isCurator: false,
   });
   const add = (
     oid: string,

@@ -6,11 +6,11 @@ import { testDatabaseTargets } from "../db/testing";
 import { documentFromPages } from "../document/pdf-pages";
 import { findUserByEmail } from "../features/accounts/repository";
 import { insertReport } from "../features/moderation/repository";
-import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../features/presentation/repository";
+import { insertViewLinkIfAbsent } from "../features/presentation/repository";
 import type { Locale } from "../i18n/locales";
 import { stableOid } from "../lib/ids";
 import { DEMO_PASSWORD, DEMO_VIEW_LINKS } from "./seed/seed";
-import { createTestApp, TestAgent } from "./testing";
+import { createTestApp, insertTestDeck, TestAgent } from "./testing";
 import { HTML_VALIDATE_CONFIG } from "./testing/html-validate-config";
 
 /**
@@ -175,13 +175,11 @@ describe("issue 12 HTML validity", () => {
     db = harness.db;
     const ada = await findUserByEmail(db, "ada@podium.test");
     if (!ada) throw new Error("the seed has no Ada");
-    await insertPresentationIfAbsent(db, {
+    await insertTestDeck(db, {
       oid: PDF_DECK,
       ownerId: ada.id,
       title: "A PDF-imported deck",
       descriptionHtml: "<p>Three pages of a PDF.</p>",
-      privacy: "public",
-      schemaVersion: "2",
       tags: ["pdf"],
       document: documentFromPages(
         [1, 2, 3].map((page) => ({

@@ -48,13 +48,7 @@ describe.skipIf(!REDIS_URL).each(testDatabaseTargets())("shared limits with REDI
 
   const signUp = async (agent: TestAgent, email: string) => {
     await agent.get("/signup/?next=%2F");
-    return agent.postForm("/signup/", {
-      firstName: "Test",
-      lastName: "Person",
-      publicDisplayName: "",
-      email,
-      password: "correct horse battery",
-    });
+    return agent.postSignUp({ email });
   };
 
   it(

@@ -50,10 +50,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   it("R2.7 returns to the same-origin next path after signing up", async () => {
     const agent = new TestAgent(t.app);
     await agent.get("/signup/");
-    const response = await agent.postForm("/signup/", {
-      firstName: "Nia",
-      lastName: "Park",
-      publicDisplayName: "",
+    const response = await agent.postSignUp({
       email: "nia@podium.test",
       password: "a long enough password",
       next: "/p/abcdefghijkl/some-deck/",
@@ -65,32 +62,14 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
   it("refuses bad signups with the field and a clear message; a taken email is 409", async () => {
     const agent = new TestAgent(t.app);
     await agent.get("/signup/");
-    const short = await agent.postForm("/signup/", {
-      firstName: "A",
-      lastName: "",
-      publicDisplayName: "",
-      email: "a@podium.test",
-      password: "short",
-    });
+    const short = await agent.postSignUp({ email: "a@podium.test", password: "short" });
     expect(short.statusCode).toBe(400);
     expect(short.body).toContain("Use a password of 10 to 200 characters.");
-    const email = await agent.postForm("/signup/", {
-      firstName: "A",
-      lastName: "",
-      publicDisplayName: "",
-      email: "not-an-email",
-      password: "long enough password",
-    });
+    const email = await agent.postSignUp({ email: "not-an-email", password: "long enough password" });
     expect(email.statusCode).toBe(400);
     expect(email.body).toContain("Enter a valid email address.");
     await new TestAgent(t.app).signUp("taken@podium.test");
-    const taken = await agent.postForm("/signup/", {
-      firstName: "A",
-      lastName: "",
-      publicDisplayName: "",
-      email: "TAKEN@podium.test",
-      password: "long enough password",
-    });
+    const taken = await agent.postSignUp({ email: "TAKEN@podium.test", password: "long enough password" });
     expect(taken.statusCode).toBe(409);
     expect(taken.body).toContain("An account with this email already exists.");
   });
@@ -236,14 +215,7 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
       const agent = new TestAgent(t.app);
       await agent.get("/signup/");
       const email = `redirect.${Math.random().toString(36).slice(2)}@podium.test`;
-      const response = await agent.postForm("/signup/", {
-        firstName: "R",
-        lastName: "",
-        publicDisplayName: "",
-        email,
-        password: "long enough password",
-        next,
-      });
+      const response = await agent.postSignUp({ email, password: "long enough password", next });
       expect(response.statusCode, next).toBe(303);
       expect(response.headers.location, next).toBe("/dashboard/next/");
       const login = new TestAgent(t.app);
@@ -261,6 +233,23 @@ describe.each(testDatabaseTargets())("accounts on $name", (target) => {
     expect(page.body).toContain("Pro Filed");
     expect((await agent.get("/user/zzzzzzzzzzzz/")).statusCode).toBe(404);
     expect((await agent.get("/user/<script>/")).statusCode).toBe(404);
+  });
+
+  it("issue 31: search engines may list an owner's profile, not the form pages (login, signup, settings, dashboard)", async () => {
+    const noindex = '<meta name="robots" content="noindex">';
+    const visitor = new TestAgent(t.app);
+    for (const path of ["/login/", "/signup/", "/signup/?next=%2F"]) {
+      expect((await visitor.get(path)).body, path).toContain(noindex);
+    }
+    const agent = new TestAgent(t.app);
+    await agent.signUp("listed@podium.test");
+    const [user] = await t.db.query<{ oid: string }>("select oid from users where email = 'listed@podium.test'");
+    for (const path of ["/settings/", "/dashboard/next/"]) {
+      expect((await agent.get(path)).body, path).toContain(noindex);
+    }
+    const profile = await agent.get(`/user/${user?.oid}/`);
+    expect(profile.statusCode).toBe(200);
+    expect(profile.body).not.toContain(noindex);
   });
 });
 
@@ -291,13 +280,7 @@ describe.each(testDatabaseTargets().slice(0, 1))("login and signup throttling on
       for (let i = 0; i < 3; i += 1) {
         const agent = new TestAgent(app);
         await agent.get("/signup/");
-        const response = await agent.postForm("/signup/", {
-          firstName: "S",
-          lastName: "",
-          publicDisplayName: "",
-          email: `s${i}@throttle.test`,
-          password: "long enough password",
-        });
+        const response = await agent.postSignUp({ email: `s${i}@throttle.test`, password: "long enough password" });
         statuses.push(response.statusCode);
         retryAfter = response.headers["retry-after"];
       }

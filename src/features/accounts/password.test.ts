@@ -155,13 +155,7 @@ describe.each(testDatabaseTargets().slice(0, 1))("a busy password queue on $name
       const unknown = await agent.postForm("/login/", { email: "nobody@podium.test", password: "a real password" });
       expect(unknown.statusCode).toBe(503);
       await agent.get("/signup/");
-      const signup = await agent.postForm("/signup/", {
-        firstName: "Q",
-        lastName: "",
-        publicDisplayName: "",
-        email: "new.queued@podium.test",
-        password: "a real password",
-      });
+      const signup = await agent.postSignUp({ email: "new.queued@podium.test", password: "a real password" });
       expect(signup.statusCode).toBe(503);
       expect(signup.headers["retry-after"]).toBe("5");
       expect(signup.body).toContain(busy);

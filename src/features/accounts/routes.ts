@@ -6,7 +6,7 @@ import { ownerDisplayName } from "../../lib/owner";
 import { safeNextPath } from "../../lib/safe-redirect";
 import { signInReasonOf } from "../../lib/sign-in-reason";
 import { LISTS_TAG, userTag } from "../content-changes";
-import { type FeatureContext, formPageSender, type HeadText, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
+import { type FeatureContext, formPageSender, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { AccountPage, type AccountPageData, type FormProblem } from "./components/AccountPages";
 import { createLoginThrottle, DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from "./login-throttle";
 import { PasswordHashingBusyError } from "./password";
@@ -23,6 +23,10 @@ const BUSY_RETRY_AFTER_SECONDS = 5;
 const AFTER_SIGN_IN = "/dashboard/next/";
 
 type Form = Record<string, unknown>;
+/** Each member of a union of pages without its `problem` (Omit alone would merge them). */
+type WithoutProblem<Page> = Page extends unknown ? Omit<Page, "problem"> : never;
+/** The login or signup form's data, but for what was wrong. */
+type AuthForm = WithoutProblem<Extract<AccountPageData, { page: "login" | "signup" }>>;
 const text = (form: Form | undefined, key: string): string => {
   const value = form?.[key];
   return typeof value === "string" ? value : "";
@@ -35,16 +39,13 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
   const loginThrottle = createLoginThrottle(limits, context.secret, context.limits);
   const signupByAddress = context.limits.sliding("signup-address", limits.signupsPerAddress, SIGNUP_WINDOW_MS);
 
-  const sendForm = formPageSender(context, "accounts", AccountPage);
-  // The profile is the one account page search engines may list.
-  const sendAccountPage = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    data: AccountPageData,
-    title: HeadText,
-    status = 200,
-  ) => sendForm(request, reply, data, { title, noindex: data.page !== "profile" }, status);
+  // Not listed by search engines; the profile, the one account page they may list, is sent as a public page.
+  const sendAccountPage = formPageSender(context, "accounts", AccountPage);
 
+  /** The posted login or signup form again (titled as its button), saying what was wrong. */
+  const formAgain =
+    (request: FastifyRequest, reply: FastifyReply, data: AuthForm) => (problem: FormProblem, status: number) =>
+      sendAccountPage(request, reply, { ...data, problem }, { id: `accounts.${data.page}.submit` }, status);
   const tooMany = (reply: FastifyReply, seconds: number): FormProblem => {
     reply.header("retry-after", String(seconds));
     return { field: "form", messageId: "accounts.error.tooMany", values: { seconds } };
@@ -85,14 +86,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     const email = text(form, "email").trim().toLowerCase();
     const next = safeNextPath(text(form, "next"));
     const reason = signInReasonOf(text(form, "reason"));
-    const page = (problem: FormProblem, status: number) =>
-      sendAccountPage(
-        request,
-        reply,
-        { page: "login", next, reason, email, problem },
-        { id: "accounts.login.submit" },
-        status,
-      );
+    const page = formAgain(request, reply, { page: "login", next, reason, email });
     const attempt = await loginThrottle.begin({
       email,
       address: request.ip,
@@ -147,14 +141,7 @@ export function registerAccountRoutes(app: FastifyInstance, context: FeatureCont
     };
     const next = safeNextPath(text(form, "next"));
     const reason = signInReasonOf(text(form, "reason"));
-    const page = (problem: FormProblem, status: number) =>
-      sendAccountPage(
-        request,
-        reply,
-        { page: "signup", next, reason, values, problem },
-        { id: "accounts.signup.submit" },
-        status,
-      );
+    const page = formAgain(request, reply, { page: "signup", next, reason, values });
     const limit = await signupByAddress.hit(request.ip);
     if (!limit.allowed) return page(tooMany(reply, limit.retryAfterSeconds), 429);
     try {

@@ -87,13 +87,7 @@ async function readyToSignUp(app: FastifyInstance): Promise<TestAgent> {
 }
 
 function postSignUp(agent: TestAgent, email: string) {
-  return agent.postForm("/signup/", {
-    firstName: "Race",
-    lastName: "Runner",
-    publicDisplayName: "",
-    email,
-    password: "correct horse battery",
-  });
+  return agent.postSignUp({ firstName: "Race", lastName: "Runner", email });
 }
 
 describe.each(testDatabaseTargets())("sign-ups at once on $name", (target) => {

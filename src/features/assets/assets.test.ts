@@ -2,9 +2,9 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
-import { TestAgent, userIdOf, useTestApp } from "../../server/testing";
+import { insertTestDeck, TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { updatePresentationContent } from "../editor/repository";
-import { deletePresentation, insertPresentationIfAbsent } from "../presentation/repository";
+import { deletePresentation } from "../presentation/repository";
 import { imageDecodes, MAX_CONCURRENT_DECODES } from "./decode-gate";
 import { listPresentationAssets, UNUSED_ASSET_GRACE_MS } from "./repository";
 import {
@@ -299,14 +299,11 @@ describe.each(testDatabaseTargets())("issue 10 images on $name", (target) => {
     const dropped = await service.upload(ownerId, await png(31, 31, { r: 0, g: 0, b: 250 }));
     const unused = await service.upload(ownerId, await png(32, 32, { r: 0, g: 250, b: 0 }));
     const markdown = `# Rock pools\n---\n![A crab](${kept.url})\n---\n![A shrimp](${dropped.url})`;
-    await insertPresentationIfAbsent(t.db, {
+    await insertTestDeck(t.db, {
       oid: "assetsdeck01",
       ownerId,
       title: "Rock pools",
-      descriptionHtml: "",
       privacy: "private",
-      schemaVersion: "2",
-      tags: [],
       document: importMarkdown(markdown, "2"),
     });
     const [deck] = await t.db.query<{ id: string }>("select id::text as id from presentations where oid = $1", [

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { insertTestUser } from "../../server/testing";
+import { insertTestDeck, insertTestUser } from "../../server/testing";
 import { storeEventBatch } from "../events/store-batch";
 import { acceptedEvent } from "../events/testing";
-import { findPresentationByOid, insertPresentationIfAbsent } from "../presentation/repository";
+import { findPresentationByOid } from "../presentation/repository";
 import { ACTIVITY_WINDOW_DAYS, findDailyActivity } from "./repository";
 
 const chartedOid = stableOid("activity:charted");
@@ -48,15 +47,10 @@ describe.each(testDatabaseTargets())("views and likes by day on $name", (target)
     ({ db, drop } = await target.create());
     const owner = await addUser(db, "owner");
     for (const oid of [chartedOid, otherOid]) {
-      await insertPresentationIfAbsent(db, {
+      await insertTestDeck(db, {
         oid,
         ownerId: owner.id,
         title: `Deck ${oid}`,
-        descriptionHtml: "",
-        privacy: "public",
-        schemaVersion: "2",
-        tags: [],
-        document: importMarkdown("# One\n---\n# Two", "2"),
       });
     }
     const rows = await Promise.all([findPresentationByOid(db, chartedOid), findPresentationByOid(db, otherOid)]);

@@ -3,7 +3,7 @@ import { testDatabaseTargets } from "../../db/testing";
 import { TEST_CONFIG, TestAgent, useTestApp } from "../../server/testing";
 import { STAY_TIME_BUCKETS_MS, STEP_ENGAGEMENT_EVENT, type StepBatch } from "../events/step-engagement";
 import { storeEventBatch } from "../events/store-batch";
-import { acceptedEvent } from "../events/testing";
+import { acceptedEvent, postStepBatch } from "../events/testing";
 import { createVisitorIds } from "../events/visitor-id";
 
 const DECK = "# One\n---\n# Two\n---\n# Three\n---\n# Four";
@@ -38,23 +38,7 @@ describe.each(testDatabaseTargets())("I33.1 per-step engagement on $name", (targ
   // visitor id ten minutes ago (issue 33: its stays may claim up to that much time).
   const visitorIds = createVisitorIds(TEST_CONFIG.secret ?? "");
   const send = (session: string, batch: StepBatch) =>
-    t.app.inject({
-      method: "POST",
-      url: "/log/json",
-      headers: { "content-type": "application/json", cookie: "podium_cookie_consent=performance" },
-      payload: JSON.stringify([
-        {
-          core: { type: "Analytics", event_type: STEP_ENGAGEMENT_EVENT },
-          user: { session_id: session },
-          body: {
-            event_name: STEP_ENGAGEMENT_EVENT,
-            oid,
-            visitor_id: visitorIds.issue(oid, session, Date.now() - 10 * 60_000),
-            ...batch,
-          },
-        },
-      ]),
-    });
+    postStepBatch(t.app, { oid, session, batch, visitorId: visitorIds.issue(oid, session, Date.now() - 10 * 60_000) });
 
   it("I33.1 three visits (one to the end, one to step 3 with a step back, one through a view link) show as 3 → 3 → 2 → 2, with medians, back-navigation, completion and viewing time", async () => {
     // Visit A, public, to the end: 2 s, 4 s, 6 s, 8 s.

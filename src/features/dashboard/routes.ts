@@ -74,7 +74,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
 
   const sendForm = formPageSender(context, "dashboard", DashboardPage);
   const send = (request: FastifyRequest, reply: FastifyReply, data: DashboardPageData, status = 200) =>
-    sendForm(request, reply, data, { title: { id: "dashboard.title" }, noindex: true }, status);
+    sendForm(request, reply, data, { id: "dashboard.title" }, status);
 
   const requireViewer = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.viewer) return request.viewer;
@@ -119,6 +119,18 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     );
   };
 
+  /** A page whose refusal (a DashboardError: no such deck, not yours) is answered with the error page. */
+  const orErrorPage =
+    (handler: (request: FastifyRequest<OidParams>, reply: FastifyReply) => Promise<unknown>) =>
+    async (request: FastifyRequest<OidParams>, reply: FastifyReply) => {
+      try {
+        return await handler(request, reply);
+      } catch (error) {
+        if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
+        throw error;
+      }
+    };
+
   /** Runs a dashboard action, then redirects (POST → redirect → GET); a refused action re-renders with its reason. */
   const action =
     (run: (request: FastifyRequest<OidParams>, viewer: NonNullable<FastifyRequest["viewer"]>) => Promise<string>) =>
@@ -148,13 +160,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   // Issue 13, R2.8: sign-up lands here. Issue 28, item 3: the same drop zone as an empty dashboard,
   // a template, and an empty presentation with a title (which opens in the editor).
   const createPage = (request: FastifyRequest, reply: FastifyReply, title: string, problem: Notice | null) =>
-    sendForm(
-      request,
-      reply,
-      { view: "create", title, problem },
-      { title: { id: "accounts.create.title" }, noindex: true },
-      problem ? 400 : 200,
-    );
+    sendForm(request, reply, { view: "create", title, problem }, { id: "accounts.create.title" }, problem ? 400 : 200);
   const toLogIn = (reply: FastifyReply) => reply.redirect(`/login/?next=${encodeURIComponent(CREATE_PATH)}`, 303);
 
   app.get(CREATE_PATH, (request, reply) => (request.viewer ? createPage(request, reply, "", null) : toLogIn(reply)));
@@ -198,14 +204,10 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
     }
   });
 
-  app.get(`${base}presentations/:oid/`, async (request: FastifyRequest<OidParams>, reply) => {
-    try {
-      return await managePage(request, reply, null);
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+  app.get(
+    `${base}presentations/:oid/`,
+    orErrorPage((request, reply) => managePage(request, reply, null)),
+  );
 
   app.post(
     `${base}presentations/:oid/details`,
@@ -310,11 +312,12 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
   );
 
   // Issue 33 item 5: the analytics as CSV, for the period and audience the page shows; the owner's alone.
-  app.get(`${base}presentations/:oid/analytics.csv`, async (request: FastifyRequest<OidParams>, reply) => {
-    const viewer = requireViewer(request, reply);
-    if (!viewer) return reply;
-    const query = request.query as { days?: string; audience?: string } | undefined;
-    try {
+  app.get(
+    `${base}presentations/:oid/analytics.csv`,
+    orErrorPage(async (request, reply) => {
+      const viewer = requireViewer(request, reply);
+      if (!viewer) return reply;
+      const query = request.query as { days?: string; audience?: string } | undefined;
       const manage = await getManageData(db, viewer, request.params.oid, context.publicUrl, {
         days: Number(query?.days),
         audience: typeof query?.audience === "string" ? query.audience : "all",
@@ -324,36 +327,30 @@ export function registerDashboardRoutes(app: FastifyInstance, context: FeatureCo
         .header("content-disposition", `attachment; filename="podium-analytics-${manage.presentation.oid}.csv"`)
         .type("text/csv; charset=utf-8")
         .send(analyticsCsv(manage));
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+    }),
+  );
 
   // Deleting asks first (a GET never changes state), then the POST deletes.
-  app.get(`${base}presentations/:oid/delete`, async (request: FastifyRequest<OidParams>, reply) => {
-    const viewer = requireViewer(request, reply);
-    if (!viewer) return reply;
-    try {
+  app.get(
+    `${base}presentations/:oid/delete`,
+    orErrorPage(async (request, reply) => {
+      const viewer = requireViewer(request, reply);
+      if (!viewer) return reply;
       const manage = await getManageData(db, viewer, request.params.oid);
       return send(request, reply, { view: "delete", oid: manage.presentation.oid, title: manage.presentation.title });
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+    }),
+  );
 
   // Make a copy (spec §2: the address comes from page data, makeACopyRedirectUrl).
-  app.post("/p/:oid/copy/", async (request: FastifyRequest<OidParams>, reply) => {
-    if (!request.viewer) return reply.redirect(`/login/?next=${encodeURIComponent(`/p/${request.params.oid}/`)}`, 303);
-    try {
+  app.post(
+    "/p/:oid/copy/",
+    orErrorPage(async (request, reply) => {
+      if (!request.viewer)
+        return reply.redirect(`/login/?next=${encodeURIComponent(`/p/${request.params.oid}/`)}`, 303);
       const copy = await copyPresentation(db, request.viewer, request.params.oid);
       return reply.redirect(managePath(copy, "copied"), 303);
-    } catch (error) {
-      if (error instanceof DashboardError) return context.sendError(request, reply, error.statusCode);
-      throw error;
-    }
-  });
+    }),
+  );
 
   app.post(
     `${base}presentations/:oid/delete`,

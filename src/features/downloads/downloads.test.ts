@@ -2,9 +2,7 @@ import { PDFDocument, StandardFonts } from "pdf-lib";
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { TestAgent, useTestApp } from "../../server/testing";
-import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
-import { createPdfWorkers } from "../../server/workers/pdf-pool";
-import type { PdfPage } from "../pdf-import/errors";
+import { readPdfPages } from "../../server/testing/read-pdf";
 
 const DECK = [
   "# Tide tables for sailors",
@@ -18,16 +16,7 @@ const DECK = [
 ].join("\n");
 
 /** A deck's PDF read back as the server's PDF reader reads one: pdf.js in the converter's child process. */
-async function readBack(bytes: Uint8Array): Promise<PdfPage[]> {
-  const pages: PdfPage[] = [];
-  const converter = createPdfWorkers(TEST_WORKER_DIR, { spareIdleMs: 0 });
-  try {
-    await converter.convert(bytes, { opened: () => {}, page: (page) => pages.push(page) }, "downloads");
-  } finally {
-    await converter.close();
-  }
-  return pages;
-}
+const readBack = (bytes: Uint8Array) => readPdfPages(bytes, "downloads");
 
 /**
  * Issue 33 item 4: downloads. Offered only where the owner allows them (the public page's setting,

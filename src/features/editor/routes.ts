@@ -56,10 +56,7 @@ export function registerEditorRoutes(app: FastifyInstance, context: FeatureConte
       request,
       reply,
       data,
-      {
-        title: { id: data.form ? "editor.pageTitle" : "editor.pageTitle.comment", values: { title: data.title } },
-        noindex: true,
-      },
+      { id: data.form ? "editor.pageTitle" : "editor.pageTitle.comment", values: { title: data.title } },
       status,
     );
 

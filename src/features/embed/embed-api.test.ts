@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { TestAgent, userIdOf, useTestApp } from "../../server/testing";
+import { insertTestDeck, TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { DEFAULT_EMBED_OPTIONS } from "../presentation/embed-options";
 import {
   EMBED_HOSTS_MAX,
@@ -13,7 +13,6 @@ import {
   parseEmbedRequest,
 } from "../presentation/embed-protocol";
 import type { PresentationPageData } from "../presentation/page-data";
-import { insertPresentationIfAbsent } from "../presentation/repository";
 import { stepTitles } from "../presentation/step-titles";
 import { EMBED_API_CLIENT_MAX_GZIP, EMBED_API_CLIENT_SOURCE } from "./embed-api-client";
 
@@ -134,14 +133,10 @@ describe.each(testDatabaseTargets())("issue 34: the embed page's options and all
       await agents[role].signUp(`${role}@embed-api.test`);
     }
     const ownerId = await userIdOf(t.db, "owner@embed-api.test");
-    await insertPresentationIfAbsent(t.db, {
+    await insertTestDeck(t.db, {
       oid,
       ownerId,
       title: "Framed deck",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
       document: importMarkdown("# One\n---\n# Two\n---\n# Three", "2"),
     });
   });

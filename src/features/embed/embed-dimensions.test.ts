@@ -11,11 +11,13 @@ import {
 } from "./embed-dimensions";
 
 describe("embed dimensions", () => {
-  it("R5.1 strips non-digits and keeps at most 4 characters", () => {
-    expect(cleanDimension("12a3px")).toBe("123");
-    expect(cleanDimension("123456")).toBe("1234");
-    expect(cleanDimension("-5.5")).toBe("55");
-    expect(cleanDimension("abc")).toBe("");
+  it.each([
+    ["12a3px", "123"],
+    ["123456", "1234"],
+    ["-5.5", "55"],
+    ["abc", ""],
+  ])("R5.1 strips non-digits and keeps at most 4 characters: %j → %j", (typed, kept) => {
+    expect(cleanDimension(typed)).toBe(kept);
   });
   it("R5.1 keeps 16:9: height → width = round(h·16/9), width → height = round(w/(16/9))", () => {
     expect(fromHeight("315")).toEqual({ width: "560", height: "315" });

@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
-import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { TEST_CONFIG, useTestApp } from "../../server/testing";
-import { insertUser } from "../accounts/repository";
-import { insertPresentationIfAbsent, type Privacy } from "../presentation/repository";
+import { insertTestDeck, insertTestUser, TEST_CONFIG, useTestApp } from "../../server/testing";
+import type { Privacy } from "../presentation/repository";
 import { fitSize, oidFromUrl } from "./oembed";
 
 const ORIGIN = TEST_CONFIG.publicUrl;
@@ -38,27 +36,20 @@ describe("oEmbed sizes and addresses", () => {
 describe.each(testDatabaseTargets())("GET /oembed on $name", (target) => {
   const t = useTestApp(target);
   beforeAll(async () => {
-    const owner = await insertUser(t.db, {
+    const owner = await insertTestUser(t.db, {
       oid: stableOid("oembed:owner"),
       email: "owner@oembed.test",
       username: "oembed-owner",
       firstName: "Olga",
       lastName: "Embed",
       publicDisplayName: "Olga E.",
-      passwordHash: "x",
-      isAdmin: false,
-      isCurator: false,
     });
     for (const [key, oid] of Object.entries(oids)) {
-      await insertPresentationIfAbsent(t.db, {
+      await insertTestDeck(t.db, {
         oid,
         ownerId: owner.id,
         title: `The ${key} "deck"`,
-        descriptionHtml: "",
         privacy: (key === "hidden" ? "public" : key) as Privacy,
-        schemaVersion: "2",
-        tags: [],
-        document: importMarkdown("# One\n---\n# Two", "2"),
       });
     }
     await t.db.query("update presentations set hidden = true where oid = $1", [oids.hidden]);

@@ -4,8 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { insertTestUser, TEST_CONFIG, useTestApp } from "../../server/testing";
-import { insertPresentationIfAbsent } from "../presentation/repository";
+import { insertTestDeck, insertTestUser, TEST_CONFIG, useTestApp } from "../../server/testing";
 import { stepUrl } from "../share/components/ShareModal";
 
 const ORIGIN = TEST_CONFIG.publicUrl;
@@ -59,14 +58,10 @@ describe.each(testDatabaseTargets())("issue 34 item 5: a step's own address and 
       firstName: "Stella",
       lastName: "Steps",
     });
-    await insertPresentationIfAbsent(t.db, {
+    await insertTestDeck(t.db, {
       oid,
       ownerId: owner.id,
       title: "Tides",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
       document: importMarkdown(
         '# Why the sea "breathes" <twice>\nBody\n\nNote: private words\n---\n# Spring & neap tides\n---\n# Safe swimming',
         "2",

@@ -8,10 +8,10 @@ import { linkGrantCookie, linkGrantFor } from "../link-grant";
 import { DEFAULT_EVENT_RETENTION_DAYS } from "./retention";
 import { STEP_ENGAGEMENT_EVENT, STEP_TIME_SLACK_MS, type StepBatch } from "./step-engagement";
 import { ADDRESS_VIEWS_PER_HOUR, VIEW_WINDOW_MINUTES } from "./store-batch";
+import { PERFORMANCE_CONSENT, postStepBatch } from "./testing";
 import { createVisitorIds } from "./visitor-id";
 
 const DECK = "# One\n---\n# Two\n---\n# Three";
-const CONSENT = "podium_cookie_consent=performance";
 
 /**
  * Issue 33, the step events' honesty: a script can't inflate a deck's figures (only a visitor the
@@ -46,24 +46,8 @@ describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (ta
     options: { cookie?: string; issuedAgoMs?: number | null; address?: string } = {},
   ) => {
     const issuedAgo = options.issuedAgoMs === undefined ? 10 * 60_000 : options.issuedAgoMs;
-    return app.inject({
-      method: "POST",
-      url: "/log/json",
-      remoteAddress: options.address ?? "192.0.2.10",
-      headers: { "content-type": "application/json", cookie: options.cookie ?? CONSENT },
-      payload: JSON.stringify([
-        {
-          core: { type: "Analytics", event_type: STEP_ENGAGEMENT_EVENT },
-          user: { session_id: session },
-          body: {
-            event_name: STEP_ENGAGEMENT_EVENT,
-            oid,
-            ...(issuedAgo === null ? {} : { visitor_id: visitorIds.issue(oid, session, Date.now() - issuedAgo) }),
-            ...batch,
-          },
-        },
-      ]),
-    });
+    const visitorId = issuedAgo === null ? null : visitorIds.issue(oid, session, Date.now() - issuedAgo);
+    return postStepBatch(app, { oid, session, visitorId, batch }, options);
   };
   /** Visits that reached step 0 (all audiences, or one link). */
   const reached = async (link = "") => {
@@ -160,9 +144,11 @@ describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (ta
     const grant = linkGrantFor({ linkId, passcodeHash: link?.passcodeHash ?? "" });
     const viaLink = { ...one, link: linkId };
     await send("no-grant", viaLink);
-    await send("wrong-grant", viaLink, { cookie: `${CONSENT}; ${linkGrantCookie(linkId)}=${"x".repeat(43)}` });
+    await send("wrong-grant", viaLink, {
+      cookie: `${PERFORMANCE_CONSENT}; ${linkGrantCookie(linkId)}=${"x".repeat(43)}`,
+    });
     expect(await reached(linkId)).toBe(0);
-    await send("granted", viaLink, { cookie: `${CONSENT}; ${linkGrantCookie(linkId)}=${grant}` });
+    await send("granted", viaLink, { cookie: `${PERFORMANCE_CONSENT}; ${linkGrantCookie(linkId)}=${grant}` });
     expect(await reached(linkId)).toBe(1);
   });
 

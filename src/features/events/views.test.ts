@@ -3,12 +3,11 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../../server/app";
-import { createTestApp, insertTestUser, TEST_CONFIG, TestAgent } from "../../server/testing";
+import { createTestApp, insertTestDeck, insertTestUser, TEST_CONFIG, TestAgent } from "../../server/testing";
 import { findDailyActivity } from "../dashboard/repository";
-import { findPresentationByOid, insertPresentationIfAbsent } from "../presentation/repository";
+import { findPresentationByOid } from "../presentation/repository";
 import { pruneOldEvents } from "./retention";
 import { STEP_ENGAGEMENT_EVENT } from "./step-engagement";
 import { ADDRESS_VIEWS_PER_HOUR, isPlainEvent, storeEventBatch } from "./store-batch";
@@ -31,15 +30,11 @@ async function addDeck(db: Database, key: string, privacy: Privacy = "public") {
         lastName: "Owner",
       })
     ).id;
-  await insertPresentationIfAbsent(db, {
+  await insertTestDeck(db, {
     oid,
     ownerId,
     title: `Deck ${key}`,
-    descriptionHtml: "",
     privacy,
-    schemaVersion: "2",
-    tags: [],
-    document: importMarkdown("# One\n---\n# Two", "2"),
   });
   const row = await findPresentationByOid(db, oid);
   if (!row) throw new Error("test presentation missing");

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp } from "../../server/testing";
-import { insertPresentationIfAbsent } from "../presentation/repository";
+import { createTestApp, insertTestDeck } from "../../server/testing";
 
 /**
  * Issue 28 item 5: a phrase written in a deck is reported as found. Each phrase below is in one
@@ -89,14 +88,11 @@ describe.each(testDatabaseTargets())("issue 28 item 5: search says what it found
       ...LURES.map(([title, markdown]): [string, string, string] => [title, markdown, ""]),
     ];
     for (const [title, markdown, descriptionHtml] of decks)
-      await insertPresentationIfAbsent(db, {
+      await insertTestDeck(db, {
         oid: stableOid(`search-found:${title}`),
         ownerId: owner?.id ?? "",
         title,
         descriptionHtml,
-        privacy: "public",
-        schemaVersion: "2",
-        tags: [],
         document: importMarkdown(markdown, "2"),
       });
   }, 120_000);

@@ -7,8 +7,7 @@ import { importMarkdown } from "../../document/markdown";
 import { MARK_END, MARK_START } from "../../lib/card";
 import { stableOid } from "../../lib/ids";
 import { bulkOwnerCount, removeBulk, seedBulk } from "../../server/seed/bulk";
-import { createTestApp } from "../../server/testing";
-import { insertPresentationIfAbsent } from "../presentation/repository";
+import { createTestApp, insertTestDeck } from "../../server/testing";
 import { SEARCH_COUNT_CAP } from "./repository";
 import { SEARCH_PAGE_SIZE } from "./service";
 import { SNIPPET_TEXT_MAX_CHARS } from "./snippet";
@@ -47,13 +46,11 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
   beforeAll(async () => {
     ({ app, db, close } = await createTestApp(target, {}, { seeded: true }));
     const [owner] = await db.query<{ id: string }>("select id::text as id from users where email = 'ada@podium.test'");
-    await insertPresentationIfAbsent(db, {
+    await insertTestDeck(db, {
       oid: stableOid("search-test:script"),
       ownerId: owner?.id ?? "",
       title: "<script>alert(1)</script> Marmalade tips",
       descriptionHtml: "<p>How to set marmalade every time.</p>",
-      privacy: "public",
-      schemaVersion: "2",
       tags: ["preserves"],
       document: importMarkdown("# Marmalade\n---\n## Setting point\n- Wrinkle test on a cold plate\n", "2"),
     });

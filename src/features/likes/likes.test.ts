@@ -2,16 +2,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
-import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, insertTestUser, TestAgent, useTestApp } from "../../server/testing";
+import { createTestApp, insertTestDeck, insertTestUser, TestAgent, useTestApp } from "../../server/testing";
 import { startSession } from "../accounts/service";
-import {
-  findAccessFacts,
-  insertPresentationIfAbsent,
-  insertViewLinkIfAbsent,
-  revokeViewLink,
-} from "../presentation/repository";
+import { findAccessFacts, insertViewLinkIfAbsent, revokeViewLink } from "../presentation/repository";
 import type { Viewer } from "../viewer";
 import { applyLikeChanges } from "./repository";
 import { createLikeService } from "./service";
@@ -31,15 +25,11 @@ async function seedPresentations(db: Database) {
     [publicOid, "public"],
     [privateOid, "private"],
   ] as const) {
-    await insertPresentationIfAbsent(db, {
+    await insertTestDeck(db, {
       oid,
       ownerId: owner.id,
       title: `A ${privacy} deck`,
-      descriptionHtml: "",
       privacy,
-      schemaVersion: "2",
-      tags: [],
-      document: importMarkdown("# One\n---\n# Two", "2"),
     });
   }
   await insertViewLinkIfAbsent(db, { linkId: "likes-view-link-0001", presentationOid: privateOid });

@@ -7,9 +7,9 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, signUpRoles, TestAgent, userIdOf } from "../../server/testing";
+import { createTestApp, insertTestDeck, signUpRoles, TestAgent, userIdOf } from "../../server/testing";
 import type { PresenterPageData } from "../presentation/presenter/page-data";
-import { insertPresentationIfAbsent, type Privacy, upsertCollaborator } from "../presentation/repository";
+import { type Privacy, upsertCollaborator } from "../presentation/repository";
 import type { LivePresenterPageData } from "./components/LivePresenterPage";
 import type { PresenterLiveData } from "./page-data";
 import { LIVE_CODE_ALPHABET, LIVE_CODE_LENGTH, type LiveEvent, normaliseLiveCode } from "./rules";
@@ -137,14 +137,11 @@ describe.each(testDatabaseTargets())("issue 35: live sessions on $name", (target
     Object.assign(agents, signedUp);
     const document = importMarkdown("# One\n---\n# Two\n---\n# Three\n---\n# Four", "2");
     for (const [key, oid] of Object.entries(oids)) {
-      await insertPresentationIfAbsent(db, {
+      await insertTestDeck(db, {
         oid,
         ownerId: ids.owner ?? "",
         title: `Live ${key} deck`,
-        descriptionHtml: "",
         privacy: key as Privacy,
-        schemaVersion: "2",
-        tags: [],
         document,
       });
     }
@@ -498,15 +495,10 @@ describe("issue 35: event streams and the page cache", () => {
     await owner.signUp("owner@live-cache.test");
     const ownerId = await userIdOf(db, "owner@live-cache.test");
     const oid = stableOid("live-cache:deck");
-    await insertPresentationIfAbsent(db, {
+    await insertTestDeck(db, {
       oid,
       ownerId: ownerId,
       title: "Cached",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
-      document: importMarkdown("# One\n---\n# Two", "2"),
     });
     const token = owner.cookies.get("XSRF-TOKEN") ?? "";
     const live = await owner.request({

@@ -1,21 +1,12 @@
-import type { OwnerData } from "../presentation/page-data";
+import type { PlayerDeck } from "../presentation/page-data";
 import type { LiveReaction, LiveState } from "./rules";
 
 /** Issue 35 item 2: the follow page (`/live/{code}`). */
-export interface FollowPageData {
+export interface FollowPageData extends PlayerDeck {
   code: string;
   spacedCode: string;
-  oid: string;
-  title: string;
-  owner: OwnerData;
-  lastModified: string;
-  schemaVersion: "0" | "2";
   /** The deck through the code: `/live/{code}/document.json` (any privacy, while the session runs). */
   documentUrl: string;
-  previewUrl: string;
-  stepCount: number;
-  pageAspect: number;
-  posterAspect: number;
   /** The session's state as the page was rendered (the event stream's first event replaces it). */
   state: LiveState;
   reactions: LiveReaction[];

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isOid } from "../../lib/ids";
 import { parseTags } from "../dashboard/service";
-import { type FeatureContext, formPageSender, type HeadText } from "../http";
+import { type FeatureContext, formPageSender } from "../http";
 import { findPresentationByOid } from "../presentation/repository";
 import { accessTo } from "../presentation/service";
-import { ModerationPage, type ModerationPageData } from "./components/ModerationPages";
+import { ModerationPage } from "./components/ModerationPages";
 import { REPORT_REASONS, type ReportReason } from "./reasons";
 import { findHiddenTags, insertReport, listOpenReports, resolveReport, updateCuration } from "./repository";
 
@@ -18,14 +18,7 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
   const { db } = context;
   // Counted where the other limits are: in Redis, shared by every process, when REDIS_URL is set.
   const reportLimiter = context.limits.sliding("report", REPORTS_PER_HOUR, 60 * 60 * 1000);
-  const sendForm = formPageSender(context, "moderation", ModerationPage);
-  const send = (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    data: ModerationPageData,
-    title: HeadText,
-    status = 200,
-  ) => sendForm(request, reply, data, { title, noindex: true }, status);
+  const send = formPageSender(context, "moderation", ModerationPage);
 
   const visiblePresentation = async (request: FastifyRequest<{ Params: { oid: string } }>) => {
     const { oid } = request.params;
@@ -34,16 +27,27 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
     return row;
   };
 
+  /** The report form for a deck, saying what was wrong (a message id) if anything. */
+  const reportForm = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    deck: { oid: string; title: string },
+    problem: "report.error" | "report.tooMany" | null,
+    status = 200,
+  ) =>
+    send(
+      request,
+      reply,
+      { page: "report", oid: deck.oid, title: deck.title, problem },
+      { id: "toolbar.report" },
+      status,
+    );
+
   // Spec §2 Report: /contact/abuse/{oid}/ (opened in a new tab from the toolbar).
   app.get("/contact/abuse/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
     const row = await visiblePresentation(request);
     if (!row) return context.sendNotFound(request, reply);
-    return send(
-      request,
-      reply,
-      { page: "report", oid: row.oid, title: row.title, problem: null },
-      { id: "toolbar.report" },
-    );
+    return reportForm(request, reply, row, null);
   });
 
   app.post("/contact/abuse/:oid/", async (request: FastifyRequest<{ Params: { oid: string } }>, reply) => {
@@ -53,24 +57,12 @@ export function registerModerationRoutes(app: FastifyInstance, context: FeatureC
     const reason = text(form, "reason") as ReportReason;
     const details = text(form, "details").trim();
     if (!REPORT_REASONS.includes(reason) || details.length > 2000) {
-      return send(
-        request,
-        reply,
-        { page: "report", oid: row.oid, title: row.title, problem: "report.error" },
-        { id: "toolbar.report" },
-        400,
-      );
+      return reportForm(request, reply, row, "report.error", 400);
     }
     const limit = await reportLimiter.hit(request.ip);
     if (!limit.allowed) {
       reply.header("retry-after", String(limit.retryAfterSeconds));
-      return send(
-        request,
-        reply,
-        { page: "report", oid: row.oid, title: row.title, problem: "report.tooMany" },
-        { id: "toolbar.report" },
-        429,
-      );
+      return reportForm(request, reply, row, "report.tooMany", 429);
     }
     await insertReport(db, { presentationId: row.id, reporterId: request.viewer?.userId ?? null, reason, details });
     return send(request, reply, { page: "reported", oid: row.oid, title: row.title }, { id: "report.thanks.title" });

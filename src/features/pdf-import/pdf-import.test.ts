@@ -7,15 +7,11 @@ import { importMarkdown } from "../../document/markdown";
 import { isPageDeck, type PresentationDocument } from "../../document/schema";
 import { deriveTranscript } from "../../document/transcript";
 import { buildApp } from "../../server/app";
-import { TEST_CONFIG, TestAgent, userIdOf, useTestApp } from "../../server/testing";
+import { insertTestDeck, TEST_CONFIG, TestAgent, userIdOf, useTestApp } from "../../server/testing";
 import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
 import { createPdfWorkers } from "../../server/workers/pdf-pool";
 import { tsqueryOf } from "../explore/search";
-import {
-  findPresentationByOid,
-  insertPresentationIfAbsent,
-  searchListedPresentations,
-} from "../presentation/repository";
+import { findPresentationByOid, searchListedPresentations } from "../presentation/repository";
 import { PDF_MAX_BYTES, PdfImportError } from "./errors";
 import { createPdfImports } from "./service";
 
@@ -203,14 +199,10 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
   it("issue 10 PDF import in the editor: a PDF replaces a deck's slides, keeping its title, theme and address", async () => {
     const [me] = await t.db.query<{ id: string }>("select id::text as id from users where email = 'pdfs@podium.test'");
     const markdown = "# Old slides\n---\nSecond";
-    await insertPresentationIfAbsent(t.db, {
+    await insertTestDeck(t.db, {
       oid: "replacedeck1",
       ownerId: me?.id ?? "",
       title: "Quarterly review",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
       document: { ...importMarkdown(markdown, "2"), theme: "dark" },
       sourceMarkdown: markdown,
       viewCount: 42,
@@ -427,31 +419,19 @@ describe.each(testDatabaseTargets())("issue 10 PDF import on $name", (target) =>
 
   it("issue 10 PDF import: malformed uploads and status requests are 4xx, never 5xx", async () => {
     const token = t.owner.cookies.get("XSRF-TOKEN") ?? "";
+    /** An upload of `payload` said to be `type`. */
+    const post = (type: string, payload: string) =>
+      t.owner.request({
+        method: "POST",
+        url: "/api/imports/pdf",
+        headers: { "content-type": type, "x-xsrf-token": token },
+        payload,
+      });
     const answers = [
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "multipart/form-data", "x-xsrf-token": token },
-        payload: "garbage",
-      }),
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "multipart/form-data; boundary=x", "x-xsrf-token": token },
-        payload: "--x\r\n\r\n",
-      }),
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "application/json", "x-xsrf-token": token },
-        payload: "{}",
-      }),
-      await t.owner.request({
-        method: "POST",
-        url: "/api/imports/pdf",
-        headers: { "content-type": "text/plain", "x-xsrf-token": token },
-        payload: "%PDF-1.7",
-      }),
+      await post("multipart/form-data", "garbage"),
+      await post("multipart/form-data; boundary=x", "--x\r\n\r\n"),
+      await post("application/json", "{}"),
+      await post("text/plain", "%PDF-1.7"),
       await uploadPdf(t.owner, Buffer.alloc(0)),
       await uploadPdf(t.owner, await blankPdf(1), { privacy: "everyone" }),
       await t.owner.get("/api/imports/nope"),

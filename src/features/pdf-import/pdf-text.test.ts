@@ -4,10 +4,9 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { documentFromPages } from "../../document/pdf-pages";
 import { deriveTranscript, transcriptPlainText } from "../../document/transcript";
-import { TEST_WORKER_DIR } from "../../server/testing/build-workers";
-import { createPdfWorkers } from "../../server/workers/pdf-pool";
+import { insertTestDeck } from "../../server/testing";
+import { readPdfPages } from "../../server/testing/read-pdf";
 import { assetUrl } from "../assets/service";
-import { insertPresentationIfAbsent } from "../presentation/repository";
 import type { PdfPage } from "./errors";
 import { RUNNING_SAMPLE_PAGES, samplePages } from "./reader";
 
@@ -62,21 +61,8 @@ async function reportPdf(): Promise<Uint8Array> {
   return pdf.save();
 }
 
-/**
- * The pages as the server reads them: through the PDF converter's child process (the built
- * pdf-worker, as in production). pdfjs and its canvas in the test's own process ended it now and
- * then ("Worker exited unexpectedly", about 1 run in 4 on the 2-core machine).
- */
-async function readPages(bytes: Uint8Array): Promise<PdfPage[]> {
-  const pages: PdfPage[] = [];
-  const converter = createPdfWorkers(TEST_WORKER_DIR, { spareIdleMs: 0 });
-  try {
-    await converter.convert(bytes, { opened: () => {}, page: (page) => pages.push(page) }, "pdf-text");
-  } finally {
-    await converter.close();
-  }
-  return pages;
-}
+/** The pages as the server reads them (through the PDF converter's child process). */
+const readPages = (bytes: Uint8Array) => readPdfPages(bytes, "pdf-text");
 
 describe("issue 28 item 6: PDF text that reads as text", () => {
   let pages: PdfPage[];
@@ -144,14 +130,10 @@ describe.each(testDatabaseTargets())("issue 28 item 6: the stored search text of
     const [owner] = await db.query<{ id: string }>(
       "insert into users (oid, email, username, first_name) values ('pdftext00001', 'pdf@text.test', 'pdftext', 'Pia') returning id::text",
     );
-    await insertPresentationIfAbsent(db, {
+    await insertTestDeck(db, {
       oid: "pdftextdeck1",
       ownerId: owner?.id ?? "",
       title: "Annual report",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
       document,
     });
     const [row] = await db.query<{ snippet: string; example: boolean; acme: boolean; broken: boolean }>(

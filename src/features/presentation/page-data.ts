@@ -19,6 +19,22 @@ export interface OwnerData {
   avatarInitials: string;
 }
 
+/** What the player shows a deck by: its poster's title, owner and date, its document and its shape. */
+export interface PlayerDeck {
+  oid: string;
+  title: string;
+  owner: OwnerData;
+  lastModified: string;
+  schemaVersion: SchemaVersion;
+  documentUrl: string;
+  previewUrl: string;
+  stepCount: number;
+  /** Issue 28: the deck's page shape (width ÷ height), which the stage takes: one page fills it. */
+  pageAspect: number;
+  /** Issue 28: the poster's page shape, so the poster shows its page where the first page will be. */
+  posterAspect: number;
+}
+
 /** Spec §3 "Page data for a presentation": native-app prompt data. */
 export interface NativeAppData {
   type: "ios" | "android";

@@ -147,10 +147,11 @@ function textsMarkup(topic: Topic, palette: SlidePalette): string {
   const available = topic.height - box.top - box.bottom;
   const fit = estimateFit(topic);
   const out: string[] = [];
+  const column: TextColumn = { width: columnWidth, palette, out, maxHeight: available };
   let y = 0;
   topic.texts.forEach((text, index) => {
     if (index > 0) y += TEXT_GAP * fit;
-    y = drawText(text, fontSizeOf(text) * fit, columnWidth, palette, y, out, available);
+    y = drawText(text, fontSizeOf(text) * fit, y, column);
   });
   const shift = box.top + Math.max(0, (available - y) / 2);
   return `<svg x="${n(box.left)}" y="${n(box.top)}" width="${n(columnWidth)}" height="${n(available)}" overflow="hidden"><g transform="translate(0 ${n(shift - box.top)})" font-family="${SANS}">
@@ -167,19 +168,20 @@ const STYLE: Record<string, { colour: keyof SlidePalette; weight: number; lineHe
   body_2: { colour: "slide-subtitle", weight: 400, lineHeight: 1.3, em: 0.55 },
 };
 
+/** The column the texts are drawn in: its width and height, their colours, and the drawing commands so far. */
+interface TextColumn {
+  width: number;
+  maxHeight: number;
+  palette: SlidePalette;
+  out: string[];
+}
+
 /** Draws one text from `top` and returns where the next one starts. */
-function drawText(
-  text: Text,
-  size: number,
-  width: number,
-  palette: SlidePalette,
-  top: number,
-  out: string[],
-  maxHeight: number,
-): number {
+function drawText(text: Text, size: number, top: number, column: TextColumn): number {
+  const { width, palette, out, maxHeight } = column;
   const style = STYLE[text.styleClasses[0] ?? "body"] ?? (STYLE.body as (typeof STYLE)[string]);
-  if (text.kind === "code") return drawCode(text, size * CODE_SCALE, width, palette, top, out, maxHeight);
-  if (text.kind === "table") return drawTable(text, size, width, palette, top, out);
+  if (text.kind === "code") return drawCode(text, size * CODE_SCALE, top, column);
+  if (text.kind === "table") return drawTable(text, size, top, column);
   const quote = text.kind === "quote";
   let y = top;
   const left = quote ? size * 0.8 + size * 0.22 : 0;
@@ -252,15 +254,8 @@ function spans(runs: Run[], line: Line, palette: SlidePalette): string {
 }
 
 /** Code: a tinted box, monospace lines in the token colours, cut (not wrapped) at the box's edge. */
-function drawCode(
-  text: Text,
-  size: number,
-  width: number,
-  palette: SlidePalette,
-  top: number,
-  out: string[],
-  maxHeight: number,
-): number {
+function drawCode(text: Text, size: number, top: number, column: TextColumn): number {
+  const { width, palette, out, maxHeight } = column;
   const pad = size * 0.8;
   const lineHeight = size * 1.4;
   const room = Math.max(1, Math.floor((maxHeight - top - pad * 2) / lineHeight));
@@ -289,7 +284,7 @@ function drawCode(
 }
 
 /** A table: header row tinted and bold, columns of equal width, rules between rows. */
-function drawTable(text: Text, size: number, width: number, palette: SlidePalette, top: number, out: string[]): number {
+function drawTable(text: Text, size: number, top: number, { width, palette, out }: TextColumn): number {
   const cellSize = size * 0.85;
   const rowHeight = cellSize * 1.9;
   const rows = text.paragraphs.map((p) =>

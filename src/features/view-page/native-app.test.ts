@@ -2,10 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, TestAgent } from "../../server/testing";
-import { insertUser } from "../accounts/repository";
+import { createTestApp, insertTestDeck, insertTestUser, TestAgent } from "../../server/testing";
 import type { PresentationPageData } from "../presentation/page-data";
-import { insertPresentationIfAbsent } from "../presentation/repository";
 
 /** Spec §2, §3 (R3.5, R2.19): the native app travels in the page data, for signed-in viewers. */
 const NATIVE_APP = {
@@ -27,25 +25,17 @@ describe.each(testDatabaseTargets().slice(0, 1))("the view page's native app, on
 
   beforeAll(async () => {
     testApp = await createTestApp(target, { nativeApp: NATIVE_APP, nativeApps: [NATIVE_APP] });
-    const owner = await insertUser(testApp.db, {
+    const owner = await insertTestUser(testApp.db, {
       oid: stableOid("t:native-owner"),
       email: "owner@podium.test",
       username: "owner",
       firstName: "Olu",
       lastName: "Owner",
-      publicDisplayName: null,
-      passwordHash: "x",
-      isAdmin: false,
-      isCurator: false,
     });
-    await insertPresentationIfAbsent(testApp.db, {
+    await insertTestDeck(testApp.db, {
       oid: OID,
       ownerId: owner.id,
       title: "Native deck",
-      descriptionHtml: "",
-      privacy: "public",
-      schemaVersion: "2",
-      tags: [],
       document: importMarkdown("# Native deck\n---\n# Second", "2"),
       viewCount: 3,
       lastModified: new Date("2026-01-02T00:00:00Z"),

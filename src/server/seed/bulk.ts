@@ -5,6 +5,7 @@ import { escapeHtml } from "../../lib/html";
 import { stableOid } from "../../lib/ids";
 import { seededRandom } from "../../lib/seeded-random";
 import { demoDecks } from "./content/catalogue";
+import { PEOPLE_FIRST_NAMES, PEOPLE_LAST_NAMES } from "./content/names";
 
 /**
  * Issue 15 item 1, `npm run seed:bulk -- --count N`: N realistic public presentations for load
@@ -323,8 +324,8 @@ async function insertOwners(db: Queryable, runId: string, count: number): Promis
       oids,
       keys.map((k) => `bulk-${runId}-${k}@${OWNER_EMAIL_DOMAIN}`),
       keys.map((k) => `bulk.${runId}.${k}`),
-      keys.map((k) => pick(OWNER_FIRST_NAMES, seededRandom(hashOf(`first:${runId}:${k}`)))),
-      keys.map((k) => pick(OWNER_LAST_NAMES, seededRandom(hashOf(`last:${runId}:${k}`)))),
+      keys.map((k) => pick(PEOPLE_FIRST_NAMES, seededRandom(hashOf(`first:${runId}:${k}`)))),
+      keys.map((k) => pick(PEOPLE_LAST_NAMES, seededRandom(hashOf(`last:${runId}:${k}`)))),
     ],
   );
   const rows = await db.query<{ id: string; oid: string }>(
@@ -396,48 +397,3 @@ export async function removeBulk(db: Database, runId: string): Promise<{ owners:
     return { owners: owners.length, presentations: counted?.presentations ?? 0 };
   });
 }
-
-const OWNER_FIRST_NAMES = [
-  "Amara",
-  "Bruno",
-  "Chen",
-  "Dalia",
-  "Emil",
-  "Farah",
-  "Gustavo",
-  "Hana",
-  "Ivan",
-  "Jana",
-  "Kofi",
-  "Leila",
-  "Mateo",
-  "Nia",
-  "Oskar",
-  "Priya",
-  "Rosa",
-  "Sami",
-  "Tomás",
-  "Uma",
-];
-const OWNER_LAST_NAMES = [
-  "Abebe",
-  "Berger",
-  "Costa",
-  "Dubois",
-  "Eriksen",
-  "Fujita",
-  "García",
-  "Haddad",
-  "Ivanova",
-  "Jensen",
-  "Kowalski",
-  "Mensah",
-  "Nakamura",
-  "Okoro",
-  "Rossi",
-  "Silva",
-  "Tanaka",
-  "Varga",
-  "Weber",
-  "Yilmaz",
-];

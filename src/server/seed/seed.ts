@@ -9,6 +9,7 @@ import { insertPresentationIfAbsent, insertViewLinkIfAbsent } from "../../featur
 import { insertVideoCardIfAbsent } from "../../features/sidebar/repository";
 import { stableOid } from "../../lib/ids";
 import { demoDecks, demoTemplates, demoUsers, demoVideoCards } from "./content/catalogue";
+import { PEOPLE_FIRST_NAMES, PEOPLE_LAST_NAMES } from "./content/names";
 import type { DemoUserKey } from "./content/types";
 
 /**
@@ -43,71 +44,6 @@ export const DEMO_LIKE_RATE = { min: 0.015, max: 0.035 } as const;
 /** The demo audience: enough people for the most liked deck. */
 export const DEMO_AUDIENCE_SIZE = 1200;
 
-const AUDIENCE_FIRST_NAMES = [
-  "Amara",
-  "Bruno",
-  "Chen",
-  "Dalia",
-  "Emil",
-  "Farah",
-  "Gustavo",
-  "Hana",
-  "Ivan",
-  "Jana",
-  "Kofi",
-  "Leila",
-  "Mateo",
-  "Nia",
-  "Oskar",
-  "Priya",
-  "Quentin",
-  "Rosa",
-  "Sami",
-  "Tomás",
-  "Uma",
-  "Viktor",
-  "Wen",
-  "Ximena",
-  "Yusuf",
-  "Zofia",
-  "Arjun",
-  "Beatriz",
-  "Camille",
-  "Dmitri",
-];
-const AUDIENCE_LAST_NAMES = [
-  "Abebe",
-  "Berger",
-  "Costa",
-  "Dubois",
-  "Eriksen",
-  "Fujita",
-  "García",
-  "Haddad",
-  "Ivanova",
-  "Jensen",
-  "Kowalski",
-  "Larsen",
-  "Mensah",
-  "Nakamura",
-  "Okoro",
-  "Petrov",
-  "Quispe",
-  "Rossi",
-  "Silva",
-  "Tanaka",
-  "Umarov",
-  "Varga",
-  "Weber",
-  "Xu",
-  "Yilmaz",
-  "Zhang",
-  "Novak",
-  "Moreno",
-  "Kim",
-  "Lopes",
-];
-
 /** A number in [0, 1) from a text, the same on every run (FNV-1a). */
 function stableFraction(key: string): number {
   let hash = 0x811c9dc5;
@@ -126,8 +62,8 @@ export function demoLikesOf(deck: { slug: string; viewCount: number }): number {
 
 /** The n-th member of the demo audience (stable keys: the seed stays idempotent). */
 function audienceMember(n: number) {
-  const first = AUDIENCE_FIRST_NAMES[n % AUDIENCE_FIRST_NAMES.length] ?? "Alex";
-  const last = AUDIENCE_LAST_NAMES[Math.floor(n / AUDIENCE_FIRST_NAMES.length) % AUDIENCE_LAST_NAMES.length] ?? "Lee";
+  const first = PEOPLE_FIRST_NAMES[n % PEOPLE_FIRST_NAMES.length] ?? "Alex";
+  const last = PEOPLE_LAST_NAMES[Math.floor(n / PEOPLE_FIRST_NAMES.length) % PEOPLE_LAST_NAMES.length] ?? "Lee";
   return {
     oid: stableOid(`audience:${n}`),
     email: `audience-${n}@audience.podium.test`,

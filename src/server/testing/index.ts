@@ -2,8 +2,10 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fas
 import { afterAll, beforeAll } from "vitest";
 import type { Database, Queryable } from "../../db/client";
 import type { TestDatabaseTarget } from "../../db/testing";
+import { importMarkdown } from "../../document/markdown";
 import { insertUser, type NewUser } from "../../features/accounts/repository";
 import { startSession } from "../../features/accounts/service";
+import { insertPresentationIfAbsent, type NewPresentation } from "../../features/presentation/repository";
 import { stableOid } from "../../lib/ids";
 import { buildApp } from "../app";
 import { type Config, DEFAULT_FEATURES } from "../config";
@@ -199,10 +201,24 @@ export class TestAgent {
     return /\/view\/([A-Za-z0-9_-]{32})\//.exec(manage.body)?.[1] ?? "";
   }
 
+  /**
+   * Posts the signup form as typed, whatever the answer: no display name, "Test Person" and the
+   * tests' usual password unless told.
+   */
+  postSignUp(fields: { email: string; password?: string; firstName?: string; lastName?: string; next?: string }) {
+    return this.postForm("/signup/", {
+      firstName: "Test",
+      lastName: "Person",
+      publicDisplayName: "",
+      password: "correct horse battery",
+      ...fields,
+    });
+  }
+
   /** Signs up through the real form; leaves the agent signed in. */
   async signUp(email: string, password = "correct horse battery", names = { firstName: "Test", lastName: "Person" }) {
     await this.get("/signup/");
-    const response = await this.postForm("/signup/", { ...names, publicDisplayName: "", email, password });
+    const response = await this.postSignUp({ ...names, email, password });
     if (response.statusCode !== 303)
       throw new Error(`signup failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
     return response;
@@ -244,6 +260,24 @@ export function insertTestUser(
   person: Pick<NewUser, "oid" | "email" | "username" | "firstName" | "lastName"> & Partial<NewUser>,
 ) {
   return insertUser(db, { publicDisplayName: null, passwordHash: "x", isAdmin: false, isCurator: false, ...person });
+}
+
+/**
+ * A presentation straight into the database (unless its oid is taken; true when inserted): public,
+ * schema "2", two title slides, no description and no tags, unless told.
+ */
+export function insertTestDeck(
+  db: Queryable,
+  deck: Pick<NewPresentation, "oid" | "ownerId" | "title"> & Partial<NewPresentation>,
+) {
+  return insertPresentationIfAbsent(db, {
+    descriptionHtml: "",
+    privacy: "public",
+    schemaVersion: "2",
+    tags: [],
+    document: importMarkdown("# One\n---\n# Two", "2"),
+    ...deck,
+  });
 }
 
 /**

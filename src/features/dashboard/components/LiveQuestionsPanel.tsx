@@ -1,4 +1,5 @@
 import { FormattedDate, FormattedMessage } from "../../../i18n/intl";
+import { LiveQuestionMeta } from "../../../ui/LiveQuestionMeta";
 import type { ManageData } from "../service";
 
 /**
@@ -36,19 +37,11 @@ export function LiveQuestionsPanel({ sessions }: { sessions: ManageData["liveQue
               {session.questions.map((question) => (
                 <li key={question.id} className="live-questions-panel__question">
                   <p className="live-questions-panel__text">{question.text}</p>
-                  <p className="live-questions-panel__meta">
-                    <FormattedMessage id="live.questions.votes" values={{ votes: question.votes }} />
-                    {question.answered ? (
-                      <span className="live-questions-panel__tag">
-                        <FormattedMessage id="live.questions.answered" />
-                      </span>
-                    ) : null}
-                    {question.hidden ? (
-                      <span className="live-questions-panel__tag">
-                        <FormattedMessage id="live.panel.hidden" />
-                      </span>
-                    ) : null}
-                  </p>
+                  <LiveQuestionMeta
+                    question={question}
+                    className="live-questions-panel__meta"
+                    tagClassName="live-questions-panel__tag"
+                  />
                 </li>
               ))}
             </ol>

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
+import type { FastifyInstance } from "fastify";
 import type { AcceptedEvent, StepBounds } from "../accepted-event";
 import { createSenderKeyer } from "../sender-keys";
-import { STEP_ENGAGEMENT_EVENT } from "../step-engagement";
+import { STEP_ENGAGEMENT_EVENT, type StepBatch } from "../step-engagement";
 import { VIEWER_EVENTS } from "../usage-event";
 
 /** Tests' keyer: the keys the routes derive, from a fixed secret. */
@@ -56,4 +57,38 @@ export function acceptedEvent(options: {
       now: receivedAt,
     }),
   };
+}
+
+/** The consent cookie of a visitor who allowed performance cookies (issue 33 item 6: step events need it). */
+export const PERFORMANCE_CONSENT = "podium_cookie_consent=performance";
+
+/**
+ * Posts one step-engagement batch (issue 33) to the usage-event intake as the player sends it: for
+ * `oid`, in `session`, with the visitor id the page load was given (null: none), from `address`
+ * with `cookie` (performance cookies allowed unless told).
+ */
+export function postStepBatch(
+  app: FastifyInstance,
+  event: { oid: string; session: string; visitorId: string | null; batch: StepBatch },
+  { cookie = PERFORMANCE_CONSENT, address = "192.0.2.10" }: { cookie?: string; address?: string } = {},
+) {
+  const { oid, session, visitorId, batch } = event;
+  return app.inject({
+    method: "POST",
+    url: "/log/json",
+    remoteAddress: address,
+    headers: { "content-type": "application/json", cookie },
+    payload: JSON.stringify([
+      {
+        core: { type: "Analytics", event_type: STEP_ENGAGEMENT_EVENT },
+        user: { session_id: session },
+        body: {
+          event_name: STEP_ENGAGEMENT_EVENT,
+          oid,
+          ...(visitorId === null ? {} : { visitor_id: visitorId }),
+          ...batch,
+        },
+      },
+    ]),
+  });
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { FormattedMessage, useIntl } from "../../../i18n/intl";
+import { LiveQuestionMeta } from "../../../ui/LiveQuestionMeta";
 import { useSession } from "../../../ui/session";
 import { PresenterPage } from "../../presentation/presenter/components/PresenterPage";
 import type { PresenterPageData } from "../../presentation/presenter/page-data";
@@ -211,19 +212,11 @@ function LiveSession({ live, step }: { live: PresenterLiveData; step: number }) 
                 data-question-id={question.id}
               >
                 <p className="live-panel__question-text">{question.text}</p>
-                <p className="live-panel__question-meta">
-                  <FormattedMessage id="live.questions.votes" values={{ votes: question.votes }} />
-                  {question.answered ? (
-                    <span className="live-panel__tag">
-                      <FormattedMessage id="live.questions.answered" />
-                    </span>
-                  ) : null}
-                  {question.hidden ? (
-                    <span className="live-panel__tag">
-                      <FormattedMessage id="live.panel.hidden" />
-                    </span>
-                  ) : null}
-                </p>
+                <LiveQuestionMeta
+                  question={question}
+                  className="live-panel__question-meta"
+                  tagClassName="live-panel__tag"
+                />
                 <div className="live-panel__question-actions">
                   <button
                     type="button"

@@ -4,16 +4,10 @@ import type { Database } from "../../../db/client";
 import { testDatabaseTargets } from "../../../db/testing";
 import { importMarkdown } from "../../../document/markdown";
 import { stableOid } from "../../../lib/ids";
-import { createTestApp, signUpRoles, TestAgent } from "../../../server/testing";
+import { createTestApp, insertTestDeck, signUpRoles, TestAgent } from "../../../server/testing";
 import { playerPropsOf } from "../components/player/player-props";
 import type { PresentationPageData } from "../page-data";
-import {
-  insertPresentationIfAbsent,
-  insertViewLinkIfAbsent,
-  type Privacy,
-  revokeViewLink,
-  upsertCollaborator,
-} from "../repository";
+import { insertViewLinkIfAbsent, type Privacy, revokeViewLink, upsertCollaborator } from "../repository";
 import type { PresenterPageData } from "./page-data";
 
 const oids = {
@@ -56,14 +50,11 @@ describe.each(testDatabaseTargets())("issue 10: the presenter view's routes on $
     const first = document.topics[0];
     if (first) first.notes = "Welcome everyone.\n\nMention the <tide> & the moon.";
     for (const [key, oid] of Object.entries(oids)) {
-      await insertPresentationIfAbsent(db, {
+      await insertTestDeck(db, {
         oid,
         ownerId: ids.owner ?? "",
         title: `Presenter ${key} deck`,
-        descriptionHtml: "",
         privacy: (key === "hidden" ? "public" : key) as Privacy,
-        schemaVersion: "2",
-        tags: [],
         document,
       });
     }

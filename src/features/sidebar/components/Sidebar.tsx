@@ -19,6 +19,13 @@ export const SidebarCards = loadedWhereShown(
 export const COLUMN = { videos: "videos", templates: "templates", picks: "picks" } as const;
 type ColumnId = (typeof COLUMN)[keyof typeof COLUMN];
 
+/** Each column's heading, its See more link's words, and the catalogue page that link goes to. */
+const COLUMN_LINKS: Record<ColumnId, { titleId: MessageId; moreId: MessageId; moreHref: string }> = {
+  videos: { titleId: "sidebar.videos", moreId: "sidebar.moreVideos", moreHref: "/video/explore/" },
+  templates: { titleId: "sidebar.templates", moreId: "sidebar.moreTemplates", moreHref: "/presentation-template/" },
+  picks: { titleId: "sidebar.staffPicks", moreId: "sidebar.morePicks", moreHref: "/gallery/" },
+};
+
 /**
  * Where the rows are: not asked for yet (the server's page, and a page the visitor hasn't scrolled
  * near), on their way, drawn, or failed (with Retry).
@@ -46,6 +53,11 @@ export function Sidebar({
 }) {
   const intl = useIntl();
   const pending = state === "waiting" || state === "loading";
+  const cards: Record<ColumnId, Card[]> | null = rows && {
+    videos: rows.sidebar.videos,
+    templates: rows.sidebar.templates,
+    picks: rows.topPicks,
+  };
   return (
     <aside
       ref={ref}
@@ -65,33 +77,9 @@ export function Sidebar({
           </button>
         </div>
       ) : null}
-      <SidebarColumn
-        id={COLUMN.videos}
-        titleId="sidebar.videos"
-        moreId="sidebar.moreVideos"
-        moreHref="/video/explore/"
-        cards={rows?.sidebar.videos ?? null}
-        pending={pending}
-        onCardClick={onCardClick}
-      />
-      <SidebarColumn
-        id={COLUMN.templates}
-        titleId="sidebar.templates"
-        moreId="sidebar.moreTemplates"
-        moreHref="/presentation-template/"
-        cards={rows?.sidebar.templates ?? null}
-        pending={pending}
-        onCardClick={onCardClick}
-      />
-      <SidebarColumn
-        id={COLUMN.picks}
-        titleId="sidebar.staffPicks"
-        moreId="sidebar.morePicks"
-        moreHref="/gallery/"
-        cards={rows?.topPicks ?? null}
-        pending={pending}
-        onCardClick={onCardClick}
-      />
+      {Object.values(COLUMN).map((id) => (
+        <SidebarColumn key={id} id={id} cards={cards?.[id] ?? null} pending={pending} onCardClick={onCardClick} />
+      ))}
     </aside>
   );
 }
@@ -158,23 +146,18 @@ export function LazySidebar({ oid, onCardClick }: { oid: string; onCardClick?: C
 
 function SidebarColumn({
   id,
-  titleId,
-  moreId,
-  moreHref,
   cards,
   pending,
   onCardClick,
 }: {
   id: ColumnId;
-  titleId: MessageId;
-  moreId: MessageId;
-  moreHref: string;
   /** Null until the rows are there. */
   cards: Card[] | null;
   pending: boolean;
   onCardClick?: CardClickHandler;
 }) {
   const intl = useIntl();
+  const { titleId, moreId, moreHref } = COLUMN_LINKS[id];
   // Loaded without any (no staff picks yet): no column.
   if (cards?.length === 0) return null;
   return (

@@ -11,15 +11,17 @@ import { videoCard } from "../service";
 import { SIDEBAR_LOAD_AHEAD_PX, type SidebarRows } from "../sidebar-rows";
 import { LazySidebar, Sidebar, SidebarCards } from "./Sidebar";
 
+/** Tells an IntersectionObserver's callback that `target` came into view. */
+function cameIntoView(callback: IntersectionObserverCallback, observer: object, target: Element) {
+  callback([{ isIntersecting: true, target } as IntersectionObserverEntry], observer as IntersectionObserver);
+}
+
 /** Every observed thumbnail is in view at once. */
 beforeAll(() => {
   globalThis.IntersectionObserver = class {
     constructor(private readonly callback: IntersectionObserverCallback) {}
     observe(target: Element) {
-      this.callback(
-        [{ isIntersecting: true, target } as IntersectionObserverEntry],
-        this as unknown as IntersectionObserver,
-      );
+      cameIntoView(this.callback, this, target);
     }
     unobserve() {}
     disconnect() {}
@@ -131,11 +133,7 @@ describe("issue 11: the sidebar's rows load after the page", () => {
       observe(target: Element) {
         observers.push({
           margin: this.margin,
-          show: () =>
-            this.callback(
-              [{ isIntersecting: true, target } as IntersectionObserverEntry],
-              this as unknown as IntersectionObserver,
-            ),
+          show: () => cameIntoView(this.callback, this, target),
         });
       }
       unobserve() {}

@@ -1,11 +1,11 @@
 import type { MouseEvent } from "react";
-import { FormattedMessage, useIntl } from "../../../i18n/intl";
+import { useIntl } from "../../../i18n/intl";
 import { followAfterLog } from "../../../lib/redirect";
 import { managePath } from "../../dashboard/paths";
 import { trackEvent } from "../../events/client";
 import { VIEWER_EVENTS } from "../../events/usage-event";
 import { commentUrl, editorUrl } from "../../presentation/editor-links";
-import { ToolbarActionLabel } from "./ToolbarIcons";
+import { ToolbarLink } from "./ToolbarIcons";
 import { type Rights, workActionOf } from "./work-action";
 
 /** Spec §4: opening the editor or commenting is logged first, then the page navigates. */
@@ -21,51 +21,37 @@ export function OwnerTools({ data }: { data: Rights }) {
     <>
       {data.isOwner ? (
         <>
-          <a
-            className="button toolbar__action"
+          <ToolbarLink
+            icon="sharing"
+            label="owner.shareSettings"
             href={managePath(data.oid, "sharing")}
             aria-label={intl.formatMessage({ id: "owner.shareSettingsLabel" }, { title: data.title })}
-            title={intl.formatMessage({ id: "owner.shareSettings" })}
-          >
-            <ToolbarActionLabel icon="sharing">
-              <FormattedMessage id="owner.shareSettings" />
-            </ToolbarActionLabel>
-          </a>
-          <a
-            className="button toolbar__action"
+          />
+          <ToolbarLink
+            icon="analytics"
+            label="owner.analytics"
             href={managePath(data.oid, "activity")}
             aria-label={intl.formatMessage({ id: "owner.analyticsLabel" }, { title: data.title })}
-            title={intl.formatMessage({ id: "owner.analytics" })}
-          >
-            <ToolbarActionLabel icon="analytics">
-              <FormattedMessage id="owner.analytics" />
-            </ToolbarActionLabel>
-          </a>
+          />
         </>
       ) : null}
       {action === "edit" ? (
-        <a
-          className="button button--primary toolbar__action"
+        <ToolbarLink
+          icon="edit"
+          label="private.edit"
+          primary
           href={editorUrl(data.oid, data.schemaVersion)}
-          title={intl.formatMessage({ id: "private.edit" })}
           onClick={(event) => logged(event, VIEWER_EVENTS.openEditor, data.oid)}
-        >
-          <ToolbarActionLabel icon="edit">
-            <FormattedMessage id="private.edit" />
-          </ToolbarActionLabel>
-        </a>
+        />
       ) : null}
       {action === "comment" ? (
-        <a
-          className="button button--primary toolbar__action"
+        <ToolbarLink
+          icon="comment"
+          label="private.comment"
+          primary
           href={data.schemaVersion === "2" ? commentUrl(data.oid) : `${editorUrl(data.oid, "0")}#present`}
-          title={intl.formatMessage({ id: "private.comment" })}
           onClick={(event) => logged(event, VIEWER_EVENTS.openForCommenting, data.oid)}
-        >
-          <ToolbarActionLabel icon="comment">
-            <FormattedMessage id="private.comment" />
-          </ToolbarActionLabel>
-        </a>
+        />
       ) : null}
     </>
   );

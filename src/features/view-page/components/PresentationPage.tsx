@@ -26,7 +26,7 @@ import type { PresentationPageData } from "../../presentation/page-data";
 import { readingPathOf } from "../../presentation/reading-path";
 import { SIDEBAR_LOAD_AHEAD_PX } from "../../sidebar/sidebar-rows";
 import { OwnLikes } from "./OwnLikes";
-import { ToolbarActionLabel } from "./ToolbarIcons";
+import { ToolbarActionLabel, ToolbarButton, ToolbarLink } from "./ToolbarIcons";
 import { workActionOf } from "./work-action";
 import "./more-decks.css";
 // The side lists' code loads when near (SideLists), their look with the page: their room is held from the first paint.
@@ -260,28 +260,8 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                     <FormattedMessage id="nav.getStarted" />
                   </a>
                 )}
-                <button
-                  type="button"
-                  className="button toolbar__action"
-                  onClick={openEmbed}
-                  {...modalIntent}
-                  title={intl.formatMessage({ id: "toolbar.embed" })}
-                >
-                  <ToolbarActionLabel icon="embed">
-                    <FormattedMessage id="toolbar.embed" />
-                  </ToolbarActionLabel>
-                </button>
-                <button
-                  type="button"
-                  className="button toolbar__action"
-                  onClick={() => void openShare()}
-                  {...modalIntent}
-                  title={intl.formatMessage({ id: "toolbar.share" })}
-                >
-                  <ToolbarActionLabel icon="share">
-                    <FormattedMessage id="toolbar.share" />
-                  </ToolbarActionLabel>
-                </button>
+                <ToolbarButton icon="embed" label="toolbar.embed" onClick={openEmbed} {...modalIntent} />
+                <ToolbarButton icon="share" label="toolbar.share" onClick={() => void openShare()} {...modalIntent} />
                 {data.showMakeACopyButton && data.makeACopyRedirectUrl ? (
                   <form
                     method="post"
@@ -299,44 +279,25 @@ export function PresentationPage({ data }: { data: PresentationPageData }) {
                 ) : null}
                 {data.isOwner ? null : (
                   // Issue 12: nobody reports their own deck.
-                  <a
-                    className="button toolbar__action"
+                  <ToolbarLink
+                    icon="report"
+                    label="toolbar.report"
                     href={`/contact/abuse/${data.oid}/`}
                     target="_blank"
                     rel="noopener"
-                    title={intl.formatMessage({ id: "toolbar.report" })}
                   >
-                    <ToolbarActionLabel icon="report">
-                      <FormattedMessage id="toolbar.report" />
-                      <span className="visually-hidden">
-                        {" "}
-                        <FormattedMessage id="toolbar.newTab" />
-                      </span>
-                    </ToolbarActionLabel>
-                  </a>
+                    <span className="visually-hidden">
+                      {" "}
+                      <FormattedMessage id="toolbar.newTab" />
+                    </span>
+                  </ToolbarLink>
                 )}
                 {data.canCurate ? (
-                  <a
-                    className="button toolbar__action"
-                    href={`/curation/${data.oid}/`}
-                    title={intl.formatMessage({ id: "toolbar.curate" })}
-                  >
-                    <ToolbarActionLabel icon="curate">
-                      <FormattedMessage id="toolbar.curate" />
-                    </ToolbarActionLabel>
-                  </a>
+                  <ToolbarLink icon="curate" label="toolbar.curate" href={`/curation/${data.oid}/`} />
                 ) : null}
                 {data.isOwner || workActionOf(data) !== null ? <OwnerTools data={data} /> : null}
                 {data.isAuthenticated && workActionOf(data) === null ? (
-                  <a
-                    className="button button--primary toolbar__action"
-                    href="/dashboard/next/"
-                    title={intl.formatMessage({ id: "toolbar.createYourOwn" })}
-                  >
-                    <ToolbarActionLabel icon="create">
-                      <FormattedMessage id="toolbar.createYourOwn" />
-                    </ToolbarActionLabel>
-                  </a>
+                  <ToolbarLink icon="create" label="toolbar.createYourOwn" primary href="/dashboard/next/" />
                 ) : null}
               </div>
             </div>

@@ -1,4 +1,6 @@
-import type { ReactNode } from "react";
+import type { ComponentProps, ReactNode } from "react";
+import { FormattedMessage, useIntl } from "../../../i18n/intl";
+import type { MessageId } from "../../../i18n/locales";
 import { Icon } from "../../../ui/Icon";
 
 /**
@@ -33,5 +35,52 @@ export function ToolbarActionLabel({ icon, children }: { icon: ToolbarIcon; chil
       <Icon className="toolbar__icon" path={TOOLBAR_ICONS[icon]} />
       <span className="toolbar__label">{children}</span>
     </>
+  );
+}
+
+/** A toolbar action's icon and words (its label and tooltip); `children` follow the label. */
+interface ToolbarActionProps {
+  icon: ToolbarIcon;
+  label: MessageId;
+  /** The page's main call to action. */
+  primary?: boolean;
+  children?: ReactNode;
+}
+
+const actionClass = (primary: boolean | undefined) => `button${primary ? " button--primary" : ""} toolbar__action`;
+
+/** A toolbar action that goes to another page: a link with its icon and label, the label its tooltip too. */
+export function ToolbarLink({
+  icon,
+  label,
+  primary,
+  children,
+  ...link
+}: ToolbarActionProps & Omit<ComponentProps<"a">, "className" | "title">) {
+  const intl = useIntl();
+  return (
+    <a className={actionClass(primary)} {...link} title={intl.formatMessage({ id: label })}>
+      <ToolbarActionLabel icon={icon}>
+        <FormattedMessage id={label} />
+        {children}
+      </ToolbarActionLabel>
+    </a>
+  );
+}
+
+/** A toolbar action done on the page (a dialog): a button with its icon and label, the label its tooltip too. */
+export function ToolbarButton({
+  icon,
+  label,
+  primary,
+  ...button
+}: Omit<ToolbarActionProps, "children"> & Omit<ComponentProps<"button">, "className" | "title" | "type">) {
+  const intl = useIntl();
+  return (
+    <button type="button" className={actionClass(primary)} {...button} title={intl.formatMessage({ id: label })}>
+      <ToolbarActionLabel icon={icon}>
+        <FormattedMessage id={label} />
+      </ToolbarActionLabel>
+    </button>
   );
 }

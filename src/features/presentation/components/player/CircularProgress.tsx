@@ -15,6 +15,8 @@ export function CircularProgress({
   const value = clampProgress(percent);
   const radius = (size - strokeWidth) / 2;
   const circumference = 2 * Math.PI * radius;
+  // The track and the bar over it: one ring.
+  const ring = { cx: size / 2, cy: size / 2, r: radius, strokeWidth, fill: "none" };
   return (
     <div
       className="progress"
@@ -26,21 +28,10 @@ export function CircularProgress({
       style={{ width: size, height: size }}
     >
       <svg width={size} height={size} viewBox={`0 0 ${size} ${size}`} aria-hidden="true" focusable="false">
-        <circle
-          className="progress__track"
-          cx={size / 2}
-          cy={size / 2}
-          r={radius}
-          strokeWidth={strokeWidth}
-          fill="none"
-        />
+        <circle className="progress__track" {...ring} />
         <circle
           className="progress__bar"
-          cx={size / 2}
-          cy={size / 2}
-          r={radius}
-          strokeWidth={strokeWidth}
-          fill="none"
+          {...ring}
           strokeDasharray={circumference}
           strokeDashoffset={circumference * (1 - value / 100)}
           transform={`rotate(-90 ${size / 2} ${size / 2})`}

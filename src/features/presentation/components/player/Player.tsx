@@ -5,7 +5,7 @@ import { ownerDisplayName } from "../../../../lib/owner";
 import { AVATAR_SIZE, Avatar } from "../../../../ui/Avatar";
 import { logClientProblem, trackEvent } from "../../../events/client";
 import { EVENT_FAMILIES, PLAYER_EVENTS } from "../../../events/usage-event";
-import type { OwnerData } from "../../page-data";
+import type { PlayerDeck } from "../../page-data";
 import {
   afterPreviewError,
   ChunkLoadError,
@@ -29,20 +29,8 @@ import "./player.css";
 import { Icon } from "../../../../ui/Icon";
 import { LastModified } from "../../../../ui/LastModified";
 
-export interface PlayerProps {
-  oid: string;
-  title: string;
-  owner: OwnerData;
-  lastModified: string;
-  schemaVersion: "0" | "2";
-  documentUrl: string;
-  previewUrl: string;
+export interface PlayerProps extends PlayerDeck {
   fallbackPreviewUrl: string | null;
-  stepCount: number;
-  /** Issue 28: the deck's page shape (width ÷ height), which the stage takes: one page fills it. */
-  pageAspect: number;
-  /** Issue 28: the poster's page shape, so the poster shows its page where the first page will be. */
-  posterAspect: number;
   /** Start without the Present click (page data shouldAutoplay/forceAutoplay, embed ?autoplay=1). */
   autoplay: boolean;
   /** Issue 12: the reading mode (every slide in a column, with its text), offered beside Present. */
