@@ -183,10 +183,15 @@ test.describe("accounts, sharing and likes", () => {
     const like = page.locator(".like-button");
     const before = Number((await like.locator(".like-button__count").textContent())?.replace(/\D/g, ""));
     await expect(like).toHaveAttribute("aria-pressed", "false");
+    // The button answers at once (R4.5, optimistic); the like is stored when the server has answered.
+    const stored = page.waitForResponse(
+      (response) => response.request().method() === "PUT" && /\/like\/$/.test(response.url()),
+    );
     await like.click();
     await expect(like).toHaveAttribute("aria-pressed", "true");
     await expect(like.locator(".like-button__count")).toHaveText((before + 1).toLocaleString("en-US"));
     await expect(like).toHaveAttribute("data-animation", "liked");
+    expect((await stored).status()).toBe(200);
     // The like is stored: a reload shows it.
     await page.reload();
     await waitForHydration(page);

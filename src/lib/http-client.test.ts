@@ -18,6 +18,8 @@ describe("HTTP client", () => {
       method: "DELETE",
       headers: { "Content-Type": "application/json", "X-XSRF-TOKEN": "tok-en" },
       credentials: "same-origin",
+      // Sent even if the page is left at once (a like, then a reload).
+      keepalive: true,
     });
   });
 

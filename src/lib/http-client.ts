@@ -61,7 +61,14 @@ export async function sendWithCsrf(
   if (!token) throw new Error(MISSING_CSRF_MESSAGE);
   const headers: Record<string, string> = { "Content-Type": "application/json", [XSRF_HEADER_NAME]: token };
   if (options.authorization) headers.Authorization = options.authorization;
-  const response = await (options.fetchImpl ?? fetch)(url, { method, headers, credentials: "same-origin" });
+  // keepalive: a like (or any change without a body) made just before the visitor leaves or reloads
+  // the page still reaches the server; the browser would otherwise cancel it with the page.
+  const response = await (options.fetchImpl ?? fetch)(url, {
+    method,
+    headers,
+    credentials: "same-origin",
+    keepalive: true,
+  });
   if (!isSuccessStatus(response.status)) throw new Error(response.statusText || `HTTP ${response.status}`);
   return response;
 }
