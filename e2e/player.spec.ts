@@ -112,6 +112,32 @@ test.describe("the player", () => {
     );
   });
 
+  test('issue 29 the viewer never shows a new step as "settled" before its camera has moved there', async ({
+    page,
+  }) => {
+    await openDeck(page, "sourdough-basics");
+    await page.getByRole("button", { name: "Present" }).click();
+    const viewer = page.locator(".viewer");
+    await expect(viewer).toHaveAttribute("data-camera", "settled");
+    // Every state the viewer's attributes pass through, as a mutation observer sees them (after
+    // each commit, before React's passive effects).
+    await page.evaluate(() => {
+      const element = document.querySelector(".viewer");
+      if (!element) throw new Error("no viewer");
+      const seen: string[] = [];
+      Object.assign(window, { podiumCameraStates: seen });
+      new MutationObserver(() => {
+        seen.push(`${element.getAttribute("data-current-step")} ${element.getAttribute("data-camera")}`);
+      }).observe(element, { attributes: true, attributeFilter: ["data-current-step", "data-camera"] });
+    });
+    await page.getByRole("button", { name: "Next step" }).click();
+    await expect(viewer).toHaveAttribute("data-current-step", "2");
+    await expect(viewer).toHaveAttribute("data-camera", "settled");
+    const seen = await page.evaluate(() => (window as unknown as { podiumCameraStates: string[] }).podiumCameraStates);
+    expect(seen[0]).toBe("2 moving");
+    expect(seen.at(-1)).toBe("2 settled");
+  });
+
   test("R2.14 the viewer's lazy chunk (present-viewer) loads on demand: not with the page, only on Present", async ({
     page,
   }) => {

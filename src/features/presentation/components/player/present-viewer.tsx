@@ -189,7 +189,10 @@ export function PresentViewer({
   const placed = useRef(false);
   const [camera, setCamera] = useState<"moving" | "settled">("settled");
   const lastTransform = useRef(transform);
-  useEffect(() => {
+  // A layout effect (issue 29): "moving" comes in the commit that moves to the new step, so no one
+  // reading the viewer sees the new step beside the last step's "settled" (a busy machine's passive
+  // effect ran late, and a test measured the page mid-move as settled).
+  useLayoutEffect(() => {
     if (transform && !placed.current) {
       placed.current = true;
       lastTransform.current = transform;
