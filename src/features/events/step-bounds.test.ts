@@ -7,8 +7,8 @@ import { createTestApp, TEST_CONFIG, TestAgent } from "../../server/testing";
 import { linkGrantCookie, linkGrantFor } from "../link-grant";
 import { DEFAULT_EVENT_RETENTION_DAYS } from "./retention";
 import { STEP_ENGAGEMENT_EVENT, STEP_TIME_SLACK_MS, type StepBatch } from "./step-engagement";
-import { ADDRESS_VIEWS_PER_HOUR, VIEW_WINDOW_MINUTES } from "./store-batch";
-import { PERFORMANCE_CONSENT, postStepBatch } from "./testing";
+import { ADDRESS_VIEWS_PER_HOUR, storeEventBatch, VIEW_WINDOW_MINUTES } from "./store-batch";
+import { acceptedEvent, PERFORMANCE_CONSENT, postStepBatch } from "./testing";
 import { createVisitorIds } from "./visitor-id";
 
 const DECK = "# One\n---\n# Two\n---\n# Three";
@@ -104,6 +104,37 @@ describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (ta
     );
     expect(row?.n ?? 0).toBe(0);
     expect(STEP_TIME_SLACK_MS).toBeLessThan(25_000);
+  });
+
+  it("I33.2 issue 29 one visitor's claims in one batch are judged in the order they arrived, even in the same millisecond", async () => {
+    const before = await reached();
+    const at = Date.now();
+    const sessionId = "same-millisecond";
+    const claim = (id: string, stay: { s: number; ms: number; f?: 1 }) => {
+      const event = acceptedEvent({
+        oid,
+        eventName: STEP_ENGAGEMENT_EVENT,
+        sessionId,
+        at,
+        id,
+        step: { claimedMs: stay.ms, budgetMs: 75_000, link: null, linkGrant: null },
+      });
+      event.payload = JSON.stringify({ body: { event_name: STEP_ENGAGEMENT_EVENT, oid, stays: [stay] } });
+      return event;
+    };
+    // 50 s of a 75 s budget arrives first and counts; 40 s more doesn't. The later claim's id sorts
+    // first: judged by id, it counted and the first didn't.
+    await storeEventBatch(db, [
+      claim("ffffffff-ffff-4fff-bfff-ffffffffffff", { s: 0, ms: 50_000, f: 1 }),
+      claim("00000000-0000-4000-8000-000000000000", { s: 1, ms: 40_000, f: 1 }),
+    ]);
+    expect(await reached()).toBe(before + 1);
+    const [row] = await db.query<{ n: number }>(
+      `select coalesce(sum(d.reached), 0)::int as n from presentation_step_daily d join presentations p on p.id = d.presentation_id
+        where p.oid = $1 and d.step = 1 and d.link_id = ''`,
+      [oid],
+    );
+    expect(row?.n ?? 0).toBe(0);
   });
 
   it("I33.2 steps beyond the deck's path add nothing", async () => {
