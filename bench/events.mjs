@@ -12,7 +12,8 @@
 //   - lost after SIGTERM: every 204 of the whole run (warm-up, measured, shutdown) minus the rows
 //     stored once the server has exited. Anything but 0 is a correctness failure (exit code 1).
 //   - issue 32: the floors of the same run, Node's bare HTTP server and a Fastify route parsing the
-//     same JSON (fastify-floor), and p99 at a steady STEADY_RATE offered per second (--steady-rate).
+//     same JSON (fastify-floor), and p99 at a steady STEADY_RATE offered per second (--steady-rate;
+//     autocannon's overallRate, judged; support.steadyLoad's open loop beside it, an upper bound).
 // Issue 32's goal (≥ 60 % of the Fastify floor, p99 ≤ 20 ms at a steady 5,000/s, 0 lost) is
 // printed as PASS/MISS and never enforced: on a small shared machine figures move with the load.
 //
@@ -394,18 +395,32 @@ async function benchPipeline(name, env) {
     };
     acknowledged += accepted(result);
     const storedPerSecond = Math.round((after - before) / seconds);
-    // Issue 32 item 4: latency at a steady offered rate, below saturation.
+    // Issue 32 item 4: latency at a steady offered rate, below saturation, with autocannon's
+    // overallRate (by count: every answer awaited, so the 204s counted are all there were). The
+    // judged figure, as the issue measured it.
     const steadyResult = await cannon({
       url: `http://${support.HOST}:${port}/log/json`,
       method: "POST",
       headers: BEACON_HEADERS,
       body: EVENT_BODY,
       overallRate: STEADY_RATE,
-      // By count, like the other runs: every answer awaited, so the 204s counted are all there were.
       amount: STEADY_RATE * DURATION_S,
     });
     const steady = figures(steadyResult);
     acknowledged += accepted(steadyResult);
+    // Beside it, not judged: evenly spaced and open loop (support.steadyLoad), latency from each
+    // request's due time. At 5,000/s this process's own HTTP client takes a good part of a core
+    // on a 2-core machine, and its lateness counts as latency: an upper bound here, not a figure
+    // of the server alone (bench:search judges its 100/s this way, where the client costs little).
+    const even = await support.steadyLoad(port, ["/log/json"], {
+      rate: STEADY_RATE,
+      durationS: DURATION_S,
+      method: "POST",
+      headers: { ...BEACON_HEADERS, "content-length": String(Buffer.byteLength(EVENT_BODY)) },
+      body: EVENT_BODY,
+    });
+    const steadyOpenLoop = { p50: even.p50, p99: even.p99, max: even.max, codes: even.codes, errors: even.errors };
+    acknowledged += even.codes["204"] ?? 0;
     const backlog = acknowledged - (await storedRows(url));
     const storedInRun = await storedAtLeast(url, acknowledged, 30_000);
     const perStored = (seconds) =>
@@ -456,6 +471,7 @@ async function benchPipeline(name, env) {
       acceptedPerSecond: Math.round(accepted(result) / seconds),
       storedPerSecond,
       steady,
+      steadyOpenLoop,
       backlogAtEnd: backlog,
       cpuMsPerRequest,
       cpuUsPerStoredEvent,
@@ -576,7 +592,7 @@ async function main() {
       `  Issue 32 goal (≥ ${GOAL_SHARE_OF_FASTIFY_FLOOR * 100}% of the Fastify floor, p99 ≤ ${GOAL_P99_MS} ms at a steady ${STEADY_RATE}/s, 0 lost): ${pass ? "PASS" : "MISS"} — ` +
         `${row.acceptedPerSecond}/s = ${(share * 100).toFixed(1)}% of the Fastify floor (${fastifyFloor.requestsPerSecond}/s), ` +
         `${((row.acceptedPerSecond / floor.requestsPerSecond) * 100).toFixed(1)}% of Node's bare floor; ` +
-        `at a steady ${STEADY_RATE}/s: ${row.steady.requestsPerSecond}/s answered, p50 ${support.ms(row.steady.latencyMs.p50)} ms, p99 ${support.ms(row.steady.latencyMs.p99)} ms (reported, not enforced)`,
+        `at a steady ${STEADY_RATE}/s (autocannon): ${row.steady.requestsPerSecond}/s answered, p50 ${support.ms(row.steady.latencyMs.p50)} ms, p99 ${support.ms(row.steady.latencyMs.p99)} ms; open loop from this process (an upper bound): p50 ${support.ms(row.steadyOpenLoop.p50)} ms, p99 ${support.ms(row.steadyOpenLoop.p99)} ms (reported, not enforced)`,
     );
   }
   console.log(`  load average ${machine.loadAverage1mBefore} before, ${machine.loadAverage1mAfter} after`);

@@ -1,7 +1,8 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { isOid } from "../../lib/ids";
 import { linkGrantCookie } from "../link-grant";
+import { timeOrderedId } from "./event-id";
 import { NATIVE_LOG_EVENTS } from "./log-calls";
 import type { SenderKeyer, SenderKeys } from "./sender-keys";
 import {
@@ -26,7 +27,10 @@ export type { SenderKeys } from "./sender-keys";
  * so it is plain JSON.
  */
 export interface AcceptedEvent {
-  /** Given at acceptance (a UUID): a batch stored twice (a redelivery) stores it once. */
+  /**
+   * Given at acceptance (a UUID; issue 32 item 4: a time-ordered one, event-id.ts): a batch stored
+   * twice (a redelivery) stores it once.
+   */
   id: string;
   /** Server clock at acceptance, ms since the epoch. */
   receivedAt: number;
@@ -86,15 +90,42 @@ export interface Sender {
   cookie?: string | undefined;
 }
 
-const eventSchema = z.tuple([
-  z
-    .object({
-      core: z.object({ type: z.string().max(50), event_type: z.string().max(100) }).loose(),
-      user: z.object({ session_id: z.string().min(1).max(100) }).loose(),
-      body: z.object({ event_name: z.string().min(1).max(100), oid: z.string().max(20).optional() }).loose(),
-    })
-    .loose(),
-]);
+/** What a usage event must hold (spec §3): the fields the intake reads, anything else as it is. */
+export interface UsageEventShape {
+  core: { type: string; event_type: string; [key: string]: unknown };
+  user: { session_id: string; [key: string]: unknown };
+  body: { event_name: string; oid?: string; [key: string]: unknown };
+  platform?: unknown;
+  [key: string]: unknown;
+}
+
+/**
+ * The one event of a usage-event request body (spec §7: a JSON array holding exactly one), or null
+ * when it isn't one: `core.type` (≤ 50 characters) and `core.event_type` (≤ 100) are text,
+ * `user.session_id` and `body.event_name` text of 1 to 100 characters, `body.oid` absent or text of
+ * at most 20; `core`, `user` and `body` objects (not arrays, not null); other fields anything.
+ * Issue 32 item 4: this was a zod schema, whose parse copied each of these objects (they were
+ * then garbage); the checks are the same (usage-event-shape.test.ts compares them on many bodies).
+ */
+export function usageEventOf(body: unknown): UsageEventShape | null {
+  if (!Array.isArray(body) || body.length !== 1) return null;
+  const event: unknown = body[0];
+  if (!isRecord(event)) return null;
+  const { core, user, body: fields } = event;
+  if (!isRecord(core) || !isText(core.type, 0, 50) || !isText(core.event_type, 0, 100)) return null;
+  if (!isRecord(user) || !isText(user.session_id, 1, 100)) return null;
+  if (!isRecord(fields) || !isText(fields.event_name, 1, 100)) return null;
+  if (fields.oid !== undefined && !isText(fields.oid, 0, 20)) return null;
+  return event as UsageEventShape;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isText(value: unknown, min: number, max: number): value is string {
+  return typeof value === "string" && value.length >= min && value.length <= max;
+}
 
 /**
  * Issue 33 item 1: a step_engagement event's body, checked here so that the statement that adds it
@@ -143,15 +174,13 @@ export function acceptUsageEvent(
   visitorIds: VisitorIds,
   now = Date.now(),
 ): AcceptedEvent | null {
-  const parsed = eventSchema.safeParse(body);
-  if (!parsed.success) return null;
-  const [event] = parsed.data;
+  const event = usageEventOf(body);
+  if (event === null) return null;
   if (event.body.event_name === STEP_ENGAGEMENT_EVENT && !stepBodySchema.safeParse(event.body).success) return null;
   const oid = event.body.oid && isOid(event.body.oid) ? event.body.oid : null;
-  const source =
-    oid === null ? null : sourceOf(event.body.event_name, event.body, (event as { platform?: unknown }).platform);
+  const source = oid === null ? null : sourceOf(event.body.event_name, event.body, event.platform);
   // Issue 33 items 2 and 6: of the page that linked here only the site is kept, never its path or query.
-  keepRefererOrigin(event as { platform?: unknown });
+  keepRefererOrigin(event);
   // Batches are stored all or nothing: an event PostgreSQL can't store (a NUL, a lone surrogate)
   // is refused here, never left to fail the batch it would travel in. JSON.stringify writes both
   // as \u escapes and nothing else a page sends does, so only text with one needs the full walk.
@@ -168,7 +197,7 @@ export function acceptUsageEvent(
   return {
     step,
     source,
-    id: randomUUID(),
+    id: timeOrderedId(now),
     receivedAt: now,
     sessionId: event.user.session_id,
     eventName: event.body.event_name,

@@ -92,7 +92,13 @@ export function createSenderKeyer(secret: string): SenderKeyer {
       const today = keysUnder(day, address, visitorId, presentationOid);
       const before =
         now - day * SALT_DAY_MS < KEYS_OVERLAP_MS ? keysUnder(day - 1, address, visitorId, presentationOid) : null;
-      return { ...today, addressBefore: before?.address ?? null, visitorBefore: before?.visitor ?? null };
+      // Issue 32 item 4: the properties written out; `{ ...today, … }` took V8's slow path, 2.4 µs an event.
+      return {
+        address: today.address,
+        visitor: today.visitor,
+        addressBefore: before?.address ?? null,
+        visitorBefore: before?.visitor ?? null,
+      };
     },
   };
 }

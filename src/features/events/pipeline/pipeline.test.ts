@@ -189,9 +189,11 @@ describe.runIf(nats)("issue 14 item 2: the JetStream event pipeline", () => {
     // The statements that store usage events, seen through the database the pipeline is given.
     const batches: number[] = [];
     const seen = (sql: string, params?: readonly unknown[]) => {
-      if (sql.includes("insert into usage_events") && typeof params?.[0] === "string") {
-        batches.push((JSON.parse(params[0]) as unknown[]).length);
-      }
+      if (!sql.includes("insert into usage_events")) return;
+      const batch = params?.[0];
+      // PLAIN_SQL's array: JSON text, or on PostgreSQL jsonb's binary form (a version byte, then the text).
+      const json = Buffer.isBuffer(batch) ? batch.subarray(1).toString("utf8") : batch;
+      if (typeof json === "string") batches.push((JSON.parse(json) as unknown[]).length);
     };
     const watched: Database = {
       ...db.db,
