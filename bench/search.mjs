@@ -18,8 +18,10 @@
 //
 // Issue 32: the bulk decks are seeded in the skewed shapes (`seed:bulk --skewed`: every deck newer
 // than the staff picks, no views, one tag on every other deck, one owner with every other deck).
-// At 100,000 on PostgreSQL, also: search at a steady 100 searches/s offered (autocannon's
-// overallRate over the same 200 words; goal p99 ≤ 50 ms), and each page around the catalogue —
+// At 100,000 on PostgreSQL, also: search at a steady 100 searches/s offered (evenly spaced, open
+// loop, latency from each request's due time: support.steadyLoad; autocannon's bursty overallRate
+// is printed beside it and not judged), the 200 words in turn (goal p99 ≤ 50 ms), and each page
+// around the catalogue —
 // home, explore, search, a profile, the sitemap, a view page and its "More from" / "Related"
 // (more.json) — against the same page on a database with the demo content alone, in the same run
 // (each page on both, one right after the other),
@@ -164,13 +166,29 @@ async function measure(name, database, { steady = false } = {}) {
   });
   try {
     const rows = [];
+    // The suggestion index (every listed title) builds as the server starts, in turns (seconds of
+    // CPU at 100,000): asking for a suggestion waits for it, so the baseline isn't measured beside it.
+    await support.request(port, { path: "/api/search/suggest?q=sour" });
     const home = await load(port, ["/"]);
     rows.push(report({ name, target: "home (baseline)", ...home, ratio: 1 }));
     const search = await load(port, searchPaths());
     rows.push(report({ name, target: `search, ${QUERY_COUNT} words`, ...search, ratio: search.rps / home.rps }));
     if (steady) {
+      // The judged figure: evenly spaced, open loop, latency from each request's due time (support.steadyLoad).
+      const even = await support.steadyLoad(port, searchPaths(), {
+        rate: STEADY_RATE,
+        durationS: DURATION_S,
+        warmupS: WARMUP_S,
+      });
+      const bad = Object.keys(even.codes).filter((code) => !code.startsWith("2"));
+      if (even.errors > 0 || bad.length > 0)
+        throw new Error(`untrustworthy steady run: ${JSON.stringify({ codes: even.codes, errors: even.errors })}`);
+      rows.push(
+        report({ name, target: `search, steady ${STEADY_RATE}/s`, rps: STEADY_RATE, ...even, ratio: Number.NaN }),
+      );
+      // autocannon's overallRate beside it, for comparison with earlier runs (bursty; see steadyLoad).
       const paced = await load(port, searchPaths(), undefined, { rate: STEADY_RATE });
-      rows.push(report({ name, target: `search, steady ${STEADY_RATE}/s`, ...paced, ratio: Number.NaN }));
+      rows.push(report({ name, target: `search, ${STEADY_RATE}/s autocannon (bursty)`, ...paced, ratio: Number.NaN }));
     }
     const probe = await support.request(port, { path: "/api/search/suggest?q=sour" });
     if (probe.status === 200) {

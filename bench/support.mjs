@@ -465,6 +465,80 @@ export function cannon(options) {
   });
 }
 
+/**
+ * Issue 32: a steady load, open loop. One request every 1000 / rate ms, each sent at its time
+ * whatever the answers before it are doing (over a keep-alive pool that opens a new connection
+ * when all are busy), and each latency measured from the time it was due to go, until its answer
+ * has been read whole (so a server that falls behind shows as the wait it causes, never hidden).
+ *
+ * Why not autocannon's overallRate: it gives each connection a quota per second and lets it send
+ * the quota back-to-back as the second starts (100/s on 20 connections: 20 requests at once, 5 in
+ * a row each, then nothing), and it records each answer with HdrHistogram's coordinated-omission
+ * correction at an expected interval of ceil(1 / per-connection rate) = 1 ms, so a 100 ms answer
+ * counts as 100 samples. Its p99 is neither steady nor a percentile of requests.
+ * `method` and `body` for a POST (usage events); `codes` counts the answers by status.
+ */
+export function steadyLoad(
+  port,
+  paths,
+  { rate, durationS, headers = BROWSER_HEADERS, warmupS = 0, method = "GET", body = undefined },
+) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  const intervalMs = 1000 / rate;
+  const warmupCount = Math.round(warmupS * rate);
+  const total = warmupCount + Math.round(durationS * rate);
+  const latencies = [];
+  const codes = {};
+  let errors = 0;
+  let settled = 0;
+  return new Promise((done) => {
+    const startedAt = performance.now() + 20;
+    const finish = () => {
+      settled += 1;
+      if (settled < total) return;
+      agent.destroy();
+      latencies.sort((a, b) => a - b);
+      const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+      done({
+        sent: total - warmupCount,
+        codes,
+        errors,
+        p50: at(0.5),
+        p99: at(0.99),
+        max: latencies.at(-1) ?? Number.NaN,
+      });
+    };
+    const send = (n) => {
+      const dueAt = startedAt + n * intervalMs;
+      const request = http.request(
+        { host: HOST, port, method, path: paths[n % paths.length], headers, agent },
+        (response) => {
+          response.on("data", () => {});
+          response.on("end", () => {
+            if (n >= warmupCount) {
+              latencies.push(performance.now() - dueAt);
+              codes[response.statusCode] = (codes[response.statusCode] ?? 0) + 1;
+            }
+            finish();
+          });
+        },
+      );
+      request.on("error", () => {
+        if (n >= warmupCount) errors += 1;
+        finish();
+      });
+      request.end(body);
+    };
+    let next = 0;
+    const tick = () => {
+      // Everything due by now goes now (a late timer sends the ones it owes at once).
+      while (next < total && startedAt + next * intervalMs <= performance.now()) send(next++);
+      if (next < total) setTimeout(tick, Math.max(0, startedAt + next * intervalMs - performance.now()));
+    };
+    setTimeout(tick, Math.max(0, startedAt - performance.now()));
+  });
+}
+
 /** autocannon's answers by status code: { "200": count, … }. */
 export const statusCodesOf = (result) =>
   Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));

@@ -39,7 +39,8 @@ import { registerPresenterRoutes } from "../features/presentation/presenter/rout
 import { registerPresentationRoutes, registerSitemapRoute } from "../features/presentation/routes";
 import { registerSearchSuggestRoutes } from "../features/search-suggest/routes";
 import { loadTitleIndex, TrendingSearches } from "../features/search-suggest/service";
-import { refreshedOnChange, SMALL_CACHE_TTL_MS } from "../features/small-caches";
+import { SUGGEST_INDEX_MAX_AGE_MS } from "../features/search-suggest/title-index";
+import { refreshedOnChange } from "../features/small-caches";
 import { registerViewPageRoutes } from "../features/view-page/routes";
 import type { Viewer } from "../features/viewer";
 import { LANGUAGE_COOKIE, type Locale, requestLocale } from "../i18n/locales";
@@ -443,8 +444,9 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   app.decorate("trendingSearches", trending);
 
   // Issue 15: the listed titles in memory, rebuilt in the background after any change to listed
-  // presentations (and at least every minute: view counts move); meanwhile the index before serves.
-  const titleIndex = refreshedOnChange(changes, [LISTS_TAG], () => loadTitleIndex(db), SMALL_CACHE_TTL_MS);
+  // presentations (and at least every quarter of an hour: view counts move; SUGGEST_INDEX_MAX_AGE_MS);
+  // meanwhile the index before serves.
+  const titleIndex = refreshedOnChange(changes, [LISTS_TAG], () => loadTitleIndex(db), SUGGEST_INDEX_MAX_AGE_MS);
   // Loaded as the server starts, so the first suggestion or typo doesn't wait for it (1.3–1.6 s at 100,000 titles).
   app.addHook("onReady", async () => titleIndex.preload());
 

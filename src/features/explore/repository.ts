@@ -5,9 +5,10 @@ import { markedSnippet, markedWords, type SnippetWords } from "./snippet";
 
 /**
  * Issue 15, items 2 and 3: the search query, whose cost doesn't grow with the catalogue. Every
- * count and every candidate set stops at a LIMIT taken from the GIN indexes (migration 0013);
- * ranking (ts_rank) runs over that bounded set, and highlighting over the page shown (snippet.ts, for
- * titles and snippets alike).
+ * count and every candidate set stops at a LIMIT taken from the GIN indexes (migration 0013), over
+ * search_entries (migration 0028: a narrow row per listed presentation, so 1,001 candidates read a
+ * few dozen heap pages, not the ~850 of the presentations themselves); ranking (ts_rank) runs over
+ * that bounded set, and highlighting over the page shown (snippet.ts, for titles and snippets alike).
  */
 
 /** Totals are exact up to 1,000, then "1,000+" (issue 15 item 2): counting stops at one more. */
@@ -61,7 +62,7 @@ export interface SearchQuery {
   readTableFirst?: boolean;
 }
 
-/** What the statistics (pg_stats, kept by ANALYZE) say of the slides' words: each common lexeme's share of the decks, and how many decks there are. */
+/** What the statistics (pg_stats, kept by ANALYZE) say of the listed decks' words (search_entries): each common lexeme's share of the decks, and how many decks there are. */
 export interface WordFrequencies {
   shares: ReadonlyMap<string, number>;
   decks: number;
@@ -69,18 +70,20 @@ export interface WordFrequencies {
 
 /**
  * A row read off the table costs about this many posting entries read from the index: its stored
- * search_vector is read out of line (TOAST) to test the word. Measured at 100,000 decks: 11 µs a
- * row ("over", on 14 % of the decks: 6,878 rows, 78 ms) against 0.14 µs an entry ("the": 99,360
- * entries, 14 ms).
+ * search_vector is read out of line (TOAST) to test the word. Measured on search_entries at 100,000
+ * decks (migration 0028; 27 entries to a heap page), each form forced in turn: 2.4–2.9 µs a row
+ * ("the": 1,009 rows, 2.5 ms; "over", on 7 % of the decks: 6,902 rows, 16.9 ms) against 0.08–0.13 µs
+ * an entry ("the": 99,343 entries, 8.2 ms; "first", on 40 %: 39,547, 5.3 ms). On presentations, whose
+ * rows are five to a page, a row cost about 80 entries.
  */
-const ROW_READ_COST_IN_ENTRIES = 80;
+const ROW_READ_COST_IN_ENTRIES = 25;
 
 /**
  * Issue 32 item 3: whether a search's candidates are cheaper read off the table than from the
  * index. A GIN index is only read as a bitmap, built from the word's whole posting list (share ×
  * decks entries) before any LIMIT; reading the table finds CANDIDATE_LIMIT hits in about
  * CANDIDATE_LIMIT ÷ share rows. Only for one plain word the statistics know (at 100,000 decks: on
- * 90 % of the decks or more, as "the"); anything else reads the index as before.
+ * half the decks or more, as "the"); anything else reads the index as before.
  */
 export function readsTableFirst(text: string, frequencies: WordFrequencies): boolean {
   const word = /^'([^'\\]+)'$/.exec(text)?.[1];
@@ -93,9 +96,9 @@ export function readsTableFirst(text: string, frequencies: WordFrequencies): boo
 export async function loadWordFrequencies(db: Queryable): Promise<WordFrequencies> {
   const rows = await db.query<{ words: string[] | null; shares: number[] | null; decks: number | string | null }>(
     `select s.most_common_elems::text::text[] as words, s.most_common_elem_freqs::float8[] as shares,
-            (select greatest(c.reltuples, 0)::float8 from pg_class c where c.oid = 'presentations'::regclass) as decks
+            (select greatest(c.reltuples, 0)::float8 from pg_class c where c.oid = 'search_entries'::regclass) as decks
        from (select 1) one
-       left join pg_stats s on s.schemaname = current_schema() and s.tablename = 'presentations' and s.attname = 'search_vector'`,
+       left join pg_stats s on s.schemaname = current_schema() and s.tablename = 'search_entries' and s.attname = 'search_vector'`,
   );
   const row = rows[0];
   const words = row?.words ?? [];
@@ -104,8 +107,8 @@ export async function loadWordFrequencies(db: Queryable): Promise<WordFrequencie
   return { shares: new Map(words.map((word, i) => [word, shares[i] ?? 0])), decks: Number(row?.decks ?? 0) };
 }
 
-const LISTED = `p.privacy in ('public', 'reusable') and not p.hidden`;
-const TAGGED = `($2::text is null or p.tags @> array[$2::text])`;
+/** A tag filter (asked.tag: $2) on the rows of `alias`. */
+const tagged = (alias: string) => `(asked.tag is null or ${alias}.tags @> array[asked.tag])`;
 /** A text with the highlight markers taken out (translate() in SQL cost 1.1 ms a page for the snippets on PGlite). */
 const unmarkedText = (text: string) =>
   text.includes(MARK_START) || text.includes(MARK_END)
@@ -113,9 +116,9 @@ const unmarkedText = (text: string) =>
     : text;
 
 /** How a candidate ranks (issue 15 item 2): where the words are, title then tags (the small title_vector). */
-const RANK = `ts_rank('{0, 0, 0.4, 1}', p.title_vector, q.q)`;
-/** A title hit holds none of the excluded words anywhere ($7: the negated words, `!'word'`). */
-const NOT_EXCLUDED = `($7::text is null or p.search_vector @@ to_tsquery('simple', $7::text))`;
+const rank = (alias: string) => `ts_rank('{0, 0, 0.4, 1}', ${alias}.title_vector, q.q)`;
+/** A title hit holds none of the excluded words anywhere (asked.excluded: $7, the negated words, `!'word'`). */
+const notExcluded = (alias: string) => `(asked.excluded is null or ${alias}.search_vector @@ asked.excluded)`;
 
 /**
  * One round trip: the three totals (each counted over a LIMIT), and the page of hits, ranked
@@ -133,47 +136,60 @@ const NOT_EXCLUDED = `($7::text is null or p.search_vector @@ to_tsquery('simple
  * How the candidates' words are named. Through the `words` CTE the planner doesn't see the word and
  * reads the GIN index (a bitmap of the word's posting list); written out, it sees the word's
  * frequency and, for a word on nearly every deck, reads the table until it has the candidates.
- * The titles' words are always written out: title_vector is small, read in the row.
+ * The titles' words likewise: through `q` in the index's form, written out in the table's form
+ * (where a common word may be on most titles too, read in the row).
+ *
+ * Every other value comes through `asked` (a materialised CTE the planner can't see into), so the
+ * index's form has one plan whatever is searched: after its first five runs on a connection,
+ * PostgreSQL keeps that generic plan instead of planning the statement anew each time. Planning it
+ * per call was a third of the database's CPU per search (200 words at 100,000 decks, one backend:
+ * 6.2–6.7 ms a search planned each time, 4.1–4.3 ms with the plan kept).
  */
 const WORDS_CONDITION = (tableFirst: boolean) => (tableFirst ? `to_tsquery('simple', $6)` : "words.q");
+const TITLES_CONDITION = (tableFirst: boolean) => (tableFirst ? `to_tsquery('simple', $1)` : "q.q");
 
 const searchSql = (tableFirst: boolean) => `
 with q as (select to_tsquery('simple', $1) as q),
 words as (select to_tsquery('simple', $6) as q),
+asked as materialized (
+  select $2::text as tag, $3::text[] as kinds, $4::int as lim, $5::int as off,
+         to_tsquery('simple', $7::text) as excluded
+),
 matched as materialized (
-  select p.id, ${RANK} as rank, p.view_count
-    from presentations p, q${tableFirst ? "" : ", words"}
-   where p.search_vector @@ ${WORDS_CONDITION(tableFirst)} and ${LISTED} and p.template_slug is null and ${TAGGED}
+  select e.id, ${rank("e")} as rank, e.view_count
+    from search_entries e, q, asked${tableFirst ? "" : ", words"}
+   where e.search_vector @@ ${WORDS_CONDITION(tableFirst)} and ${tagged("e")}
    limit ${CANDIDATE_LIMIT}
 ),
 titled as materialized (
-  select p.id, ${RANK} as rank, p.view_count
-    from presentations p, q
-   where p.title_vector @@ to_tsquery('simple', $1) and ${LISTED} and p.template_slug is null and ${TAGGED} and ${NOT_EXCLUDED}
+  select e.id, ${rank("e")} as rank, e.view_count
+    from search_entries e, q, asked
+   where e.title_vector @@ ${TITLES_CONDITION(tableFirst)} and ${tagged("e")} and ${notExcluded("e")}
    -- Words found past the cap already make the total "1,000+": the title hits only join the ranking.
    limit (select case when count(*) = ${CANDIDATE_LIMIT} then ${TITLE_CANDIDATE_LIMIT} else ${CANDIDATE_LIMIT} end from matched)
 ),
 found as materialized (select * from matched union select * from titled),
 templates as materialized (
-  select p.id, ${RANK} as rank, p.view_count
-    from presentations p, q, words
-   where p.template_slug is not null and not p.hidden and ${TAGGED}
-     and (p.search_vector @@ words.q or (p.title_vector @@ q.q and ${NOT_EXCLUDED}))
+  select p.id, ${rank("p")} as rank, p.view_count
+    from presentations p, q, words, asked
+   where p.template_slug is not null and not p.hidden and ${tagged("p")}
+     and (p.search_vector @@ words.q or (p.title_vector @@ q.q and ${notExcluded("p")}))
 ),
 videos as materialized (
   select v.slug, v.position, ts_rank(setweight(to_tsvector('simple', v.title), 'A') || to_tsvector('simple', v.sub_title), q.q) as rank
-    from video_cards v, q
-   where to_tsvector('simple', v.title || ' ' || v.sub_title) @@ q.q and $2::text is null
+    from video_cards v, q, asked
+   where to_tsvector('simple', v.title || ' ' || v.sub_title) @@ q.q and asked.tag is null
 ),
 hits as (
-  select 'presentation' as kind, id, null::text as slug, rank, view_count, id as tie from found where 'presentation' = any($3::text[])
+  select 'presentation' as kind, id, null::text as slug, rank, view_count, id as tie from found, asked where 'presentation' = any(asked.kinds)
   union all
-  select 'template', id, null::text, rank, view_count, id from templates where 'template' = any($3::text[])
+  select 'template', id, null::text, rank, view_count, id from templates, asked where 'template' = any(asked.kinds)
   union all
-  select 'video', null::bigint, slug, rank, 0, -position from videos where 'video' = any($3::text[])
+  select 'video', null::bigint, slug, rank, 0, -position from videos, asked where 'video' = any(asked.kinds)
 ),
 page as (
-  select * from hits order by rank desc, view_count desc, kind, tie desc limit $4 offset $5
+  select * from hits order by rank desc, view_count desc, kind, tie desc
+   limit (select lim from asked) offset (select off from asked)
 )
 select (select count(*) from found)::int as presentation,
        (select count(*) from templates)::int as template,

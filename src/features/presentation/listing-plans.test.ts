@@ -123,11 +123,12 @@ describe.runIf(postgres)("issue 32 listing statements at 100,000 decks (PostgreS
     );
     // Picks are the oldest decks; nobody has views; half the decks carry one common tag; owner 1
     // has every other deck; one deck in ten is private or unlisted and one in fifty hidden.
-    // Search's indexes (words of titles and slides) are dropped while the rows go in (several
-    // times faster) and made again after, as they were.
+    // Search's indexes (words of titles and slides, on search_entries since migration 0028) are
+    // dropped while the rows go in (several times faster) and made again after, as they were.
     const searchIndexes = await db.query<{ name: string; definition: string }>(
       `select indexname as name, indexdef as definition from pg_indexes
-        where tablename = 'presentations' and indexdef like '%USING gin%' and indexname <> 'presentations_tags_idx'`,
+        where tablename in ('presentations', 'search_entries') and indexdef like '%USING gin%'
+          and indexname <> 'presentations_tags_idx'`,
     );
     for (const { name } of searchIndexes) await db.query(`drop index ${name}`);
     // In batches: each statement stays within the connection's statement timeout.

@@ -308,7 +308,7 @@ export async function seedBulk(
   // the GIN indexes' pending lists merged (fastupdate keeps up to 4 MB of new entries unsorted,
   // which every search then reads in full: on 100,000 decks a rare word took 4–5 ms instead of
   // 0.6 ms until autovacuum came round).
-  if (report.presentations > 0) await db.query("vacuum (analyze) presentations, likes, like_counters");
+  if (report.presentations > 0) await db.query("vacuum (analyze) presentations, search_entries, likes, like_counters");
   return report;
 }
 
