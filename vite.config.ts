@@ -62,9 +62,12 @@ function appShellChunk() {
     return shell.has(moduleId) ? "hydrate" : null;
   };
 }
-/** Modules of every page's shell beyond what hydration imports (issue 30). */
+/**
+ * Modules of every page's shell beyond what hydration imports (issue 30). Not lib/card.ts: only the
+ * card lists use it (home, explore, search), so it travels in their chunk, not to every view page.
+ */
 const SHELL_HELPERS =
-  /\/src\/(lib\/[^/]+\.ts|ui\/(Avatar|ServerMarkup|Icon|LastModified)\.tsx)$|^\0rolldown\/runtime\.js$/;
+  /\/src\/(lib\/(?!card\.ts)[^/]+\.ts|ui\/(Avatar|ServerMarkup|Icon|LastModified)\.tsx)$|^\0rolldown\/runtime\.js$/;
 /** The player's modules the pages that play load before Present (issue 30). */
 const PLAYER_PARTS =
   /\/src\/features\/presentation\/components\/player\/(Player|player-props|CircularProgress|load-viewer)\.tsx?$|\/src\/features\/presentation\/(player-rules|page-data)\.ts$/;
