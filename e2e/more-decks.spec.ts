@@ -64,3 +64,24 @@ test.describe("issue 28: the view page holds the room of the author's and relate
     });
   }
 });
+
+test("issue 30 at 375 px: a visitor who scrolls past the lists before their code arrives finds them loaded (and the rows after them)", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  const url = (await sitemapPresentationUrls(page)).find((u) => u.includes("typescript-generics-in-practice"));
+  if (!url) throw new Error("no demo presentation for the test");
+  // A slow phone: the lists' code is held until the visitor has read to the end of the page.
+  const held = await holdRequests(page, "**/SideLists-*.js");
+  await page.goto(url);
+  await waitForHydration(page);
+  const more = page.locator(".more-decks");
+  await more.evaluate((element) => window.scrollTo(0, element.getBoundingClientRect().top + window.scrollY));
+  await expect.poll(() => held.requests.length).toBe(1);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await expect.poll(() => more.evaluate((element) => element.getBoundingClientRect().bottom)).toBeLessThan(-300);
+  held.release();
+  await expect(more).toHaveAttribute("data-state", "loaded");
+  await expect(more.locator("a.more-card").first()).toBeAttached();
+  await expect(page.locator(".sidebar")).toHaveAttribute("data-state", "loaded");
+});

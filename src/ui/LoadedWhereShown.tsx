@@ -1,4 +1,5 @@
 import { type ComponentType, lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { whenNearScreen } from "./near-screen";
 
 /** A part loaded where shown, and a way to load it ahead (what the browser would on hydrating). */
 export type PartLoadedWhereShown<Props> = ComponentType<Props> & { preload(): Promise<void> };
@@ -132,15 +133,7 @@ export function loadedWhenNear<Props extends object>(
       const place = box?.firstElementChild;
       // Drawn by the browser (no server markup to watch): it loads now.
       if (!box || !place) return comeNear();
-      const observer = new IntersectionObserver(
-        (entries) => {
-          if (!entries.some((entry) => entry.isIntersecting)) return;
-          observer.disconnect();
-          comeNear();
-        },
-        { rootMargin: `${aheadPx}px` },
-      );
-      observer.observe(place);
+      const stopWatching = whenNearScreen(place, aheadPx, comeNear);
       // Should React have dropped the server's markup after all (a value changed first), nothing is
       // left to watch: then too it loads now.
       const emptied = new MutationObserver(() => {
@@ -148,7 +141,7 @@ export function loadedWhenNear<Props extends object>(
       });
       emptied.observe(box, { childList: true });
       return () => {
-        observer.disconnect();
+        stopWatching();
         emptied.disconnect();
       };
     }, []);

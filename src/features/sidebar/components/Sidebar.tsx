@@ -3,6 +3,7 @@ import { FormattedMessage, useIntl } from "../../../i18n/intl";
 import type { MessageId } from "../../../i18n/locales";
 import type { Card } from "../../../lib/card";
 import { loadedWhereShown } from "../../../ui/LoadedWhereShown";
+import { whenNearScreen } from "../../../ui/near-screen";
 import { type CardClickHandler, SIDEBAR_LOAD_AHEAD_PX, type SidebarRows, sidebarRowsPath } from "../sidebar-rows";
 import "./sidebar.css";
 
@@ -100,17 +101,7 @@ export function LazySidebar({ oid, onCardClick }: { oid: string; onCardClick?: C
   useEffect(() => {
     const place = ref.current;
     if (!place || near) return;
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          observer.disconnect();
-          setRequests(1);
-        }
-      },
-      { rootMargin: `${SIDEBAR_LOAD_AHEAD_PX}px` },
-    );
-    observer.observe(place);
-    return () => observer.disconnect();
+    return whenNearScreen(place, SIDEBAR_LOAD_AHEAD_PX, () => setRequests(1));
   }, [near]);
 
   useEffect(() => {

@@ -1,10 +1,11 @@
 import { type MouseEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { FormattedMessage } from "../../../i18n/intl";
 import type { Card } from "../../../lib/card";
+import { whenNearScreen } from "../../../ui/near-screen";
 import { type MoreDecksData, moreDecksPath } from "../more-decks";
 
 /** Start loading a little before the lists come into view. */
-const LOAD_AHEAD_MARGIN = "300px";
+const LOAD_AHEAD_PX = 300;
 
 /**
  * Issue 12: "More from {author}" and related presentations, after the deck and before the
@@ -33,28 +34,23 @@ export function MoreDecks({
     let cancelled = false;
     const load = () => {
       fetch(moreDecksPath(oid), { headers: { accept: "application/json" } })
-        .then((response) => (response.ok ? (response.json() as Promise<MoreDecksData>) : null))
-        .then((loaded) => {
-          if (!cancelled && loaded) setData(loaded);
+        .then((response) => {
+          if (!response.ok) throw new Error(`Podium: the lists answered ${response.status}.`);
+          return response.json() as Promise<MoreDecksData>;
         })
-        // Nothing to show then: the lists are a suggestion, the page works without them.
+        .then((loaded) => {
+          if (!cancelled) setData(loaded);
+        })
+        // Nothing to show then (never empty cards for good): the lists are a suggestion, the page
+        // works without them.
         .catch(() => {
           if (!cancelled) setData({ byAuthor: [], related: [] });
         });
     };
-    const observer = new IntersectionObserver(
-      (entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) {
-          observer.disconnect();
-          load();
-        }
-      },
-      { rootMargin: LOAD_AHEAD_MARGIN },
-    );
-    observer.observe(place);
+    const stopWatching = whenNearScreen(place, LOAD_AHEAD_PX, load);
     return () => {
       cancelled = true;
-      observer.disconnect();
+      stopWatching();
     };
   }, [oid]);
 
