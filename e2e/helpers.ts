@@ -63,7 +63,37 @@ export async function stageView(page: Page) {
     if (!stage) throw new Error("no stage");
     const centre = document.elementFromPoint(stage.left + stage.width / 2, stage.top + stage.height / 2);
     const current = centre?.closest(".topic--frame");
-    if (!current) throw new Error("no page at the stage's centre");
+    if (!current) {
+      // Say what is there instead, and the viewer's state, so a failure far away can be read.
+      const viewer = document.querySelector<HTMLElement>(".viewer");
+      const canvas = document.querySelector<HTMLElement>(".viewer__canvas");
+      const trail: string[] = [];
+      for (let node = centre; node && trail.length < 5; node = node.parentElement) {
+        trail.push(`${node.tagName.toLowerCase()}.${[...node.classList].join(".")}`);
+      }
+      throw new Error(
+        `no page at the stage's centre: ${JSON.stringify({
+          centre: trail.join(" < "),
+          stage: [stage.left, stage.top, stage.width, stage.height].map(Math.round),
+          viewer: viewer && { ...viewer.dataset, hidden: viewer.hidden },
+          player: document.querySelector<HTMLElement>(".player")?.dataset.playerState,
+          transform: canvas?.style.transform,
+          computed: canvas && getComputedStyle(canvas).transform,
+          clipPath: canvas?.style.clipPath,
+          transition: canvas?.style.transitionDuration,
+          animations: canvas?.getAnimations().map((animation) => ({
+            play: animation.playState,
+            current: animation.currentTime,
+            start: animation.startTime,
+            name: (animation as CSSTransition).transitionProperty,
+          })),
+          timeline: document.timeline.currentTime,
+          visibility: document.visibilityState,
+          fullscreen: document.fullscreenElement?.className ?? null,
+          window: [innerWidth, innerHeight],
+        })}`,
+      );
+    }
     const others = new Set<string>();
     for (let i = 0; i <= 24; i += 1) {
       for (let j = 0; j <= 24; j += 1) {

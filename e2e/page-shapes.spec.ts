@@ -53,8 +53,9 @@ async function expectOnePageFilling(page: Page, where: string) {
   // to have arrived (the page inside the stage, no other beside it), then look.
   await expect
     .poll(async () => {
-      const now = await stageView(page);
-      return now.inside && now.others.length === 0;
+      // Mid-move the stage's centre may show no page yet: not there yet, so try again.
+      const now = await stageView(page).catch(() => null);
+      return now?.inside === true && now.others.length === 0;
     })
     .toBe(true)
     .catch(() => undefined);

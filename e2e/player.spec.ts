@@ -5,6 +5,14 @@ import { axeViolations, expect, logIn, sitemapPresentationUrls, test, waitForHyd
 
 const player = (page: Page) => page.locator(".player").first();
 const currentStep = (page: Page) => page.locator(".viewer").getAttribute("data-current-step");
+/** The sourdough demo deck presented, its camera settled on the first step; returns the viewer. */
+async function presentSettled(page: Page) {
+  await openDeck(page, "sourdough-basics");
+  await page.getByRole("button", { name: "Present" }).click();
+  const viewer = page.locator(".viewer");
+  await expect(viewer).toHaveAttribute("data-camera", "settled");
+  return viewer;
+}
 
 test.describe("the player", () => {
   test("R2.27 R2.28 R2.29 Present → loading → steps by keyboard, button, click and swipe → restart → step 1", async ({
@@ -115,10 +123,7 @@ test.describe("the player", () => {
   test('issue 29 the viewer never shows a new step as "settled" before its camera has moved there', async ({
     page,
   }) => {
-    await openDeck(page, "sourdough-basics");
-    await page.getByRole("button", { name: "Present" }).click();
-    const viewer = page.locator(".viewer");
-    await expect(viewer).toHaveAttribute("data-camera", "settled");
+    const viewer = await presentSettled(page);
     // Every state the viewer's attributes pass through, as a mutation observer sees them (after
     // each commit, before React's passive effects).
     await page.evaluate(() => {
@@ -136,6 +141,31 @@ test.describe("the player", () => {
     const seen = await page.evaluate(() => (window as unknown as { podiumCameraStates: string[] }).podiumCameraStates);
     expect(seen[0]).toBe("2 moving");
     expect(seen.at(-1)).toBe("2 settled");
+  });
+
+  test('issue 28 the last step\'s transitionend arriving mid-move does not mark the new step "settled"', async ({
+    page,
+  }) => {
+    const viewer = await presentSettled(page);
+    // In one go in the page, so no round trip lets the move finish first: press Next, wait for the
+    // camera to be moving, then deliver what a busy machine delivered (page-shapes failed on it at
+    // 375 and 1440 px): the end of the last move, while this one runs.
+    const seen = await page.evaluate(async () => {
+      const canvas = document.querySelector<HTMLElement>(".viewer__canvas");
+      const next = document.querySelector<HTMLButtonElement>('.viewer__controls [aria-label="Next step"]');
+      if (!canvas || !next) throw new Error("no viewer");
+      const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+      const running = () => canvas.getAnimations().some((animation) => animation.playState === "running");
+      next.click();
+      while (!running()) await frame();
+      canvas.dispatchEvent(new TransitionEvent("transitionend", { bubbles: true, propertyName: "transform" }));
+      await frame();
+      return { camera: document.querySelector(".viewer")?.getAttribute("data-camera"), running: running() };
+    });
+    expect(seen).toEqual({ camera: "moving", running: true });
+    // The move's own end settles it.
+    await expect(viewer).toHaveAttribute("data-camera", "settled");
+    expect(await page.evaluate(() => document.querySelector(".viewer__canvas")?.getAnimations().length)).toBe(0);
   });
 
   test("R2.14 the viewer's lazy chunk (present-viewer) loads on demand: not with the page, only on Present", async ({

@@ -251,7 +251,12 @@ export function PresentViewer({
             visibility: transform ? "visible" : "hidden",
           }}
           onTransitionEnd={(event) => {
-            if (event.target === event.currentTarget) setCamera("settled");
+            const canvas = event.currentTarget;
+            if (event.target !== canvas) return;
+            // The last step's move can end in the frame the next one starts (a quick second press, a
+            // busy machine): its transitionend then arrives mid-move. Settled is when nothing moves.
+            if (canvas.getAnimations?.().some((animation) => animation.playState === "running")) return;
+            setCamera("settled");
           }}
         >
           {document.topics.map((topic) => (
