@@ -60,6 +60,8 @@ export interface FeatureContext {
   signOut(request: FastifyRequest, reply: FastifyReply): Promise<void>;
   /** Podium's environment (spec §7 host rules). */
   environment: string;
+  /** Issue 32 item 3: where searches are found and ranked (PODIUM_SEARCH_INDEX). */
+  searchIndex: "memory" | "database";
   /** Spec §4: visitors are asked before the usage-session cookie is set (PODIUM_COOKIE_CONSENT=required). */
   cookieConsentRequired: boolean;
   /** Requests per minute per signed-in person on the like API. */

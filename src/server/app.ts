@@ -27,6 +27,7 @@ import { registerEventRoutes } from "../features/events/routes";
 import { createSenderKeyer } from "../features/events/sender-keys";
 import { createVisitorIds } from "../features/events/visitor-id";
 import { registerExploreRoutes } from "../features/explore/routes";
+import type { SearchMemory } from "../features/explore/search-memory";
 import { registerHomeRoutes } from "../features/home/routes";
 import type { FeatureContext, PagePerson, PageSpec } from "../features/http";
 import { registerLikeRoutes } from "../features/likes/routes";
@@ -467,6 +468,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     signIn: sessions.signIn,
     signOut: sessions.signOut,
     environment: config.env,
+    searchIndex: config.searchIndex,
     cookieConsentRequired: config.cookieConsentRequired,
     likeRateLimitPerMinute: config.likeRateLimitPerMinute,
     accountLimits: config.accountLimits,
@@ -630,6 +632,8 @@ declare module "fastify" {
     liveRoutes: LiveRoutes;
     /** Issue 15 item 5: the trending searches of this process (tests refresh it). */
     trendingSearches: TrendingSearches;
+    /** Issue 32 item 3: the search index in memory (null with PODIUM_SEARCH_INDEX=database; tests wait for it). */
+    searchMemory: SearchMemory | null;
   }
 }
 

@@ -60,6 +60,12 @@ export interface Config {
   cookieConsentRequired: boolean;
   /** Issue 11: bytes the anonymous page cache may hold (PODIUM_PAGE_CACHE_MB; 0 turns it off). */
   pageCacheMaxBytes: number;
+  /**
+   * Issue 32 item 3: where searches are found and ranked (PODIUM_SEARCH_INDEX): "memory", the
+   * index each process holds (explore/search-memory.ts; the default), or "database", every search
+   * a statement (explore/repository.ts).
+   */
+  searchIndex: SearchIndexKind;
   /** Issue 11 item 4: server processes sharing the port (PODIUM_WORKERS); 1 is a single process, no cluster. */
   workers: number;
   /**
@@ -243,6 +249,15 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
   return value;
 }
 
+export type SearchIndexKind = "memory" | "database";
+
+function searchIndexKind(env: NodeJS.ProcessEnv): SearchIndexKind {
+  const raw = env.PODIUM_SEARCH_INDEX;
+  if (raw === undefined || raw === "" || raw === "memory") return "memory";
+  if (raw === "database") return "database";
+  throw new ConfigError(`PODIUM_SEARCH_INDEX must be "memory" or "database", not "${raw}".`);
+}
+
 /** Issue 11: the anonymous page cache's default size; a view page takes about 60 KB in all three encodings. */
 export const DEFAULT_PAGE_CACHE_MB = 64;
 
@@ -423,6 +438,7 @@ export function configFromEnv(
     nativeApps,
     cookieConsentRequired: consent === "required",
     pageCacheMaxBytes: pageCacheMegabytes(env) * 1024 * 1024,
+    searchIndex: searchIndexKind(env),
     workers: workerCount(env, Boolean(env.DATABASE_URL)),
     trustProxy: trustProxyFrom(env),
     redisUrl: redisUrlFrom(env),

@@ -14,9 +14,9 @@ import { markedSnippet, markedWords, type SnippetWords } from "./snippet";
 /** Totals are exact up to 1,000, then "1,000+" (issue 15 item 2): counting stops at one more. */
 export const SEARCH_COUNT_CAP = 1_000;
 /** Index hits read per search at most, ranked afterwards (issue 15 item 2). */
-const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
+export const CANDIDATE_LIMIT = SEARCH_COUNT_CAP + 1;
 /** Title and tag hits ranked when the words alone already fill the candidates. */
-const TITLE_CANDIDATE_LIMIT = 200;
+export const TITLE_CANDIDATE_LIMIT = 200;
 
 export type SearchHitKind = "presentation" | "template" | "video";
 
@@ -33,7 +33,7 @@ export interface SearchHit {
 }
 
 /** A hit as the query returns it: its title, and the text its snippet is drawn from (a video's subtitle as it is). */
-type FoundHit = Omit<SearchHit, "markedTitle" | "markedSnippet" | "summary"> & {
+export type FoundHit = Omit<SearchHit, "markedTitle" | "markedSnippet" | "summary"> & {
   title: string;
   snippetText: string;
   summary: Parameters<typeof summaryFromJson>[0] | null;
@@ -226,13 +226,20 @@ export async function searchCatalogue(
   const row = rows[0];
   if (!row) return { hits: [], totals: { presentation: 0, template: 0, video: 0 } };
   const found = typeof row.hits === "string" ? (JSON.parse(row.hits) as FoundHit[]) : row.hits;
-  const hits = found.map(({ title, snippetText, summary, ...hit }) => ({
+  return {
+    hits: toSearchHits(found, query.snippetWords),
+    totals: { presentation: row.presentation, template: row.template, video: row.video },
+  };
+}
+
+/** The page's hits as the query (or the index in memory, search-memory.ts) read them, marked for the cards. */
+export function toSearchHits(found: readonly FoundHit[], snippetWords: SnippetWords): SearchHit[] {
+  return found.map(({ title, snippetText, summary, ...hit }) => ({
     ...hit,
-    markedTitle: markedWords(unmarkedText(title), query.snippetWords),
+    markedTitle: markedWords(unmarkedText(title), snippetWords),
     // The text's own marker characters are taken out, so only the snippet's marks remain.
     markedSnippet:
-      hit.kind === "video" ? unmarkedText(snippetText) : markedSnippet(unmarkedText(snippetText), query.snippetWords),
+      hit.kind === "video" ? unmarkedText(snippetText) : markedSnippet(unmarkedText(snippetText), snippetWords),
     summary: summary ? summaryFromJson(summary) : null,
   }));
-  return { hits, totals: { presentation: row.presentation, template: row.template, video: row.video } };
 }

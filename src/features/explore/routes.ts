@@ -4,10 +4,19 @@ import { LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
 import { type FeatureContext, PUBLIC_PAGE_CACHE_CONTROL } from "../http";
 import { ExplorePage } from "./components/ExplorePage";
 import { SEARCH_MAX_LENGTH, SEARCH_TAG_MAX_LENGTH, searchTypeOf } from "./search";
+import { SEARCH_INDEX_HEADER, SearchMemory } from "./search-memory";
 import { exploreSources, getExplorePage, getSearchPage } from "./service";
 
 export function registerExploreRoutes(app: FastifyInstance, context: FeatureContext): void {
-  const sources = exploreSources(context.db, context.changes, context.titleIndex);
+  // Issue 32 item 3: the search index in memory, built in the background once the server is ready
+  // (the database answers searches until then).
+  const memory = context.searchIndex === "memory" ? new SearchMemory(context.db, context.changes) : null;
+  if (memory) {
+    app.addHook("onReady", async () => void memory.start());
+    app.addHook("onClose", async () => memory.close());
+  }
+  app.decorate("searchMemory", memory);
+  const sources = exploreSources(context.db, context.changes, context.titleIndex, memory);
   app.get("/explore/", async (request, reply) => {
     const data = await getExplorePage(request.viewer, sources);
     reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
@@ -55,6 +64,8 @@ export function registerExploreRoutes(app: FastifyInstance, context: FeatureCont
         await context.recordSearch(term, request.ip);
       }
       reply.header("cache-control", PUBLIC_PAGE_CACHE_CONTROL);
+      // Issue 32 item 3: whether the index in memory was there to answer (operators and benches read it).
+      reply.header(SEARCH_INDEX_HEADER, memory?.ready ? "memory" : "database");
       context.cacheTags(reply, [LISTS_TAG, SHOWCASE_TAG, VIDEOS_TAG]);
       return context.sendPage(request, reply, {
         entry: "explore",

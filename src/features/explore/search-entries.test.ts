@@ -5,7 +5,7 @@ import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { createTestApp, insertTestDeck, insertTestUser } from "../../server/testing";
+import { createTestApp, insertTestDeck, insertTestUser, searchCaughtUp } from "../../server/testing";
 
 /**
  * Issue 32 item 3: search reads search_entries (migration 0028), a narrow copy of what finding and
@@ -22,6 +22,7 @@ describe.each(testDatabaseTargets())("issue 32 search entries on $name", (target
 
   /** The titles a visitor's search lists, in order. */
   const titlesFound = async (term: string) => {
+    await searchCaughtUp(app);
     const response = await app.inject({ method: "GET", url: `/explore/search/?search=${encodeURIComponent(term)}` });
     expect(response.statusCode).toBe(200);
     const document = new JSDOM(response.body).window.document;
@@ -124,9 +125,12 @@ describe.each(testDatabaseTargets())("issue 32 search entries on $name", (target
     // Equal rank (the word in the title of both): the most watched first, and views move it.
     await db.query("update presentations set view_count = 5 where oid = $1", [oid("few")]);
     expect(await outOfStep()).toEqual([]);
+    // Views move without a change being heard: the index in memory reads them again each minute.
+    await app.searchMemory?.refreshViews();
     expect(await titlesFound("sorrel")).toEqual(["Sorrel Soup", "Sorrel Salad"]);
     await db.query("update presentations set view_count = view_count + 9 where oid = $1", [oid("many")]);
     expect(await outOfStep()).toEqual([]);
+    await app.searchMemory?.refreshViews();
     expect(await titlesFound("sorrel")).toEqual(["Sorrel Salad", "Sorrel Soup"]);
 
     const id = await idOf("many");

@@ -20,7 +20,12 @@ describe.runIf(pglite)("issue 32 item 3: the search statement's plan is kept", (
   let close: () => Promise<void>;
 
   beforeAll(async () => {
-    ({ app, db, close } = await createTestApp(pglite as NonNullable<typeof pglite>, {}, { seeded: true }));
+    // The statement's plan: every search a statement (the index in memory would answer most).
+    ({ app, db, close } = await createTestApp(
+      pglite as NonNullable<typeof pglite>,
+      { searchIndex: "database" },
+      { seeded: true },
+    ));
   });
   afterAll(async () => close?.());
 

@@ -7,7 +7,7 @@ import { importMarkdown } from "../../document/markdown";
 import { MARK_END, MARK_START } from "../../lib/card";
 import { stableOid } from "../../lib/ids";
 import { bulkOwnerCount, removeBulk, seedBulk } from "../../server/seed/bulk";
-import { createTestApp, insertTestDeck } from "../../server/testing";
+import { createTestApp, insertTestDeck, searchCaughtUp } from "../../server/testing";
 import { SEARCH_COUNT_CAP } from "./repository";
 import { SEARCH_PAGE_SIZE } from "./service";
 import { SNIPPET_TEXT_MAX_CHARS } from "./snippet";
@@ -38,6 +38,7 @@ describe.each(testDatabaseTargets())("issue 15 search on $name", (target) => {
   let db: Database;
   let close: () => Promise<void>;
   const page = async (query: string) => {
+    await searchCaughtUp(app);
     const response = await app.inject({ method: "GET", url: `/explore/search/?${query}` });
     expect(response.statusCode).toBe(200);
     return read(response.body);

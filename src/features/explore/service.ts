@@ -21,6 +21,7 @@ import {
   SEARCH_COUNT_CAP,
   type SearchHit,
   type SearchHitKind,
+  type SearchQuery,
   type SearchTotals,
   searchCatalogue,
   type WordFrequencies,
@@ -34,6 +35,7 @@ import {
   searchQueriesOf,
   soughtWords,
 } from "./search";
+import { memoryQueryOf, type SearchMemory, searchInMemory } from "./search-memory";
 import { snippetWordsOf } from "./snippet";
 
 /** Results per search page. */
@@ -66,6 +68,8 @@ export interface ExploreSources {
   wordFrequencies(): Promise<WordFrequencies>;
   /** Typo tolerance: the known title word closest to a word (itself when known), or null (search-suggest/spelling.ts). */
   closestWord(word: string): Promise<string | null>;
+  /** Issue 32 item 3: the search index in memory (null: every search is a statement; PODIUM_SEARCH_INDEX=database). */
+  searchMemory: SearchMemory | null;
 }
 
 /** How many popular presentations the explore page shows. */
@@ -77,8 +81,10 @@ export function exploreSources(
   db: Queryable,
   changes: ContentChanges,
   titleIndex: () => Promise<TitleIndex>,
+  searchMemory: SearchMemory | null = null,
 ): ExploreSources {
   return {
+    searchMemory,
     searchableCount: cachedSearchableCount(db, changes),
     popular: cachedUntilChange(changes, [LISTS_TAG], () => listPopularPresentations(db, EXPLORE_POPULAR_COUNT)),
     recent: cachedUntilChange(changes, [LISTS_TAG], () => listListedPresentations(db, { limit: EXPLORE_RECENT_COUNT })),
@@ -207,14 +213,13 @@ export async function getSearchPage(
   if (!queries) return { ...noResults(header, term), search: facts(empty, 0, 0) };
   const current = Math.max(1, Math.min(request.page, SEARCH_MAX_PAGE));
   const kinds = KINDS_OF[type];
-  const found = await searchCatalogue(db, {
+  const found = await search(db, sources, term, {
     queries,
     snippetWords: snippetWordsOf(term),
     tag,
     kinds,
     limit: SEARCH_PAGE_SIZE,
     offset: (current - 1) * SEARCH_PAGE_SIZE,
-    readTableFirst: readsTableFirst(queries.text, await sources.wordFrequencies()),
   });
   const listed = kinds.reduce((sum, kind) => sum + found.totals[kind], 0);
   let hits = found.hits;
@@ -273,7 +278,7 @@ async function similarHits(
   for (const alternative of tries) {
     const queries = alternative ? searchQueriesOf(alternative) : null;
     if (!alternative || !queries) continue;
-    const found = await searchCatalogue(db, {
+    const found = await search(db, sources, alternative, {
       queries,
       snippetWords: snippetWordsOf(alternative),
       tag: options.tag,
@@ -284,6 +289,26 @@ async function similarHits(
     if (found.hits.length > 0) return found.hits;
   }
   return [];
+}
+
+/**
+ * A search answered by the index in memory when it holds the answer (search-memory.ts), else by
+ * the statement (repository.ts), which reads the table first for a word on nearly every deck.
+ */
+async function search(
+  db: Queryable,
+  sources: ExploreSources,
+  term: string,
+  query: SearchQuery,
+): Promise<{ hits: SearchHit[]; totals: SearchTotals }> {
+  if (sources.searchMemory) {
+    const answered = await searchInMemory(db, sources.searchMemory, { ...query, memory: memoryQueryOf(term) });
+    if (answered) return answered;
+  }
+  return searchCatalogue(db, {
+    ...query,
+    readTableFirst: readsTableFirst(query.queries.text, await sources.wordFrequencies()),
+  });
 }
 
 function noResults(header: HeaderAppData, term: string): ExplorePageData {

@@ -43,6 +43,7 @@ export const TEST_CONFIG: Config = {
   cookieConsentRequired: true,
   // Off unless a test is about the page cache: most tests write straight to the database and read back at once.
   pageCacheMaxBytes: 0,
+  searchIndex: "memory",
   eventRetentionDays: 90,
   clientLogRetentionDays: 30,
   workers: 1,
@@ -100,6 +101,16 @@ export async function createTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * Issue 32 item 3: waits until the app's searches see every change committed so far: the change
+ * feed has heard them (its barrier) and the search index in memory has read them. A change made
+ * straight in the database reaches a visitor's search this way, as soon as it is heard.
+ */
+export async function searchCaughtUp(app: FastifyInstance): Promise<void> {
+  await app.changes.sync();
+  await app.searchMemory?.settled();
+}
 
 /**
  * The app of a describe block's tests: made on a fresh test database before them (createTestApp, in
