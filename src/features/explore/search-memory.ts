@@ -269,6 +269,16 @@ interface Row {
 const ENTRY_COLUMNS = `e.id::text as id, p.oid, e.view_count as views, e.tags, e.title_vector::text as title,
        array_to_string(tsvector_to_array(e.search_vector), ' ') as words`;
 
+/** A word's number in a lexicon, the next one for a word met for the first time. */
+function numberOf(lexicon: Map<string, number>, word: string): number {
+  let number = lexicon.get(word);
+  if (number === undefined) {
+    number = lexicon.size;
+    lexicon.set(word, number);
+  }
+  return number;
+}
+
 /** The index's contents: built whole, then changed one entry at a time. */
 class Contents {
   readonly entries = new Map<number, Entry>();
@@ -291,25 +301,13 @@ class Contents {
     const words = row.words === "" ? [] : row.words.split(" ");
     const numbers = new Int32Array(words.length);
     words.forEach((word, index) => {
-      let number = this.lexicon.get(word);
-      if (number === undefined) {
-        number = this.postings.length;
-        this.lexicon.set(word, number);
-        this.postings.push(new Posting());
-      }
+      const number = numberOf(this.lexicon, word);
+      if (number === this.postings.length) this.postings.push(new Posting());
       (this.postings[number] as Posting).add(id);
       numbers[index] = number;
     });
     const titleLexemes = parseTsvector(row.title).lexemes;
-    const titleWords = new Int32Array(titleLexemes.length);
-    titleLexemes.forEach((lexeme, index) => {
-      let number = this.titleNumbers.get(lexeme);
-      if (number === undefined) {
-        number = this.titleNumbers.size;
-        this.titleNumbers.set(lexeme, number);
-      }
-      titleWords[index] = number;
-    });
+    const titleWords = Int32Array.from(titleLexemes, (lexeme) => numberOf(this.titleNumbers, lexeme));
     for (const lexeme of titleLexemes) {
       let posting = this.titlePostings.get(lexeme);
       if (!posting) {

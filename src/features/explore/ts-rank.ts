@@ -76,32 +76,41 @@ export function parseTsvector(text: string): ParsedVector {
         i += 1;
       }
     }
-    const at: number[] = [];
-    const classes: number[] = [];
-    if (text[i] === ":") {
-      i += 1;
-      for (;;) {
-        let digits = 0;
-        let value = 0;
-        while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
-          value = value * 10 + (text.charCodeAt(i) - 48);
-          i += 1;
-          digits += 1;
-        }
-        if (digits === 0) throw new Error("not a tsvector: a position without digits");
-        const weight = WEIGHT_CLASS[text[i] ?? ""];
-        if (weight !== undefined) i += 1;
-        at.push(value);
-        classes.push(weight ?? 0);
-        if (text[i] !== ",") break;
-        i += 1;
-      }
-    }
+    const read = readPositions(text, i);
+    i = read.next;
+    const at = read.at;
+    const classes = read.classes;
     lexemes.push(lexeme);
     positions.push(at);
     weights.push(classes);
   }
   return { lexemes, positions, weights };
+}
+
+/** A lexeme's positions as printed after it (`:1A,3`), none when no colon follows; and where reading ended. */
+function readPositions(text: string, from: number): { at: number[]; classes: number[]; next: number } {
+  const at: number[] = [];
+  const classes: number[] = [];
+  let i = from;
+  if (text[i] !== ":") return { at, classes, next: i };
+  i += 1;
+  for (;;) {
+    let digits = 0;
+    let value = 0;
+    while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
+      value = value * 10 + (text.charCodeAt(i) - 48);
+      i += 1;
+      digits += 1;
+    }
+    if (digits === 0) throw new Error("not a tsvector: a position without digits");
+    const weight = WEIGHT_CLASS[text[i] ?? ""];
+    if (weight !== undefined) i += 1;
+    at.push(value);
+    classes.push(weight ?? 0);
+    if (text[i] !== ",") break;
+    i += 1;
+  }
+  return { at, classes, next: i };
 }
 
 /** tsCompareString without prefix: bytes compared as unsigned, then the shorter first. */
@@ -176,24 +185,7 @@ function entriesInText(text: string, operand: RankOperand): Positions[] {
     }
     i += 1;
     if (!operand.prefix && !exact) continue;
-    const positions: number[] = [];
-    const classes: number[] = [];
-    if (text[i] === ":") {
-      i += 1;
-      for (;;) {
-        let value = 0;
-        while (i < text.length && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) {
-          value = value * 10 + (text.charCodeAt(i) - 48);
-          i += 1;
-        }
-        const weight = WEIGHT_CLASS[text[i] ?? ""];
-        if (weight !== undefined) i += 1;
-        positions.push(value);
-        classes.push(weight ?? 0);
-        if (text[i] !== ",") break;
-        i += 1;
-      }
-    }
+    const { at: positions, classes } = readPositions(text, i);
     found.push(positions.length > 0 ? { at: positions, classes } : POSNULL);
   }
   return found;
