@@ -9,7 +9,7 @@ import { createTestApp, insertTestDeck, insertTestUser } from "../../server/test
 import { EVERYTHING_TAG } from "../content-changes";
 import { type SearchHitKind, searchCatalogue } from "./repository";
 import { searchQueriesOf } from "./search";
-import { memoryQueryOf, type SearchMemory, searchInMemory } from "./search-memory";
+import { memoryQueryOf, SearchMemory, searchInMemory } from "./search-memory";
 import { snippetWordsOf } from "./snippet";
 
 /**
@@ -213,6 +213,15 @@ describe.each(testDatabaseTargets())("issue 32 the search index in memory on $na
     expect(memory.ready).toBe(true);
     const { sql, memory: inMemory } = await bothWays("starter");
     expect(inMemory).toEqual(sql);
+  });
+
+  it("holds at most its number of decks: past it the index stays off and the statement answers", async () => {
+    const small = new SearchMemory(db, app.changes, 10);
+    await small.start();
+    expect(small.ready).toBe(false);
+    expect(small.size).toBeNull();
+    expect(await searchInMemory(db, small, { ...queryOf("starter"), memory: memoryQueryOf("starter") })).toBeNull();
+    small.close();
   });
 
   it("PODIUM_SEARCH_INDEX: memory by default, database turns it off, anything else is refused", () => {

@@ -50,7 +50,13 @@ const RANK_WEIGHTS: RankWeights = [0, 0, Math.fround(0.4), 1];
 /** ts_rank's own weights (D 0.1, C 0.2, B 0.4, A 1), which the video cards are ranked with. */
 const DEFAULT_WEIGHTS: RankWeights = [Math.fround(0.1), Math.fround(0.2), Math.fround(0.4), 1];
 /** Rows read per round trip while the index is built (keyset pages, so other work goes on between them). */
-const BUILD_PAGE_ROWS = 2_000;
+const BUILD_PAGE_ROWS = 500;
+/**
+ * Listed decks held at most: about 1 KB of memory each (a deck of the demo's length: some 110
+ * words, its title and tags), so half a gigabyte per process at the most. Past it the index stays
+ * off and the statement answers every search, until the process starts again.
+ */
+export const SEARCH_MEMORY_MAX_DECKS = 500_000;
 /** How often views are read again (they move without a change being heard), as the small caches' backstop. */
 export const VIEWS_REFRESH_MS = 60_000;
 /** Changes heard within this long are read together. */
@@ -455,11 +461,14 @@ export class SearchMemory {
   #building: Promise<void> | null = null;
   #reading: Promise<void> = Promise.resolve();
   #closed = false;
+  /** More listed decks than maxDecks were met: the index stays off. */
+  #tooLarge = false;
   #unsubscribe: () => void;
 
   constructor(
     private readonly db: Queryable,
     private readonly changes: ContentChanges & { readonly live?: boolean },
+    private readonly maxDecks: number = SEARCH_MEMORY_MAX_DECKS,
   ) {
     this.#unsubscribe = changes.subscribe((tags) => this.#heard(tags));
   }
@@ -471,7 +480,7 @@ export class SearchMemory {
 
   /** Builds the index in the background (once; again after a lost feed). */
   start(): Promise<void> {
-    if (this.#closed) return Promise.resolve();
+    if (this.#closed || this.#tooLarge) return Promise.resolve();
     if (!this.#building) {
       const generation = this.#generation;
       this.#building = this.#build(generation)
@@ -599,6 +608,10 @@ export class SearchMemory {
     }
     for (const oid of oids) if (!found.has(oid)) contents.removeOid(oid);
     if (small) contents.smalls = small;
+    if (contents.entries.size > this.maxDecks) {
+      this.#tooLarge = true;
+      this.#contents = null;
+    }
   }
 
   #rebuild(): void {
@@ -622,6 +635,10 @@ export class SearchMemory {
       );
       if (generation !== this.#generation || this.#closed) return;
       for (const row of rows) contents.put(row);
+      if (contents.entries.size > this.maxDecks) {
+        this.#tooLarge = true;
+        return;
+      }
       if (rows.length < BUILD_PAGE_ROWS) break;
       after = (rows.at(-1) as Row).id;
     }
