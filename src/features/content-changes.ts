@@ -15,12 +15,23 @@ export const LISTS_TAG = "lists";
 export const SHOWCASE_TAG = "showcase";
 /** The video cards changed. */
 export const VIDEOS_TAG = "videos";
+/** Issue 32 item 5 (migration 0030): a session ended; `id` is the stored id (a hash of the cookie's token). */
+export const sessionTag = (id: string) => `session:${id}`;
+/** Anything of a person's own row changed (email, names, language, roles), or the account went. */
+export const accountTag = (oid: string) => `account:${oid}`;
+/** A like or a collaborator of a presentation changed; `id` is its numeric id. */
+export const viewerFactsTag = (id: string) => `viewer-facts:${id}`;
 /** Anything may have changed (the change feed was interrupted): drop everything. */
 export const EVERYTHING_TAG = "*";
 
 export interface ContentChanges {
   /** Calls listener with the tags of each change heard; returns the unsubscribe function. */
   subscribe(listener: (tags: readonly string[]) => void): () => void;
+}
+
+/** A change feed that also says whether it hears every write right now (the caches of people's own state use it only then). */
+export interface LiveChanges extends ContentChanges {
+  readonly live: boolean;
 }
 
 /** True when a change with these tags touches something tagged `tag`. */

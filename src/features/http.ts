@@ -5,7 +5,7 @@ import type { Database } from "../db/client";
 import type { MessageId } from "../i18n/locales";
 import type { FeatureFlags } from "../lib/features";
 import type { Limits } from "../lib/limits";
-import type { ContentChanges } from "./content-changes";
+import type { LiveChanges } from "./content-changes";
 import type { DocumentWork } from "./document-work";
 import type { TitleIndex } from "./search-suggest/title-index";
 
@@ -31,7 +31,7 @@ export interface FeatureContext {
   /** CPU-heavy document work (imports, exports, previews), run off the request loop. */
   documents: DocumentWork;
   /** What writes changed, heard from every process on the database (the small caches listen). */
-  changes: ContentChanges;
+  changes: LiveChanges;
   /**
    * Names what this response shows, for the page cache (issue 11): a cached anonymous response is
    * dropped when a change touches one of its tags. A cacheable response that names none is

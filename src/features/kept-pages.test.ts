@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { Database, Queryable } from "../db/client";
+import type { Database } from "../db/client";
 import { testDatabaseTargets } from "../db/testing";
 import { buildApp } from "../server/app";
-import { createSeededDatabase, TEST_CONFIG } from "../server/testing";
+import { countingDatabase, createSeededDatabase, TEST_CONFIG } from "../server/testing";
 
 /**
  * Issue 32 item 2: with the page cache off (TEST_CONFIG), the lists around the pages — home's
@@ -10,28 +10,6 @@ import { createSeededDatabase, TEST_CONFIG } from "../server/testing";
  * "Related" — come from the app's small caches: asked again, such a page runs no statement, so
  * its cost doesn't grow with the number of decks. A change to a listed deck drops them.
  */
-
-/** The database, counting the statements run through it (transactions' too). */
-function counting(db: Database): { db: Database; statements: string[] } {
-  const statements: string[] = [];
-  const counted = (queryable: Queryable): Queryable => ({
-    query: (sql, params) => {
-      statements.push(sql);
-      return queryable.query(sql, params);
-    },
-  });
-  return {
-    statements,
-    db: {
-      kind: db.kind,
-      query: counted(db).query,
-      transaction: (fn) => db.transaction((tx) => fn(counted(tx))),
-      ping: () => db.ping(),
-      listen: (channel, onMessage, onState) => db.listen(channel, onMessage, onState),
-      close: () => db.close(),
-    },
-  };
-}
 
 describe.each(testDatabaseTargets())(
   "issue 32 item 2: pages from the small caches, page cache off ($name)",
@@ -46,7 +24,7 @@ describe.each(testDatabaseTargets())(
       const created = await createSeededDatabase(target);
       raw = created.db;
       drop = created.drop;
-      const wrapped = counting(raw);
+      const wrapped = countingDatabase(raw);
       statements = wrapped.statements;
       expect(TEST_CONFIG.pageCacheMaxBytes).toBe(0);
       // The search index in memory reads the database in the background (its build, the changes it

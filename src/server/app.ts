@@ -59,7 +59,13 @@ import {
   PersonalPages,
   PLACEHOLDER_PERSON,
 } from "./page-cache/personal";
-import { acceptsGzip, type PageCache, registerPageCache, wildcardSpelledOut } from "./page-cache/plugin";
+import {
+  acceptsGzip,
+  mayHaveWritten,
+  type PageCache,
+  registerPageCache,
+  wildcardSpelledOut,
+} from "./page-cache/plugin";
 import { RequestInputError, registerRequestInput } from "./plugins/request-input";
 import { type RequestLimit, registerRequestLimit } from "./plugins/request-limit";
 import { registerSessions } from "./plugins/session";
@@ -199,6 +205,14 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
         })
       : null;
   app.decorate("pageCache", pageCache);
+  if (!pageCache) {
+    // Without the page cache, writes still answer once this process has heard them: the small
+    // caches, the kept sessions (a sign-out) and the search index follow the feed too.
+    app.addHook("onSend", async (request, reply, payload) => {
+      if (mayHaveWritten(request, reply)) await changes.sync();
+      return payload;
+    });
+  }
   rawHits = pageCache;
   app.addHook("preClose", (done) => {
     answeringRaw = false;
@@ -262,6 +276,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
   });
   const sessions = registerSessions(app, {
     db,
+    changes,
     secret,
     secureCookies: config.publicUrl.startsWith("https:"),
     publicOrigin: new URL(config.publicUrl).origin,

@@ -114,15 +114,20 @@ export async function updatePasswordHash(db: Queryable, id: string, passwordHash
 export async function findSessionUsers(
   db: Queryable,
   sessionIds: readonly string[],
-): Promise<Map<string, UserWithSecrets>> {
-  const rows = await db.query<UserWithSecrets & { sessionId: string }>(
+): Promise<Map<string, { user: UserWithSecrets; expiresAt: number }>> {
+  const rows = await db.query<UserWithSecrets & { sessionId: string; sessionExpiresAt: Date | string }>(
     `select s.id as "sessionId", ${userColumns("u")}, null as "passwordHash", u.language,
-            u.author_segment as "authorSegment"
+            u.author_segment as "authorSegment", s.expires_at as "sessionExpiresAt"
        from sessions s join users u on u.id = s.user_id
       where s.id = any($1::text[]) and s.expires_at > now()`,
     [sessionIds],
   );
-  return new Map(rows.map(({ sessionId, ...user }) => [sessionId, user]));
+  return new Map(
+    rows.map(({ sessionId, sessionExpiresAt, ...user }) => [
+      sessionId,
+      { user, expiresAt: new Date(sessionExpiresAt).getTime() },
+    ]),
+  );
 }
 
 export async function insertSession(

@@ -4,7 +4,9 @@ import { type Database, type Queryable, uniqueViolation } from "../../db/client"
 import { isLocale } from "../../i18n/locales";
 import { type BatchOptions, createBatcher } from "../../lib/batch";
 import { newOid } from "../../lib/ids";
+import type { LiveChanges } from "../content-changes";
 import type { Viewer } from "../viewer";
+import { KeptSessions } from "./kept-sessions";
 import { hashPassword, verifyPassword } from "./password";
 import {
   deleteOtherSessions,
@@ -177,20 +179,33 @@ export type SessionResolver = (token: string | undefined) => Promise<Viewer>;
 
 /**
  * Every request with a session cookie looks its session up; lookups that arrive together go to
- * the database together (lib/batch.ts), one query for many, always fresh: a session that has
- * ended is never taken for a live one.
+ * the database together (lib/batch.ts), one query for many. With the change feed (`changes`),
+ * what was found is kept in the process (kept-sessions.ts, issue 32 item 5) until a change names
+ * it: a session that has ended is never taken for a live one once the feed has told this process,
+ * which the process that ended it hears before it answers.
  */
 export const SESSION_LOOKUP_BATCH: BatchOptions = { maxBatch: 200, maxInFlight: 2 };
 
-export function createSessionResolver(db: Queryable, batch: BatchOptions = SESSION_LOOKUP_BATCH): SessionResolver {
+export function createSessionResolver(
+  db: Queryable,
+  options: { batch?: BatchOptions; changes?: LiveChanges; now?: () => number } = {},
+): SessionResolver {
   const lookUp = createBatcher(async (sessionIds: string[]) => {
     const users = await findSessionUsers(db, [...new Set(sessionIds)]);
     return sessionIds.map((id) => users.get(id) ?? null);
-  }, batch);
+  }, options.batch ?? SESSION_LOOKUP_BATCH);
+  const kept = options.changes ? new KeptSessions(options.changes, options.now) : null;
   return async (token) => {
     if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return null;
-    const user = await lookUp(sessionIdOf(token));
-    return user ? viewerOf(user) : null;
+    const id = sessionIdOf(token);
+    const hit = kept?.get(id);
+    if (hit) return hit;
+    const generation = kept?.generation ?? 0;
+    const found = await lookUp(id);
+    if (!found) return null;
+    const viewer = viewerOf(found.user);
+    kept?.keep(id, viewer, found.expiresAt, generation);
+    return viewer;
   };
 }
 

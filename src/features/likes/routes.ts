@@ -56,8 +56,9 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
     return { viewLinkId, keyType: query.key_type ?? "", grant: request.cookies[linkGrantCookie(viewLinkId)] };
   };
 
-  // A like moves a count, which anonymous pages may show late (issue 11): no change-feed barrier.
-  const options = { preHandler: withinBudget, config: { countsOnly: true } };
+  // A like is the person's own state too: their next page shows it (issue 32 item 5: view pages
+  // keep viewer facts until the feed tells a like), so it answers after the change-feed barrier.
+  const options = { preHandler: withinBudget };
   app.put("/api/v4/presentation/like/", options, handle(byLink, true));
   app.delete("/api/v4/presentation/like/", options, handle(byLink, false));
   app.put("/api/v4/presentation/:oid/like/", options, handle(byOid, true));

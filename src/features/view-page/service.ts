@@ -5,7 +5,7 @@ import type { Card } from "../../lib/card";
 import type { FeatureFlags } from "../../lib/features";
 import { ownerDisplayName } from "../../lib/owner";
 import { randomSubset } from "../../lib/random-subset";
-import { type ContentChanges, LISTS_TAG, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
+import { LISTS_TAG, type LiveChanges, presentationTag, SHOWCASE_TAG, userTag } from "../content-changes";
 import { downloadOfferOf } from "../downloads/service";
 import { ADDRESS_VIEWS_PER_HOUR, VIEW_WINDOW_MINUTES } from "../events/store-batch";
 import type { HeaderAppData } from "../explore/header-data";
@@ -17,7 +17,6 @@ import { accessOf, type PresentationAccess } from "../presentation/policy";
 import {
   countViewLinkVisit,
   findPresentationByOid,
-  findPresentationFacts,
   hasLiked,
   type LinkVisit,
   listListedPresentationsOf,
@@ -40,6 +39,7 @@ import { cachedSidebar, type SidebarData } from "../sidebar/service";
 import type { SidebarRows } from "../sidebar/sidebar-rows";
 import { cachedByKey, cachedUntilChange } from "../small-caches";
 import type { Viewer } from "../viewer";
+import { keptPresentationFacts, type PresentationFacts } from "./kept-facts";
 import { MORE_FROM_AUTHOR_COUNT, type MoreDecksData, RELATED_COUNT } from "./more-decks";
 import type { ReadingPageData } from "./reading-data";
 
@@ -82,11 +82,13 @@ export interface ViewPageSources {
   staffPicks(): Promise<readonly StaffPick[]>;
   /**
    * A presentation's row with its document, kept until it or its owner's names change; its counts
-   * are read fresh on every render (findPresentationFacts).
+   * come from `facts`.
    */
   presentation(oid: string): Promise<PresentationRow | null>;
   /** Issue 12: more from a presentation's author and related ones, kept until a listed deck or a name changes. */
   moreDecks(row: PresentationRow): Promise<{ data: MoreDecksData; owners: string[] }>;
+  /** What changes between requests (counts) and the viewer's right and like (kept-facts.ts). */
+  facts(id: string, userId: string | null): Promise<PresentationFacts | null>;
 }
 
 /** A kept row's document is the same object on every render: its transcript is derived once. */
@@ -103,8 +105,9 @@ function transcriptOf(document: PresentationRow["document"]) {
 /** Presentations whose rows a process keeps for its view pages (the busiest ones stay). */
 const KEPT_PRESENTATIONS = 256;
 
-export function createViewPageSources(db: Queryable, changes: ContentChanges): ViewPageSources {
+export function createViewPageSources(db: Queryable, changes: LiveChanges): ViewPageSources {
   return {
+    facts: keptPresentationFacts(db, changes),
     searchableCount: cachedSearchableCount(db, changes),
     sidebar: cachedSidebar(db, changes),
     staffPicks: cachedUntilChange(changes, [SHOWCASE_TAG], async () =>
@@ -253,7 +256,7 @@ export async function getPublicViewPage(
 ): Promise<PresentationPageData | null> {
   const kept = await sources.presentation(request.oid);
   // What changes between requests, and the viewer's right and like, in one round trip.
-  const facts = kept ? await findPresentationFacts(db, kept.id, request.viewer?.userId ?? null) : null;
+  const facts = kept ? await sources.facts(kept.id, request.viewer?.userId ?? null) : null;
   if (!kept || !facts) return null;
   const row = { ...kept, viewCount: facts.viewCount, likesCount: facts.likesCount };
   const access = accessOf(

@@ -222,11 +222,7 @@ export function registerPageCache(
   app.addHook("onSend", async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const pending = request.pageCache;
     if (!pending) {
-      if (
-        UNSAFE_METHODS.has(request.method) &&
-        !request.routeOptions.config?.countsOnly &&
-        !wroteNothing(request, reply)
-      ) {
+      if (mayHaveWritten(request, reply)) {
         // A write answers once this process has heard its changes: the next request sees them.
         await feed.sync();
       }
@@ -301,6 +297,13 @@ export function registerPageCache(
  */
 function wroteNothing(request: FastifyRequest, reply: FastifyReply): boolean {
   return request.is404 || reply.statusCode === 429;
+}
+
+/** A request that may have changed something the change feed tells (its answer waits for sync()). */
+export function mayHaveWritten(request: FastifyRequest, reply: FastifyReply): boolean {
+  return (
+    UNSAFE_METHODS.has(request.method) && !request.routeOptions.config?.countsOnly && !wroteNothing(request, reply)
+  );
 }
 
 function serve(request: FastifyRequest, reply: FastifyReply, page: CachedPage, how: string): void {

@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Database } from "../../db/client";
 import { createSessionResolver, endSession, SESSION_LIFETIME_MS, startSession } from "../../features/accounts/service";
+import type { LiveChanges } from "../../features/content-changes";
 
 /** The session cookie: HttpOnly, SameSite=Lax, Secure over HTTPS. */
 export const SESSION_COOKIE = "podium_session";
@@ -34,10 +35,11 @@ const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
  */
 export function registerSessions(
   app: FastifyInstance,
-  options: { db: Database; secret: string; secureCookies: boolean; publicOrigin: string },
+  options: { db: Database; changes?: LiveChanges; secret: string; secureCookies: boolean; publicOrigin: string },
 ): SessionTools {
   const { db, secret, secureCookies } = options;
-  const resolveSession = createSessionResolver(db);
+  // Issue 32 item 5: sessions kept in the process, dropped by the change feed.
+  const resolveSession = createSessionResolver(db, { changes: options.changes });
   const cookieBase = { path: "/", sameSite: "lax" as const, secure: secureCookies };
   const hmac = (value: string) => createHmac("sha256", secret).update(value).digest("base64url");
   const expectedToken = (request: FastifyRequest): string | null => {

@@ -137,6 +137,35 @@ export function useTestApp(
 export const oidIn = (location: unknown) => /presentations\/([a-z0-9]{12})\//.exec(String(location))?.[1] ?? "";
 
 /** Keeps cookies between requests and sends the CSRF token the way Podium's pages do. */
+/** The database, counting the statements run through it (transactions' too): `statements` lists their SQL. */
+export function countingDatabase(db: Database): { db: Database; statements: string[] } {
+  const statements: string[] = [];
+  const counted = (queryable: Queryable): Queryable => ({
+    query: (sql, params) => {
+      statements.push(sql);
+      return queryable.query(sql, params);
+    },
+  });
+  return {
+    statements,
+    db: {
+      kind: db.kind,
+      query: counted(db).query,
+      transaction: (fn) => db.transaction((tx) => fn(counted(tx))),
+      ping: () => db.ping(),
+      listen: (channel, onMessage, onState) => db.listen(channel, onMessage, onState),
+      close: () => db.close(),
+    },
+  };
+}
+
+/** A page's boot data (`data` of the podium-boot script) as the browser reads it. */
+export function pageDataOf<Data>(html: string): Data {
+  const json = /<script type="application\/json" id="podium-boot">([^<]*)<\/script>/.exec(html)?.[1];
+  if (!json) throw new Error("no boot data on the page");
+  return (JSON.parse(json) as { data: Data }).data;
+}
+
 export class TestAgent {
   readonly cookies = new Map<string, string>();
   constructor(private readonly app: FastifyInstance) {}
