@@ -62,11 +62,19 @@ export interface PageShape {
 }
 
 export function pageShapeOf(document: PresentationDocument): PageShape {
-  return {
-    pageAspect: cssAspect(deckPageAspect(document)),
-    posterAspect: cssAspect(aspectOf(posterTopicOf(document))),
-  };
+  // A kept document is the same object on every render (issue 32 item 5): its shape is worked out once.
+  let shape = shapes.get(document);
+  if (!shape) {
+    shape = {
+      pageAspect: cssAspect(deckPageAspect(document)),
+      posterAspect: cssAspect(aspectOf(posterTopicOf(document))),
+    };
+    shapes.set(document, shape);
+  }
+  return shape;
 }
+
+const shapes = new WeakMap<PresentationDocument, PageShape>();
 
 /** The first topic on the path that holds text or images: what a thumbnail or poster shows. */
 export function posterTopicOf(document: PresentationDocument): Topic | null {

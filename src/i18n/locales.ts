@@ -69,6 +69,20 @@ const ACCEPT_LANGUAGE_MAX_ENTRIES = 32;
  */
 export function negotiateLocale(header: string | undefined): Locale {
   if (!header) return DEFAULT_LOCALE;
+  // Issue 32 item 5: browsers send a handful of different headers; each is read once.
+  const known = negotiated.get(header);
+  if (known !== undefined) return known;
+  const locale = negotiate(header);
+  if (negotiated.size >= NEGOTIATED_KEPT) negotiated.clear();
+  negotiated.set(header, locale);
+  return locale;
+}
+
+/** Accept-Language headers whose answer is kept (a flood of different ones starts the map again). */
+const NEGOTIATED_KEPT = 1_000;
+const negotiated = new Map<string, Locale>();
+
+function negotiate(header: string): Locale {
   const entries: { tag: string; q: number; at: number }[] = [];
   for (const [at, part] of header.split(",").slice(0, ACCEPT_LANGUAGE_MAX_ENTRIES).entries()) {
     const [range = "", ...params] = part.trim().split(";");

@@ -390,25 +390,22 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
       viewerOid: PLACEHOLDER_PERSON.oid,
       csrfToken: PLACEHOLDER_PERSON.csrfToken,
     };
-    // The data without its shared parts (covered by the tags), whatever else it holds.
+    // The data without its shared parts (covered by the tags), whatever else it holds: set to
+    // undefined, which JSON leaves out (a delete would make the copy slow to write out).
     const keyed: Record<string, unknown> = { ...(data as Record<string, unknown>) };
-    for (const name of personal.shared) delete keyed[name];
-    const key = createHash("sha256")
-      .update(reply.request.url)
-      .update(
-        JSON.stringify([
-          page.entry,
-          page.status,
-          page.frameable,
-          page.forms,
-          page.cookieFree,
-          page.head,
-          locale,
-          maskedSession,
-        ]),
-      )
-      .update(JSON.stringify(keyed))
-      .digest("base64url");
+    for (const name of personal.shared) keyed[name] = undefined;
+    // The key is the text itself, not a hash of it (issue 32 item 5: hashing cost more than the
+    // lookup): two pages share a template only when all of it is the same.
+    const key = `${reply.request.url}\n${JSON.stringify([
+      page.entry,
+      page.status,
+      page.frameable,
+      page.forms,
+      page.cookieFree,
+      page.head,
+      locale,
+      maskedSession,
+    ])}\n${JSON.stringify(keyed)}`;
     let template = personalPages.get(key);
     let how = "hit";
     if (!template) {

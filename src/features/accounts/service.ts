@@ -67,8 +67,19 @@ function firstProblem(error: z.ZodError): AccountError {
 
 /** The session id stored in the database: a hash, so a leaked table can't be replayed. */
 export function sessionIdOf(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  // Issue 32 item 5: a signed-in person's every request needs it; worked out once per token.
+  let id = sessionIds.get(token);
+  if (id === undefined) {
+    id = createHash("sha256").update(token).digest("hex");
+    if (sessionIds.size >= SESSION_IDS_KEPT) sessionIds.clear();
+    sessionIds.set(token, id);
+  }
+  return id;
 }
+
+/** Session tokens whose stored id a process keeps (past it, the map starts again). */
+const SESSION_IDS_KEPT = 10_000;
+const sessionIds = new Map<string, string>();
 
 export function viewerOf(user: UserWithSecrets): NonNullable<Viewer> {
   return {

@@ -23,7 +23,20 @@ import { renderThumbnailSvg } from "./thumbnail";
 import { thumbnailImages } from "./thumbnail-images";
 
 export function canonicalPathOf(p: { oid: string; title: string }): string {
-  return `/p/${p.oid}/${slugify(p.title)}/`;
+  return `/p/${p.oid}/${slugOf(p.title)}/`;
+}
+
+/** Titles whose slug is kept: a view page needs its own on every request (issue 32 item 5). */
+const SLUGS_KEPT = 10_000;
+const slugs = new Map<string, string>();
+function slugOf(title: string): string {
+  let slug = slugs.get(title);
+  if (slug === undefined) {
+    slug = slugify(title);
+    if (slugs.size >= SLUGS_KEPT) slugs.clear();
+    slugs.set(title, slug);
+  }
+  return slug;
 }
 
 export function thumbnailPathOf(oid: string): string {

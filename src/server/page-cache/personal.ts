@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { crc32, deflateRawSync, constants as zlib } from "node:zlib";
 import { BOOT_DATA_ID } from "../../client/entries";
 import type { PagePerson } from "../../features/http";
+import { crc32Combine, crc32Shift } from "../../lib/crc32-combine";
 import { escapeHtml, jsonForScript } from "../../lib/html";
 import type { ChangeFeed } from "./change-feed";
 import { PAGE_CACHE_FRESH_MS } from "./plugin";
@@ -67,6 +68,9 @@ export interface PageTemplate {
    * (stored blocks) into one valid gzip body without compressing the page again.
    */
   deflated: readonly Buffer[];
+  /** Each part's CRC-32 and the operator that appends its length (lib/crc32-combine.ts): the gzip trailer's CRC without a pass over the page. */
+  crcs: readonly number[];
+  shifts: readonly number[];
   slots: readonly { slot: Slot; json: boolean }[];
   tags: readonly string[];
   storedAt: number;
@@ -107,6 +111,8 @@ export function makeTemplate(html: string, person: Person, tags: readonly string
   return {
     parts: encoded,
     deflated: encoded.map((part) => deflateRawSync(part, { level: DEFLATE_LEVEL, finishFlush: zlib.Z_FULL_FLUSH })),
+    crcs: encoded.map((part) => crc32(part)),
+    shifts: encoded.map((part) => crc32Shift(part.length)),
     slots,
     tags: [...new Set(tags)],
     storedAt: Date.now(),
@@ -115,7 +121,25 @@ export function makeTemplate(html: string, person: Person, tags: readonly string
 
 /** The person's strings for each slot of the template, escaped for where each one sits. */
 function fillsOf(template: PageTemplate, person: Person): Buffer[] {
-  return template.slots.map(({ slot, json }) => Buffer.from((json ? inJson : inHtml)(person[slot])));
+  return template.slots.map(({ slot, json }) => escapedFill(person[slot], json));
+}
+
+/**
+ * A person's string as a slot holds it, kept: the same few strings fill every page a person
+ * opens (issue 32 item 5). Two maps, for HTML and for JSON; past FILLS_KEPT each starts again.
+ */
+const FILLS_KEPT = 10_000;
+const htmlFills = new Map<string, Buffer>();
+const jsonFills = new Map<string, Buffer>();
+function escapedFill(value: string, json: boolean): Buffer {
+  const kept = json ? jsonFills : htmlFills;
+  let fill = kept.get(value);
+  if (fill === undefined) {
+    fill = Buffer.from((json ? inJson : inHtml)(value));
+    if (kept.size >= FILLS_KEPT) kept.clear();
+    kept.set(value, fill);
+  }
+  return fill;
 }
 
 /** The page for `person`: the template with their strings. */
@@ -136,7 +160,8 @@ const GZIP_HEADER = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
 const FINAL_EMPTY_BLOCK = Buffer.from([0x03, 0x00]);
 /** Largest stored block (RFC 1951 §3.2.4: LEN is 16 bits). */
 const STORED_BLOCK_MAX = 0xffff;
-const DEFLATE_LEVEL = 6;
+/** Each part is compressed once and sent many times: the smallest deflate zlib makes. */
+const DEFLATE_LEVEL = 9;
 
 /** `data` as stored (uncompressed) deflate blocks, none final: its bytes as they are, byte-aligned. */
 function storedBlocks(data: Buffer): Buffer[] {
@@ -154,7 +179,7 @@ function storedBlocks(data: Buffer): Buffer[] {
 /**
  * The page for `person`, gzipped, without compressing it: the template's deflated parts with the
  * person's strings between them as stored blocks, a final empty block, and the CRC and length of
- * the whole (the CRC is the only pass over the page's bytes).
+ * the whole (the CRC from the parts' CRCs, kept with the template, and the person's strings).
  */
 export function gzipFilledTemplate(template: PageTemplate, person: Person): Buffer {
   const fills = fillsOf(template, person);
@@ -163,7 +188,7 @@ export function gzipFilledTemplate(template: PageTemplate, person: Person): Buff
   let size = 0;
   template.parts.forEach((part, index) => {
     pieces.push(template.deflated[index] as Buffer);
-    crc = crc32(part, crc);
+    crc = crc32Combine(crc, template.crcs[index] as number, template.shifts[index] as number);
     size += part.length;
     const fill = fills[index];
     if (fill && fill.length > 0) {
@@ -188,7 +213,9 @@ export class PersonalPages {
     this.#feed = options.feed;
     this.#store = new TaggedStore<PageTemplate>(
       { maxBytes: options.maxBytes, freshMs: PERSONAL_TEMPLATE_TTL_MS, staleMs: PERSONAL_TEMPLATE_TTL_MS },
-      (_key, template) =>
+      // The key is a page's masked data as text (app.ts templatedPage): it counts too.
+      (key, template) =>
+        key.length +
         template.parts.reduce((sum, part) => sum + part.length, 0) +
         template.deflated.reduce((sum, part) => sum + part.length, 0),
     );

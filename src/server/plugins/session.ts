@@ -27,6 +27,8 @@ export class CsrfError extends Error {
 }
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+/** Signed-in sessions whose CSRF token a process keeps (past it, the map starts again). */
+const CSRF_TOKENS_KEPT = 10_000;
 
 /**
  * Sessions and CSRF protection. The CSRF token is an HMAC of the session (or of an
@@ -42,8 +44,19 @@ export function registerSessions(
   const resolveSession = createSessionResolver(db, { changes: options.changes });
   const cookieBase = { path: "/", sameSite: "lax" as const, secure: secureCookies };
   const hmac = (value: string) => createHmac("sha256", secret).update(value).digest("base64url");
+  // Issue 32 item 5: a session's token is the same on every page; worked out once per session.
+  const sessionTokens = new Map<string, string>();
+  const sessionCsrfToken = (session: string): string => {
+    let token = sessionTokens.get(session);
+    if (token === undefined) {
+      token = hmac(`session:${session}`);
+      if (sessionTokens.size >= CSRF_TOKENS_KEPT) sessionTokens.clear();
+      sessionTokens.set(session, token);
+    }
+    return token;
+  };
   const expectedToken = (request: FastifyRequest): string | null => {
-    if (request.sessionToken) return hmac(`session:${request.sessionToken}`);
+    if (request.sessionToken) return sessionCsrfToken(request.sessionToken);
     const seed = request.cookies[CSRF_SEED_COOKIE];
     return seed && /^[A-Za-z0-9_-]{32}$/.test(seed) ? hmac(`anonymous:${seed}`) : null;
   };
