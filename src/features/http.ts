@@ -20,6 +20,8 @@ declare module "fastify" {
      * the page cache leaves it alone, so requests for the same address don't wait on it.
      */
     uncached?: boolean;
+    /** False: the answer goes without the security headers (server/plugins/security-headers.ts): a beacon's 204. */
+    securityHeaders?: boolean;
   }
 }
 

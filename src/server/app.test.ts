@@ -18,7 +18,8 @@ import {
 import { stableOid } from "../lib/ids";
 import { buildApp } from "./app";
 import { type Config, DEFAULT_ACCOUNT_LIMITS, DEFAULT_FEATURES } from "./config";
-import { insertTestUser, TEST_CONFIG } from "./testing";
+import { securityHeaders } from "./plugins/security-headers";
+import { insertTestUser, TEST_CONFIG, TestAgent } from "./testing";
 
 const testConfig: Config = { ...TEST_CONFIG, accountLimits: DEFAULT_ACCOUNT_LIMITS, likeRateLimitPerMinute: 1000 };
 
@@ -302,6 +303,56 @@ describe.each(testDatabaseTargets())("Podium app on $name", (target) => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
+  });
+
+  it("issue 32 item 5: every page, error pages and signed-in pages too, carries the security headers helmet set; a beacon's 204 none", async () => {
+    const expected = {
+      "cross-origin-opener-policy": "same-origin",
+      "cross-origin-resource-policy": "same-site",
+      "origin-agent-cluster": "?1",
+      "referrer-policy": "strict-origin-when-cross-origin",
+      "x-content-type-options": "nosniff",
+      "x-dns-prefetch-control": "off",
+      "x-download-options": "noopen",
+      "x-permitted-cross-domain-policies": "none",
+      "x-xss-protection": "0",
+      "x-frame-options": "DENY",
+    };
+    const agent = new TestAgent(app);
+    await agent.signUp("headers@podium.test");
+    for (const answer of [
+      await app.inject({ method: "GET", url: `/p/${oids.public}/` }),
+      await app.inject({ method: "GET", url: "/no-such-page" }),
+      await agent.get(`/p/${oids.public}/`),
+      await agent.get("/settings/"),
+    ]) {
+      expect(answer.headers, answer.raw.req.url).toMatchObject(expected);
+      // TEST_CONFIG's public address is https: a year of HSTS.
+      expect(answer.headers["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    }
+    const beacon = await app.inject({
+      method: "POST",
+      url: "/log/json",
+      headers: { "content-type": "application/json" },
+      payload: "[]",
+    });
+    expect(beacon.statusCode).toBe(400);
+    const accepted = await app.inject({
+      method: "POST",
+      url: "/log/json",
+      headers: { "content-type": "application/json" },
+      payload: JSON.stringify([
+        { core: { type: "Analytics", event_type: "x" }, user: { session_id: "s1" }, body: { event_name: "x" } },
+      ]),
+    });
+    expect(accepted.statusCode).toBe(204);
+    expect(accepted.headers["x-content-type-options"]).toBeUndefined();
+    expect(accepted.headers["cross-origin-opener-policy"]).toBeUndefined();
+  });
+
+  it("issue 32 item 5: HSTS only for a public address over https (it would pin a host that has none)", () => {
+    expect(securityHeaders(true)["strict-transport-security"]).toBe("max-age=31536000; includeSubDomains");
+    expect(securityHeaders(false)["strict-transport-security"]).toBeUndefined();
   });
 
   it("answers JSON errors for API paths and refuses oversized bodies", async () => {

@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import compress from "@fastify/compress";
 import cookie from "@fastify/cookie";
 import formbody from "@fastify/formbody";
-import helmet from "@fastify/helmet";
 import proxyAddr, { compile as compileTrust } from "@fastify/proxy-addr";
 import fastifyStatic from "@fastify/static";
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
@@ -68,6 +67,7 @@ import {
 } from "./page-cache/plugin";
 import { RequestInputError, registerRequestInput } from "./plugins/request-input";
 import { type RequestLimit, registerRequestLimit } from "./plugins/request-limit";
+import { registerSecurityHeaders } from "./plugins/security-headers";
 import { registerSessions } from "./plugins/session";
 import { loadClientAssets } from "./render/assets";
 import { renderPage } from "./render/page";
@@ -223,16 +223,7 @@ export async function buildApp(config: Config, db: Database): Promise<FastifyIns
     config.pageCacheMaxBytes > 0 ? new PersonalPages({ maxBytes: config.pageCacheMaxBytes / 4, feed: changes }) : null;
   app.decorate("changes", changes);
 
-  await app.register(helmet, {
-    // The CSP and framing headers are set per response below: the embed page differs.
-    contentSecurityPolicy: false,
-    frameguard: false,
-    crossOriginEmbedderPolicy: false,
-    // Thumbnails and the embed page are used by other sites; everything else stays same-site.
-    crossOriginResourcePolicy: { policy: "same-site" },
-    strictTransportSecurity: config.publicUrl.startsWith("https:"),
-    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-  });
+  registerSecurityHeaders(app, { https: config.publicUrl.startsWith("https:") });
   app.addHook("onSend", async (request, reply) => {
     // No content, nothing to frame or run (issue 14: the usage-event beacons' 204s, thousands a second).
     if (reply.statusCode === 204) return;

@@ -97,9 +97,8 @@ export function registerEventRoutes(app: FastifyInstance, context: FeatureContex
       path,
       {
         bodyLimit: USAGE_EVENT_MAX_BYTES,
-        helmet: false,
         compress: false,
-        config: { csrfExempt: true, countsOnly: true },
+        config: { csrfExempt: true, countsOnly: true, securityHeaders: false },
       },
       async (request, reply) => {
         const answer = await intake.answer(request.body, { address: request.ip, cookie: request.headers.cookie });
