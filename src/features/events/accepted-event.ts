@@ -252,12 +252,27 @@ function keepRefererOrigin(event: { platform?: unknown }) {
   if (platform === null || typeof platform !== "object") return;
   const page = platform as { referer?: unknown };
   if (typeof page.referer !== "string") return;
+  page.referer = originOfReferer(page.referer);
+}
+
+/** Referers whose origin is kept: a page's beacons name the same few (issue 32 item 4: a URL parse each was a fiftieth of the intake). */
+const REFERER_ORIGINS_KEPT = 1_000;
+const refererOrigins = new Map<string, string | null>();
+
+/** The origin of an http(s) address, or null. */
+function originOfReferer(referer: string): string | null {
+  const known = refererOrigins.get(referer);
+  if (known !== undefined) return known;
+  let origin: string | null;
   try {
-    const url = new URL(page.referer);
-    page.referer = url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
+    const url = new URL(referer);
+    origin = url.protocol === "http:" || url.protocol === "https:" ? url.origin : null;
   } catch {
-    page.referer = null;
+    origin = null;
   }
+  if (refererOrigins.size >= REFERER_ORIGINS_KEPT) refererOrigins.clear();
+  refererOrigins.set(referer, origin);
+  return origin;
 }
 
 /** One cookie's value in a Cookie header, or null. */

@@ -1,8 +1,9 @@
 import http from "node:http";
+import secureJson from "secure-json-parse";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseTargets } from "../../db/testing";
 import { createTestApp } from "../../server/testing";
-import { USAGE_EVENT_MAX_BYTES } from "./intake";
+import { parseEventJson, USAGE_EVENT_MAX_BYTES } from "./intake";
 
 /**
  * Issue 14 item 1: a beacon is answered by the event intake straight from Node's HTTP server,
@@ -148,5 +149,44 @@ describe.each(testDatabaseTargets())("usage-event intake on a socket (issue 14, 
     expect(answer?.status).toBe(429);
     expect(Number(answer?.headers["retry-after"])).toBeGreaterThan(0);
     expect(JSON.parse(answer?.text ?? "{}").message).toMatch(/^Too many requests\. Please wait \d+ seconds/);
+  });
+});
+
+describe("issue 32 item 4: a beacon's JSON read without secure-json-parse's scan where it can't matter", () => {
+  const careful = (text: string) => {
+    try {
+      return { value: secureJson.parse(text, null, { protoAction: "error", constructorAction: "error" }) };
+    } catch {
+      return { refused: true };
+    }
+  };
+  const quick = (text: string) => {
+    try {
+      return { value: parseEventJson(text) };
+    } catch {
+      return { refused: true };
+    }
+  };
+
+  it("answers every body as secure-json-parse does: poisoned keys (plain, escaped, nested), a byte order mark, bad JSON", () => {
+    const bodies = [
+      JSON.stringify(event("x", "s")),
+      `[{"__proto__":{"polluted":true}}]`,
+      `[{"a":{"b":{"__proto__":{"polluted":true}}}}]`,
+      `[{"\\u005f_proto__":{"polluted":true}}]`,
+      `[{"_\\u005fproto__":{"polluted":true}}]`,
+      `[{"constructor":{"prototype":{"polluted":true}}}]`,
+      `[{"\\u0063onstructor":{"prototype":{"polluted":true}}}]`,
+      `[{"constructor":"just a word"}]`,
+      `[{"text":"a __proto__ in a value"}]`,
+      `[{"text":"caf\\u00e9"}]`,
+      `\ufeff${JSON.stringify(event("x", "s"))}`,
+      "not json",
+      "",
+      "[",
+    ];
+    for (const body of bodies) expect(quick(body), body).toEqual(careful(body));
+    // And the poisoned ones are refused, whichever way they were read.
+    for (const body of bodies.slice(1, 7)) expect(quick(body), body).toEqual({ refused: true });
   });
 });
