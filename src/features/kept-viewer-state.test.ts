@@ -1,10 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { openDatabase } from "../db/client";
 import { testDatabaseTargets } from "../db/testing";
 import { buildApp } from "../server/app";
 import { SESSION_COOKIE } from "../server/plugins/session";
-import { countingDatabase, pageDataOf, TEST_CONFIG, TestAgent } from "../server/testing";
+import { countingDatabase, pageDataOf, TEST_CONFIG, TestAgent, withTwoServers } from "../server/testing";
 import { BROWSER_HEADERS } from "../server/testing/browser";
 import type { PresentationPageData } from "./presentation/page-data";
 
@@ -183,11 +182,7 @@ const postgres = testDatabaseTargets().find((candidate) => candidate.name === "p
 describe.skipIf(!postgres)("issue 32 item 5: kept sessions across processes on PostgreSQL", () => {
   it("a sign-out through one server ends the session on another that kept it", async () => {
     if (!postgres) return;
-    const { db, drop, url } = await postgres.create();
-    const other = await openDatabase({ url: String(url) });
-    const first = await buildApp(TEST_CONFIG, db);
-    const second = await buildApp(TEST_CONFIG, other);
-    try {
+    await withTwoServers(postgres, {}, async ({ first, second }) => {
       const agent = new TestAgent(first);
       await agent.signUp("kept-two@podium.test");
       const oid = await agent.newDeck({ name: "two.md", content: DECK }, { privacy: "public" });
@@ -199,11 +194,6 @@ describe.skipIf(!postgres)("issue 32 item 5: kept sessions across processes on P
       // The second server has heard everything committed before its barrier: the sign-out too.
       await second.changes.sync();
       expect((await viewAs(there, oid)).viewerEmail).toBeNull();
-    } finally {
-      await second.close();
-      await first.close();
-      await other.close();
-      await drop();
-    }
+    });
   }, 60_000);
 });

@@ -1,20 +1,19 @@
 import type { FastifyInstance } from "fastify";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../../db/client";
+import type { Database } from "../../db/client";
 import { testDatabaseTargets } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { stableOid } from "../../lib/ids";
-import { buildApp } from "../../server/app";
 import { configFromEnv } from "../../server/config";
 import {
   createTestApp,
   insertTestDeck,
   insertTestUser,
   searchCaughtUp,
-  TEST_CONFIG,
   TestAgent,
   userIdOf,
+  withTwoServers,
 } from "../../server/testing";
 import { EVERYTHING_TAG } from "../content-changes";
 import { type SearchHitKind, searchCatalogue } from "./repository";
@@ -259,14 +258,8 @@ const postgres = testDatabaseTargets().find((target) => target.name === "postgre
 describe.skipIf(!postgres)("issue 32 the search index in memory across processes on PostgreSQL", () => {
   it("a deck renamed through one server is found under its new title by a search on another, answered from its index", async () => {
     if (!postgres) return;
-    const { db, drop, url } = await postgres.create();
     // Two servers on one database, each with its own connections, change-feed listener and index.
-    const other = await openDatabase({ url: String(url) });
-    const first = await buildApp(TEST_CONFIG, db);
-    const second = await buildApp(TEST_CONFIG, other);
-    try {
-      await first.ready();
-      await second.ready();
+    await withTwoServers(postgres, {}, async ({ first, second, db }) => {
       const agent = new TestAgent(first);
       await agent.signUp("two-indexes@podium.test");
       const ownerId = await userIdOf(db, "two-indexes@podium.test");
@@ -290,10 +283,6 @@ describe.skipIf(!postgres)("issue 32 the search index in memory across processes
       expect(saved.statusCode).toBe(303);
       expect(await titles("salamander")).toEqual(["Salamander care"]);
       expect(await titles("axolotl")).toEqual([]);
-    } finally {
-      await second.close();
-      await first.close();
-      await drop();
-    }
+    });
   }, 90_000);
 });

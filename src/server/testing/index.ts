@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll } from "vitest";
-import type { Database, Queryable } from "../../db/client";
+import { type Database, openDatabase, type Queryable } from "../../db/client";
 import type { TestDatabaseTarget } from "../../db/testing";
 import { importMarkdown } from "../../document/markdown";
 import { insertUser, type NewUser } from "../../features/accounts/repository";
@@ -101,6 +101,31 @@ export async function createTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+/**
+ * Two servers on one fresh PostgreSQL database, as two processes are: each with its own
+ * connections, change-feed listener and in-process caches. Both closed and the database dropped
+ * after `run`, however it ends.
+ */
+export async function withTwoServers(
+  target: TestDatabaseTarget,
+  config: Partial<Config>,
+  run: (servers: { first: FastifyInstance; second: FastifyInstance; db: Database }) => Promise<void>,
+): Promise<void> {
+  const { db, drop, url } = await target.create();
+  const other = await openDatabase({ url: String(url) });
+  const first = await buildApp({ ...TEST_CONFIG, ...config }, db);
+  const second = await buildApp({ ...TEST_CONFIG, ...config }, other);
+  try {
+    await first.ready();
+    await second.ready();
+    await run({ first, second, db });
+  } finally {
+    await second.close();
+    await first.close();
+    await drop();
+  }
+}
 
 /**
  * Issue 32 item 3: waits until the app's searches see every change committed so far: the change
