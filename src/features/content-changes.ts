@@ -19,8 +19,8 @@ export const VIDEOS_TAG = "videos";
 export const sessionTag = (id: string) => `session:${id}`;
 /** Anything of a person's own row changed (email, names, language, roles), or the account went. */
 export const accountTag = (oid: string) => `account:${oid}`;
-/** A like or a collaborator of a presentation changed; `id` is its numeric id. */
-export const viewerFactsTag = (id: string) => `viewer-facts:${id}`;
+/** A like or a collaborator of a presentation changed. */
+export const viewerFactsTag = (oid: string) => `viewer-facts:${oid}`;
 /** Anything may have changed (the change feed was interrupted): drop everything. */
 export const EVERYTHING_TAG = "*";
 
@@ -32,6 +32,11 @@ export interface ContentChanges {
 /** A change feed that also says whether it hears every write right now (the caches of people's own state use it only then). */
 export interface LiveChanges extends ContentChanges {
   readonly live: boolean;
+  /**
+   * Tells this process's listeners at once, for a write that doesn't wait for the feed's barrier
+   * (a like): its own next request sees it; the other processes hear the trigger's NOTIFY.
+   */
+  publish(tags: readonly string[]): void;
 }
 
 /** True when a change with these tags touches something tagged `tag`. */

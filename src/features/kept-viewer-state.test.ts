@@ -180,7 +180,7 @@ describe.each(testDatabaseTargets())("issue 32 item 5: kept sessions and viewer 
 const postgres = testDatabaseTargets().find((candidate) => candidate.name === "postgres");
 
 describe.skipIf(!postgres)("issue 32 item 5: kept sessions across processes on PostgreSQL", () => {
-  it("a sign-out through one server ends the session on another that kept it", async () => {
+  it("a sign-out through one server ends the session on another that kept it; a like through one shows on the other", async () => {
     if (!postgres) return;
     await withTwoServers(postgres, {}, async ({ first, second }) => {
       const agent = new TestAgent(first);
@@ -194,6 +194,18 @@ describe.skipIf(!postgres)("issue 32 item 5: kept sessions across processes on P
       // The second server has heard everything committed before its barrier: the sign-out too.
       await second.changes.sync();
       expect((await viewAs(there, oid)).viewerEmail).toBeNull();
+
+      // A like through the first server shows on the second, which kept the person's facts.
+      const liker = new TestAgent(first);
+      await liker.signUp("kept-liker@podium.test");
+      const same = new TestAgent(second);
+      same.cookies.set(SESSION_COOKIE, String(liker.cookies.get(SESSION_COOKIE)));
+      expect((await viewAs(same, oid)).hasLikedPrezi).toBe(false);
+      expect((await liker.api("PUT", `/api/v4/presentation/${oid}/like/`)).statusCode).toBe(200);
+      // On the first at once (it told itself); on the second once the feed has brought the NOTIFY.
+      expect((await viewAs(liker, oid)).hasLikedPrezi).toBe(true);
+      await second.changes.sync();
+      expect((await viewAs(same, oid)).hasLikedPrezi).toBe(true);
     });
   }, 60_000);
 });

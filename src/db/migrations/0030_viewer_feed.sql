@@ -5,7 +5,7 @@
 --   session:{id}        a session ended (signed out, a password changed, the account deleted); the
 --                        id is the SHA-256 of the cookie's token, never the token;
 --   account:{oid}       anything of a person's row changed (email, names, language, roles) or it went;
---   viewer-facts:{id}   a like or a collaborator of presentation {id} (its numeric id) changed.
+--   viewer-facts:{oid}  a like or a collaborator of presentation {oid} changed.
 
 create function podium_session_ended() returns trigger language plpgsql as $$
 begin
@@ -33,10 +33,10 @@ create trigger users_account_changed after update or delete on users
 create function podium_viewer_facts_changed() returns trigger language plpgsql as $$
 begin
   if tg_op <> 'INSERT' then
-    perform pg_notify('podium_changes', 'viewer-facts:' || old.presentation_id);
+    perform pg_notify('podium_changes', 'viewer-facts:' || p.oid) from presentations p where p.id = old.presentation_id;
   end if;
   if tg_op <> 'DELETE' and (tg_op = 'INSERT' or new.presentation_id <> old.presentation_id) then
-    perform pg_notify('podium_changes', 'viewer-facts:' || new.presentation_id);
+    perform pg_notify('podium_changes', 'viewer-facts:' || p.oid) from presentations p where p.id = new.presentation_id;
   end if;
   return null;
 end

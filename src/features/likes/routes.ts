@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { viewerFactsTag } from "../content-changes";
 import type { FeatureContext } from "../http";
 import { linkGrantCookie } from "../presentation/link-gate";
 import { createLikeService, LikeError, type LikeTarget } from "./service";
@@ -39,7 +40,8 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
     (target: (request: FastifyRequest) => LikeTarget, liked: boolean) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
       try {
-        const result = await likes.setLiked(request.viewer, target(request), liked);
+        const { oid, ...result } = await likes.setLiked(request.viewer, target(request), liked);
+        context.changes.publish([viewerFactsTag(oid)]);
         return reply.header("cache-control", "no-store").send(result);
       } catch (error) {
         if (error instanceof LikeError) {
@@ -56,9 +58,11 @@ export function registerLikeRoutes(app: FastifyInstance, context: FeatureContext
     return { viewLinkId, keyType: query.key_type ?? "", grant: request.cookies[linkGrantCookie(viewLinkId)] };
   };
 
-  // A like is the person's own state too: their next page shows it (issue 32 item 5: view pages
-  // keep viewer facts until the feed tells a like), so it answers after the change-feed barrier.
-  const options = { preHandler: withinBudget };
+  // A like moves a count, which anonymous pages may show late (issue 11): no change-feed barrier
+  // (a round trip that halved likes per second). It is also the person's own state, which view
+  // pages keep (issue 32 item 5): the route tells this process at once (handle, above), and the
+  // trigger's NOTIFY tells the others.
+  const options = { preHandler: withinBudget, config: { countsOnly: true } };
   app.put("/api/v4/presentation/like/", options, handle(byLink, true));
   app.delete("/api/v4/presentation/like/", options, handle(byLink, false));
   app.put("/api/v4/presentation/:oid/like/", options, handle(byOid, true));

@@ -33,7 +33,12 @@ export const LIKE_BATCH: BatchOptions = { maxBatch: 200, maxInFlight: 2 };
 
 export interface LikeService {
   /** Likes or unlikes; idempotent (a second like leaves one like). Returns the exact count. */
-  setLiked(viewer: Viewer, target: LikeTarget, liked: boolean): Promise<{ liked: boolean; likesCount: number }>;
+  /** The presentation's oid comes back too (its view pages' kept facts are dropped by it). */
+  setLiked(
+    viewer: Viewer,
+    target: LikeTarget,
+    liked: boolean,
+  ): Promise<{ liked: boolean; likesCount: number; oid: string }>;
 }
 
 export function createLikeService(db: Database, batch: BatchOptions = LIKE_BATCH): LikeService {
@@ -47,12 +52,12 @@ async function setLiked(
   viewer: Viewer,
   target: LikeTarget,
   liked: boolean,
-): Promise<{ liked: boolean; likesCount: number }> {
+): Promise<{ liked: boolean; likesCount: number; oid: string }> {
   if (!viewer) throw new LikeError(401, "Sign in to like presentations.");
   // The hot path: a presentation open to everyone is checked and liked in one statement.
   if ("oid" in target && isOid(target.oid)) {
     const count = await apply({ userId: viewer.userId, target: { openOid: target.oid }, liked });
-    if (count !== null) return { liked, likesCount: count };
+    if (count !== null) return { liked, likesCount: count, oid: target.oid };
   }
   let oid: string;
   let viaLiveLink = false;
@@ -75,5 +80,5 @@ async function setLiked(
   if (!access.view) throw new LikeError(404, NOT_FOUND);
   const changed = await apply({ userId: viewer.userId, target: { presentationId: presentation.id }, liked });
   if (changed === null) throw new LikeError(404, NOT_FOUND);
-  return { liked, likesCount: changed };
+  return { liked, likesCount: changed, oid };
 }

@@ -23,8 +23,8 @@ const NO_VIEWER: ViewerFacts = { collaboratorRight: null, liked: false };
  * and like), kept in the process so a busy page runs no statement (issue 32 item 5):
  *  - the counts for COUNTS_KEPT_MS (they lag, as on every cached page), and until a like changes;
  *  - a signed-in viewer's right and like until the change feed says a like or a collaborator of
- *    that presentation changed (`viewer-facts:{id}`, migration 0030) or `*` (a lost feed). The
- *    process that wrote hears it before it answers, so a like shows on the next page.
+ *    that presentation changed (`viewer-facts:{oid}`, migration 0030) or `*` (a lost feed). A like
+ *    tells this process at once (likes/routes.ts publishes the tag): the liker's next page shows it.
  * While the feed isn't live every request reads the database; a read that was on its way when a
  * change came is answered but not kept.
  */
@@ -32,17 +32,18 @@ export function keptPresentationFacts(
   db: Queryable,
   changes: LiveChanges,
   now: () => number = () => Date.now(),
-): (id: string, userId: string | null) => Promise<PresentationFacts | null> {
+): (presentation: { id: string; oid: string }, userId: string | null) => Promise<PresentationFacts | null> {
+  // By presentation oid (what the feed's tags name).
   const counts = new Map<string, Counts & { readAt: number }>();
   const viewers = new Map<string, ViewerFacts>();
   /** The viewers' keys kept per presentation, so a change drops them without a scan. */
   const viewersOf = new Map<string, Set<string>>();
   let generation = 0;
 
-  const dropPresentation = (id: string) => {
-    counts.delete(id);
-    for (const key of viewersOf.get(id) ?? []) viewers.delete(key);
-    viewersOf.delete(id);
+  const dropPresentation = (oid: string) => {
+    counts.delete(oid);
+    for (const key of viewersOf.get(oid) ?? []) viewers.delete(key);
+    viewersOf.delete(oid);
   };
   changes.subscribe((tags) => {
     for (const tag of tags) {
@@ -60,21 +61,21 @@ export function keptPresentationFacts(
     }
   });
 
-  const keep = (id: string, userId: string | null, facts: PresentationFacts, readAt: number) => {
-    counts.delete(id);
-    counts.set(id, { likesCount: facts.likesCount, viewCount: facts.viewCount, readAt });
+  const keep = (oid: string, userId: string | null, facts: PresentationFacts, readAt: number) => {
+    counts.delete(oid);
+    counts.set(oid, { likesCount: facts.likesCount, viewCount: facts.viewCount, readAt });
     if (counts.size > KEPT_FACTS) {
       const oldest = counts.keys().next().value;
       if (oldest !== undefined) counts.delete(oldest);
     }
     if (userId === null) return;
-    const key = `${id} ${userId}`;
+    const key = `${oid} ${userId}`;
     viewers.delete(key);
     viewers.set(key, { collaboratorRight: facts.collaboratorRight, liked: facts.liked });
-    let keys = viewersOf.get(id);
+    let keys = viewersOf.get(oid);
     if (!keys) {
       keys = new Set();
-      viewersOf.set(id, keys);
+      viewersOf.set(oid, keys);
     }
     keys.add(key);
     if (viewers.size > KEPT_FACTS) {
@@ -88,10 +89,10 @@ export function keptPresentationFacts(
     }
   };
 
-  return async (id, userId) => {
+  return async ({ id, oid }, userId) => {
     if (changes.live) {
-      const kept = counts.get(id);
-      const key = userId === null ? null : `${id} ${userId}`;
+      const kept = counts.get(oid);
+      const key = userId === null ? null : `${oid} ${userId}`;
       const viewer = key === null ? NO_VIEWER : viewers.get(key);
       if (kept && viewer && now() - kept.readAt < COUNTS_KEPT_MS) {
         if (key !== null) {
@@ -105,7 +106,7 @@ export function keptPresentationFacts(
     const startedAt = now();
     const at = generation;
     const facts = await findPresentationFacts(db, id, userId);
-    if (facts && at === generation && changes.live) keep(id, userId, facts, startedAt);
+    if (facts && at === generation && changes.live) keep(oid, userId, facts, startedAt);
     return facts;
   };
 }

@@ -88,7 +88,7 @@ export interface ViewPageSources {
   /** Issue 12: more from a presentation's author and related ones, kept until a listed deck or a name changes. */
   moreDecks(row: PresentationRow): Promise<{ data: MoreDecksData; owners: string[] }>;
   /** What changes between requests (counts) and the viewer's right and like (kept-facts.ts). */
-  facts(id: string, userId: string | null): Promise<PresentationFacts | null>;
+  facts(presentation: { id: string; oid: string }, userId: string | null): Promise<PresentationFacts | null>;
 }
 
 /** A kept row's document is the same object on every render: its transcript is derived once. */
@@ -256,7 +256,7 @@ export async function getPublicViewPage(
 ): Promise<PresentationPageData | null> {
   const kept = await sources.presentation(request.oid);
   // What changes between requests, and the viewer's right and like, in one round trip.
-  const facts = kept ? await sources.facts(kept.id, request.viewer?.userId ?? null) : null;
+  const facts = kept ? await sources.facts(kept, request.viewer?.userId ?? null) : null;
   if (!kept || !facts) return null;
   const row = { ...kept, viewCount: facts.viewCount, likesCount: facts.likesCount };
   const access = accessOf(
