@@ -126,8 +126,17 @@ export function missingPluralRulesMessage(locale: string): string {
 
 /** Whether this runtime has plural rules for the locale. */
 export function hasPluralRules(locale: string): boolean {
-  return typeof Intl.PluralRules === "function" && Intl.PluralRules.supportedLocalesOf(locale).length > 0;
+  if (typeof Intl.PluralRules !== "function") return false;
+  // Asked for every intl object, one a page: supportedLocalesOf costs more than the answer's lookup.
+  let known = pluralRulesByLocale.get(locale);
+  if (known === undefined) {
+    known = Intl.PluralRules.supportedLocalesOf(locale).length > 0;
+    pluralRulesByLocale.set(locale, known);
+  }
+  return known;
 }
+/** hasPluralRules' answers by locale (a handful: the locales Podium speaks). */
+const pluralRulesByLocale = new Map<string, boolean>();
 
 /** Issue 30: the Intl formatters one intl object uses (react-intl's "intl cache"). */
 export function createIntlCache(): Formatters {

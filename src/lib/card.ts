@@ -57,19 +57,25 @@ export function cardsToDraw(cards: CardsShown): readonly Card[] | null {
 export const MARK_START = "\uE000";
 export const MARK_END = "\uE001";
 
-/** Splits marked text into plain and highlighted runs, in order. */
+/**
+ * Splits marked text into plain and highlighted runs, in order: each marker starts (MARK_START) or
+ * ends (MARK_END) a highlighted run. Found with indexOf and cut with slice: a search page's 24
+ * snippets went through it character by character at a twelfth of the page's render.
+ */
 export function markedRuns(text: string): { text: string; marked: boolean }[] {
   const runs: { text: string; marked: boolean }[] = [];
-  let current = "";
   let marked = false;
-  for (const char of text) {
-    if (char === MARK_START || char === MARK_END) {
-      if (current) runs.push({ text: current, marked });
-      current = "";
-      marked = char === MARK_START;
-    } else current += char;
+  let from = 0;
+  for (;;) {
+    const start = text.indexOf(MARK_START, from);
+    const end = text.indexOf(MARK_END, from);
+    const next = start < 0 ? end : end < 0 ? start : Math.min(start, end);
+    if (next < 0) break;
+    if (next > from) runs.push({ text: text.slice(from, next), marked });
+    marked = next === start;
+    from = next + 1;
   }
-  if (current) runs.push({ text: current, marked });
+  if (from < text.length) runs.push({ text: text.slice(from), marked });
   return runs;
 }
 

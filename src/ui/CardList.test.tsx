@@ -83,4 +83,20 @@ describe("issue 32 cards drawn as one string", () => {
     const inGerman = [...german.querySelectorAll(".card__facts > span")].map((span) => span.textContent);
     expect(inGerman).toEqual(["1234 Aufrufe", "1 Like", "4. März 2019"]);
   });
+
+  it("issue 28: a date is its UTC day, without the year this year, however the instant is written", () => {
+    const year = new Date().getUTCFullYear();
+    const dateShown = (lastModified: string) => {
+      cleanup();
+      const stats = { views: 0, likes: 0, lastModified };
+      const { container } = renderIntl(<CardList cards={[{ ...card, stats }]} label="Results" />);
+      return container.querySelector("time")?.textContent;
+    };
+    expect(dateShown(`${year}-01-02T23:59:59.999Z`)).toBe("Jan 2");
+    expect(dateShown(`${year}-01-02T00:00:00Z`)).toBe("Jan 2");
+    expect(dateShown("2019-12-31T23:59:59.999Z")).toBe("Dec 31, 2019");
+    // Not as toISOString writes it: read as an instant first (this one is 2019-12-31 in UTC).
+    expect(dateShown("2020-01-01T01:00:00+02:00")).toBe("Dec 31, 2019");
+    expect(dateShown("not a date")).toBe("");
+  });
 });

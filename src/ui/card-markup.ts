@@ -73,11 +73,25 @@ function countText(intl: IntlShape, id: "presentation.viewsCount" | "card.likes"
 
 /** Issue 28: this year's dates without the year, so the facts fit one line on a card. */
 function cardDate(intl: IntlShape, lastModified: string, thisYear: number): string {
-  const date = new Date(lastModified);
-  if (Number.isNaN(date.getTime())) return "";
-  const sameYear = date.getUTCFullYear() === thisYear;
-  const day = date.toISOString().slice(0, 10);
+  // An instant as toISOString writes it (as cards carry it) names its UTC day in its first ten
+  // characters; anything else is read as a date first.
+  let day = ISO_INSTANT.test(lastModified) ? lastModified.slice(0, 10) : null;
+  if (day === null) {
+    const date = new Date(lastModified);
+    if (Number.isNaN(date.getTime())) return "";
+    day = date.toISOString().slice(0, 10);
+  }
+  const sameYear = Number(day.slice(0, 4)) === thisYear;
+  const utcDay = day;
   return remembered(`${intl.locale} ${sameYear ? "date" : "dated"} ${day}`, () =>
-    intl.formatDate(date, { month: "short", day: "numeric", year: sameYear ? undefined : "numeric", timeZone: "UTC" }),
+    intl.formatDate(new Date(`${utcDay}T00:00:00Z`), {
+      month: "short",
+      day: "numeric",
+      year: sameYear ? undefined : "numeric",
+      timeZone: "UTC",
+    }),
   );
 }
+
+/** 2026-11-28T10:08:38.142Z: a UTC instant with a four-digit year. */
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -232,14 +232,40 @@ export async function searchCatalogue(
   };
 }
 
-/** The page's hits as the query (or the index in memory, search-memory.ts) read them, marked for the cards. */
-export function toSearchHits(found: readonly FoundHit[], snippetWords: SnippetWords): SearchHit[] {
-  return found.map(({ title, snippetText, summary, ...hit }) => ({
-    ...hit,
-    markedTitle: markedWords(unmarkedText(title), snippetWords),
-    // The text's own marker characters are taken out, so only the snippet's marks remain.
-    markedSnippet:
-      hit.kind === "video" ? unmarkedText(snippetText) : markedSnippet(unmarkedText(snippetText), snippetWords),
-    summary: summary ? summaryFromJson(summary) : null,
+/**
+ * A hit's texts ready to be marked: the marker characters of the text itself taken out (so only the
+ * marks made for the search remain) and the summary read back; kept-hit-rows.ts keeps them so.
+ */
+export interface HitText {
+  kind: SearchHitKind;
+  key: string;
+  title: string;
+  snippetText: string;
+  summary: PresentationSummary | null;
+}
+
+export function hitTextOf(found: FoundHit): HitText {
+  return {
+    kind: found.kind,
+    key: found.key,
+    title: unmarkedText(found.title),
+    snippetText: unmarkedText(found.snippetText),
+    summary: found.summary ? summaryFromJson(found.summary) : null,
+  };
+}
+
+/** The page's hits, their words marked for the cards (a video's subtitle is shown as it is). */
+export function markedHits(texts: readonly HitText[], snippetWords: SnippetWords): SearchHit[] {
+  return texts.map((text) => ({
+    kind: text.kind,
+    key: text.key,
+    markedTitle: markedWords(text.title, snippetWords),
+    markedSnippet: text.kind === "video" ? text.snippetText : markedSnippet(text.snippetText, snippetWords),
+    summary: text.summary,
   }));
+}
+
+/** The page's hits as the query read them, marked for the cards. */
+export function toSearchHits(found: readonly FoundHit[], snippetWords: SnippetWords): SearchHit[] {
+  return markedHits(found.map(hitTextOf), snippetWords);
 }

@@ -57,7 +57,7 @@ describe.each(testDatabaseTargets())("issue 32 the search index in memory on $na
     };
     const [sql, inMemory] = await Promise.all([
       searchCatalogue(db, query),
-      searchInMemory(db, memory, { ...query, memory: memoryQueryOf(term) }),
+      searchInMemory(memory, { ...query, memory: memoryQueryOf(term) }),
     ]);
     if (!inMemory) throw new Error(`the index didn't answer "${term}"`);
     const shown = (found: typeof sql) => ({
@@ -217,7 +217,7 @@ describe.each(testDatabaseTargets())("issue 32 the search index in memory on $na
   it("after a lost feed (`*`) answers nothing until it is built again, then answers again", async () => {
     app.changes.publish([EVERYTHING_TAG]);
     expect(memory.ready).toBe(false);
-    expect(await searchInMemory(db, memory, { ...queryOf("starter"), memory: memoryQueryOf("starter") })).toBeNull();
+    expect(await searchInMemory(memory, { ...queryOf("starter"), memory: memoryQueryOf("starter") })).toBeNull();
     await settled();
     expect(memory.ready).toBe(true);
     const { sql, memory: inMemory } = await bothWays("starter");
@@ -229,7 +229,7 @@ describe.each(testDatabaseTargets())("issue 32 the search index in memory on $na
     await small.start();
     expect(small.ready).toBe(false);
     expect(small.size).toBeNull();
-    expect(await searchInMemory(db, small, { ...queryOf("starter"), memory: memoryQueryOf("starter") })).toBeNull();
+    expect(await searchInMemory(small, { ...queryOf("starter"), memory: memoryQueryOf("starter") })).toBeNull();
     small.close();
   });
 

@@ -1,15 +1,14 @@
 import type { Queryable } from "../../db/client";
 import { type ContentChanges, EVERYTHING_TAG, SHOWCASE_TAG, VIDEOS_TAG } from "../content-changes";
-import { PRESENTATION_SUMMARY_JSON } from "../presentation/repository";
+import { KeptHitRows } from "./kept-hit-rows";
 import {
   CANDIDATE_LIMIT,
-  type FoundHit,
+  markedHits,
   type SearchHit,
   type SearchHitKind,
   type SearchQuery,
   type SearchTotals,
   TITLE_CANDIDATE_LIMIT,
-  toSearchHits,
 } from "./repository";
 import { parseSearch, SEARCH_PREFIX_MIN_LENGTH } from "./search";
 import {
@@ -136,11 +135,17 @@ interface Cursor {
 function postingCursor(posting: Posting | undefined): Cursor {
   if (!posting || posting.length === 0) return EMPTY;
   let high = posting.length;
+  const ids = posting.ids;
   return {
     seek(bound) {
-      const at = posting.atMost(bound, high);
+      // Walking down one id at a time, the answer is the last id left or the one before it: looked
+      // at first, before a binary search (a common word's walk to 1,001 candidates is all steps).
+      let at: number;
+      if (high > 0 && (ids[high - 1] as number) <= bound) at = high - 1;
+      else if (high > 1 && (ids[high - 2] as number) <= bound) at = high - 2;
+      else at = posting.atMost(bound, high);
       high = at + 1;
-      return at < 0 ? -1 : (posting.ids[at] as number);
+      return at < 0 ? -1 : (ids[at] as number);
     },
   };
 }
@@ -159,8 +164,9 @@ function unionCursor(cursors: Cursor[]): Cursor {
   };
 }
 
-/** Ids in every cursor, none refused by `refuse`. */
-function intersectionCursor(cursors: Cursor[], refuse: (id: number) => boolean): Cursor {
+/** Ids in every cursor, none refused by `refuse` (null: none refused). */
+function intersectionCursor(cursors: Cursor[], refuse: ((id: number) => boolean) | null): Cursor {
+  if (cursors.length === 1 && refuse === null) return cursors[0] as Cursor;
   return {
     seek(bound) {
       let target = bound;
@@ -176,7 +182,7 @@ function intersectionCursor(cursors: Cursor[], refuse: (id: number) => boolean):
           }
         }
         if (!agreed) continue;
-        if (!refuse(target)) return target;
+        if (refuse === null || !refuse(target)) return target;
         target -= 1;
       }
     },
@@ -279,6 +285,8 @@ const ENTRY_COLUMNS = `e.id::text as id, p.oid, e.view_count as views, e.tags, e
 const TITLE_EMPTY = 1;
 /** titleFlags: the title holds a word the search being ranked names. */
 const TITLE_NAMED = 2;
+/** titleFlags: found by the slides' words, while a search gathers its candidates. */
+const FOUND = 4;
 
 /** A word's number in a lexicon, the next one for a word met for the first time. */
 function numberOf(lexicon: Map<string, number>, word: string): number {
@@ -310,6 +318,8 @@ class Contents {
    */
   viewsById = new Int32Array(1024);
   titleFlags = new Uint8Array(1024);
+  /** One search's ranks by id, written for its candidates before they are read. */
+  ranksById = new Float64Array(1024);
 
   #roomFor(id: number): void {
     if (id < this.viewsById.length) return;
@@ -321,6 +331,7 @@ class Contents {
     const flags = new Uint8Array(length);
     flags.set(this.titleFlags);
     this.titleFlags = flags;
+    this.ranksById = new Float64Array(length);
   }
 
   put(row: Row): void {
@@ -443,25 +454,25 @@ function byRank(a: RankedHit, b: RankedHit): number {
 }
 
 /**
- * The first `wanted` hits in byRank's order: a page needs two dozen of up to 1,200 candidates, so
- * they are picked through a heap of `wanted` (the last kept on top) rather than all sorted.
+ * The first `wanted` items in `compare`'s order: a page needs two dozen of up to 1,200 candidates,
+ * so they are picked through a heap of `wanted` (the last kept on top) rather than all sorted.
  */
-function firstInOrder(hits: RankedHit[], wanted: number): RankedHit[] {
-  if (wanted * 4 >= hits.length) return hits.sort(byRank).slice(0, wanted);
-  const heap: RankedHit[] = [];
-  // A max-heap by byRank: the worst kept hit on top.
-  const worse = (i: number, j: number) => byRank(heap[i] as RankedHit, heap[j] as RankedHit) > 0;
+function firstInOrder<Item>(items: Item[], wanted: number, compare: (a: Item, b: Item) => number): Item[] {
+  if (wanted * 4 >= items.length) return items.sort(compare).slice(0, wanted);
+  const heap: Item[] = [];
+  // A max-heap by compare: the worst kept item on top.
+  const worse = (i: number, j: number) => compare(heap[i] as Item, heap[j] as Item) > 0;
   const swap = (i: number, j: number) => {
-    const kept = heap[i] as RankedHit;
-    heap[i] = heap[j] as RankedHit;
+    const kept = heap[i] as Item;
+    heap[i] = heap[j] as Item;
     heap[j] = kept;
   };
-  for (const hit of hits) {
+  for (const item of items) {
     if (heap.length < wanted) {
-      heap.push(hit);
+      heap.push(item);
       for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1) swap(i, (i - 1) >> 1);
-    } else if (byRank(hit, heap[0] as RankedHit) < 0) {
-      heap[0] = hit;
+    } else if (compare(item, heap[0] as Item) < 0) {
+      heap[0] = item;
       for (let i = 0; ; ) {
         const left = 2 * i + 1;
         const right = left + 1;
@@ -474,7 +485,55 @@ function firstInOrder(hits: RankedHit[], wanted: number): RankedHit[] {
       }
     }
   }
-  return heap.sort(byRank);
+  return heap.sort(compare);
+}
+
+/**
+ * firstInOrder for presentations by id, in byRank's order among them (rank, views, the newest),
+ * their ranks and views read from arrays by id: written out rather than through a comparator, as
+ * this runs for every candidate of every search.
+ */
+function firstIdsInOrder(ids: readonly number[], wanted: number, ranks: Float64Array, views: Int32Array): number[] {
+  /** Whether a comes after b. */
+  const after = (a: number, b: number): boolean => {
+    const rankA = ranks[a] as number;
+    const rankB = ranks[b] as number;
+    if (rankA !== rankB) return rankA < rankB;
+    const viewsA = views[a] as number;
+    const viewsB = views[b] as number;
+    if (viewsA !== viewsB) return viewsA < viewsB;
+    return a < b;
+  };
+  // A max-heap by that order: the last kept on top.
+  const heap: number[] = [];
+  for (const id of ids) {
+    if (heap.length < wanted) {
+      heap.push(id);
+      for (let i = heap.length - 1; i > 0; ) {
+        const up = (i - 1) >> 1;
+        if (!after(heap[i] as number, heap[up] as number)) break;
+        const kept = heap[i] as number;
+        heap[i] = heap[up] as number;
+        heap[up] = kept;
+        i = up;
+      }
+    } else if (heap.length > 0 && after(heap[0] as number, id)) {
+      heap[0] = id;
+      for (let i = 0; ; ) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let last = i;
+        if (left < heap.length && after(heap[left] as number, heap[last] as number)) last = left;
+        if (right < heap.length && after(heap[right] as number, heap[last] as number)) last = right;
+        if (last === i) break;
+        const kept = heap[i] as number;
+        heap[i] = heap[last] as number;
+        heap[last] = kept;
+        i = last;
+      }
+    }
+  }
+  return heap.sort((a, b) => (after(a, b) ? 1 : after(b, a) ? -1 : 0));
 }
 
 export class SearchMemory {
@@ -491,6 +550,8 @@ export class SearchMemory {
   /** More listed decks than maxDecks were met: the index stays off. */
   #tooLarge = false;
   #unsubscribe: () => void;
+  /** The rows of the hits shown, kept once read (kept-hit-rows.ts). */
+  readonly rows: KeptHitRows;
 
   constructor(
     private readonly db: Queryable,
@@ -498,6 +559,7 @@ export class SearchMemory {
     private readonly maxDecks: number = SEARCH_MEMORY_MAX_DECKS,
   ) {
     this.#unsubscribe = changes.subscribe((tags) => this.#heard(tags));
+    this.rows = new KeptHitRows(db, changes);
   }
 
   /** Ready to answer: built, and the feed hears every write (else the database answers). */
@@ -525,6 +587,7 @@ export class SearchMemory {
     this.#closed = true;
     this.#generation += 1;
     this.#unsubscribe();
+    this.rows.close();
     if (this.#changeTimer) clearTimeout(this.#changeTimer);
     if (this.#viewsTimer) clearTimeout(this.#viewsTimer);
     this.#contents = null;
@@ -797,7 +860,7 @@ export class SearchMemory {
         ),
         ...tagged,
       ],
-      (id) => !notExcluded(id),
+      excluded.length === 0 ? null : (id) => !notExcluded(id),
     );
     const matched = take(byWords, CANDIDATE_LIMIT);
 
@@ -814,18 +877,29 @@ export class SearchMemory {
         // (A cursor of its own: cursors remember where they are.)
         ...(options.tag === null ? [] : [postingCursor(contents.tagPostings.get(options.tag))]),
       ],
-      (id) => {
-        if (!notExcluded(id)) return true;
-        const title = contents.entries.get(id)?.title;
-        return title === undefined || excluded.some((word) => textHas(title, word));
-      },
+      excluded.length === 0
+        ? null
+        : (id) => {
+            if (!notExcluded(id)) return true;
+            const title = contents.entries.get(id)?.title;
+            return title === undefined || excluded.some((word) => textHas(title, word));
+          },
     );
     const titled = take(byTitles, matched.length === CANDIDATE_LIMIT ? TITLE_CANDIDATE_LIMIT : CANDIDATE_LIMIT);
 
-    // The candidates found both ways count once.
-    const seen = new Set(matched);
+    // The candidates found both ways count once (marked in the flags, unmarked after).
+    const flags = contents.titleFlags;
     const found = matched;
-    for (const id of titled) if (!seen.has(id)) found.push(id);
+    const matchedCount = matched.length;
+    for (let i = 0; i < matchedCount; i += 1) {
+      const id = matched[i] as number;
+      flags[id] = (flags[id] as number) | FOUND;
+    }
+    for (const id of titled) if (!((flags[id] as number) & FOUND)) found.push(id);
+    for (let i = 0; i < matchedCount; i += 1) {
+      const id = matched[i] as number;
+      flags[id] = (flags[id] as number) & ~FOUND;
+    }
     const ranked: RankedHit[] = [];
     // The title words the query names: a candidate with none of them ranks as ts_rank ranks a vector
     // without them (0; 1e-20 for an AND of two words or more), and its title is never read.
@@ -833,7 +907,6 @@ export class SearchMemory {
     const namedPostings = query.rank.operands.flatMap((operand) =>
       contents.titleWordsOf(operand).map((lexeme) => contents.titlePostings.get(lexeme) as Posting),
     );
-    const flags = contents.titleFlags;
     const views = contents.viewsById;
     for (const posting of namedPostings)
       for (let i = 0; i < posting.length; i += 1) {
@@ -842,22 +915,26 @@ export class SearchMemory {
       }
     const unmatched = query.rank.root === "and" && query.rank.operands.length >= 2 ? Math.fround(1e-20) : 0;
     if (options.kinds.includes("presentation")) {
+      // Ranked in an array by id, and ordered as ids: no object per candidate, only per hit kept.
+      const ranks = contents.ranksById;
       for (const id of found) {
         const flag = flags[id] as number;
+        // Only the lexemes the query names are read out of the printed vector (ts-rank.ts).
+        ranks[id] =
+          flag & TITLE_EMPTY
+            ? 0
+            : flag & TITLE_NAMED
+              ? tsRankText(RANK_WEIGHTS, (contents.entries.get(id) as Entry).title, query.rank)
+              : unmatched;
+      }
+      for (const id of firstIdsInOrder(found, wanted, ranks, views))
         ranked.push({
           kind: "presentation",
-          key: "",
-          // Only the lexemes the query names are read out of the printed vector (ts-rank.ts).
-          rank:
-            flag & TITLE_EMPTY
-              ? 0
-              : flag & TITLE_NAMED
-                ? tsRankText(RANK_WEIGHTS, (contents.entries.get(id) as Entry).title, query.rank)
-                : unmatched,
+          key: String(id),
+          rank: ranks[id] as number,
           views: views[id] as number,
           tie: id,
         });
-      }
     }
     for (const posting of namedPostings)
       for (let i = 0; i < posting.length; i += 1) {
@@ -885,42 +962,11 @@ export class SearchMemory {
         tie: small.tie,
       });
     }
-    const top = firstInOrder(ranked, wanted);
-    for (const hit of top) if (hit.kind === "presentation") hit.key = String(hit.tie);
-    return { totals: { presentation: found.length, template: templates, video: videos }, ranked: top };
+    return {
+      totals: { presentation: found.length, template: templates, video: videos },
+      ranked: firstInOrder(ranked, wanted, byRank),
+    };
   }
-}
-
-/** The page's rows by id (what the cards show), in the order asked; a row gone since is left out. */
-async function pageRows(db: Queryable, page: readonly RankedHit[]): Promise<FoundHit[]> {
-  const ids = page.filter((hit) => hit.kind !== "video").map((hit) => hit.key);
-  const slugs = page.filter((hit) => hit.kind === "video").map((hit) => hit.key);
-  const [rows, videos] = await Promise.all([
-    ids.length === 0
-      ? Promise.resolve([])
-      : db.query<{ key: string; title: string; snippetText: string; summary: FoundHit["summary"] }>(
-          `select p.id::text as key, p.title, p.snippet_text as "snippetText", ${PRESENTATION_SUMMARY_JSON} as summary
-             from presentations p join users u on u.id = p.owner_id
-            where p.id = any($1::bigint[]) and not p.hidden
-              and (p.template_slug is not null or p.privacy in ('public', 'reusable'))`,
-          [ids],
-        ),
-    slugs.length === 0
-      ? Promise.resolve([])
-      : db.query<{ key: string; title: string; snippetText: string }>(
-          `select slug as key, title, sub_title as "snippetText" from video_cards where slug = any($1::text[])`,
-          [slugs],
-        ),
-  ]);
-  const byKey = new Map<string, { title: string; snippetText: string; summary: FoundHit["summary"] }>();
-  for (const row of rows) byKey.set(`p:${row.key}`, row);
-  for (const row of videos) byKey.set(`v:${row.key}`, { ...row, summary: null });
-  const found: FoundHit[] = [];
-  for (const hit of page) {
-    const row = byKey.get(`${hit.kind === "video" ? "v" : "p"}:${hit.key}`);
-    if (row) found.push({ kind: hit.kind, key: hit.key, ...row });
-  }
-  return found;
 }
 
 /**
@@ -928,7 +974,6 @@ async function pageRows(db: Queryable, page: readonly RankedHit[]): Promise<Foun
  * it leaves to the database), in searchCatalogue's shape.
  */
 export async function searchInMemory(
-  db: Queryable,
   memory: SearchMemory,
   query: SearchQuery & { memory: MemoryQuery | null },
 ): Promise<{ hits: SearchHit[]; totals: SearchTotals } | null> {
@@ -937,6 +982,5 @@ export async function searchInMemory(
   const result = memory.find(query.memory, { tag: query.tag, kinds: query.kinds }, query.offset + query.limit);
   if (!result) return null;
   const page = result.ranked.slice(query.offset, query.offset + query.limit);
-  const rows = await pageRows(db, page);
-  return { hits: toSearchHits(rows, query.snippetWords), totals: result.totals };
+  return { hits: markedHits(await memory.rows.read(page), query.snippetWords), totals: result.totals };
 }

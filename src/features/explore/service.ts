@@ -302,7 +302,7 @@ async function search(
   query: SearchQuery,
 ): Promise<{ hits: SearchHit[]; totals: SearchTotals }> {
   if (sources.searchMemory) {
-    const answered = await searchInMemory(db, sources.searchMemory, { ...query, memory: memoryQueryOf(term) });
+    const answered = await searchInMemory(sources.searchMemory, { ...query, memory: memoryQueryOf(term) });
     if (answered) return answered;
   }
   return searchCatalogue(db, {

@@ -3,6 +3,7 @@ import { MARK_END, MARK_START } from "../../lib/card";
 import {
   markedSnippet,
   markedWords,
+  nextWord,
   SNIPPET_PASSAGES,
   SNIPPET_TEXT_MAX_CHARS,
   SNIPPET_WORDS,
@@ -131,5 +132,51 @@ describe("issue 15 item 3: search snippets (highlighting)", () => {
     expect(shown(markedSnippet("Try <script>alert(1)</script> marmalade & jam", snippetWordsOf("marmalade")))).toBe(
       "Try <script>alert(1)</script> [marmalade] & jam",
     );
+  });
+});
+
+describe("nextWord (issue 32 item 3: the snippets' words read without an expression)", () => {
+  it("finds what /[\\p{L}\\p{M}\\p{N}]+/gu finds from every start, in ASCII, accents, marks, astral letters and lone surrogates", () => {
+    const expression = /[\p{L}\p{M}\p{N}]+/gu;
+    // Letters, digits, a combining mark, spaces and punctuation, astral letters and a non-letter
+    // emoji, CJK, and lone surrogates.
+    const alphabet = [
+      "a",
+      "Z",
+      "7",
+      "é",
+      "\u0301",
+      " ",
+      "-",
+      "'",
+      "\n",
+      "𝐀",
+      "😀",
+      "字",
+      "٣",
+      "\ud835",
+      "\udc00",
+      "_",
+      "ß",
+    ];
+    let seed = 11;
+    const next = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed;
+    };
+    const span = { start: 0, end: 0 };
+    for (let round = 0; round < 3_000; round += 1) {
+      let text = "";
+      const length = next() % 16;
+      for (let i = 0; i < length; i += 1) text += alphabet[next() % alphabet.length];
+      for (let from = 0; from <= text.length + 1; from += 1) {
+        expression.lastIndex = from;
+        const expected = expression.exec(text);
+        const found = nextWord(text, from, span);
+        expect(found ? [span.start, span.end] : null).toEqual(
+          expected ? [expected.index, expected.index + expected[0].length] : null,
+        );
+      }
+    }
   });
 });
