@@ -318,8 +318,8 @@ class Contents {
    */
   viewsById = new Int32Array(1024);
   titleFlags = new Uint8Array(1024);
-  /** One search's ranks by id, written for its candidates before they are read. */
-  ranksById = new Float64Array(1024);
+  /** Each entry's title_vector as printed, by id (ranking reads it for ~1,000 candidates: no map lookup). */
+  readonly titlesById: (string | undefined)[] = [];
 
   #roomFor(id: number): void {
     if (id < this.viewsById.length) return;
@@ -331,7 +331,6 @@ class Contents {
     const flags = new Uint8Array(length);
     flags.set(this.titleFlags);
     this.titleFlags = flags;
-    this.ranksById = new Float64Array(length);
   }
 
   put(row: Row): void {
@@ -367,6 +366,7 @@ class Contents {
       posting.add(id);
     }
     this.entries.set(id, { views: row.views, tags: row.tags, title: row.title, titleWords, words: numbers });
+    this.titlesById[id] = row.title;
     this.#roomFor(id);
     this.viewsById[id] = row.views;
     this.titleFlags[id] = row.title === "" ? TITLE_EMPTY : 0;
@@ -379,6 +379,7 @@ class Contents {
     for (const lexeme of parseTsvector(entry.title).lexemes) this.titlePostings.get(lexeme)?.remove(id);
     for (const tag of entry.tags) this.tagPostings.get(tag)?.remove(id);
     this.entries.delete(id);
+    this.titlesById[id] = undefined;
   }
 
   /** Every posting without room to spare, once built (a change adds room again where it needs it). */
@@ -489,12 +490,12 @@ function firstInOrder<Item>(items: Item[], wanted: number, compare: (a: Item, b:
 }
 
 /**
- * firstInOrder for presentations by id, in byRank's order among them (rank, views, the newest),
- * their ranks and views read from arrays by id: written out rather than through a comparator, as
- * this runs for every candidate of every search.
+ * firstInOrder for the candidate presentations, by their places in `ids`, in byRank's order among
+ * them (rank, views, the newest), their ranks and views read from arrays by place: written out
+ * rather than through a comparator, as this runs for every candidate of every search.
  */
-function firstIdsInOrder(ids: readonly number[], wanted: number, ranks: Float64Array, views: Int32Array): number[] {
-  /** Whether a comes after b. */
+function firstPlacesInOrder(ids: readonly number[], wanted: number, ranks: Float64Array, views: Int32Array): number[] {
+  /** Whether the candidate at a comes after the one at b. */
   const after = (a: number, b: number): boolean => {
     const rankA = ranks[a] as number;
     const rankB = ranks[b] as number;
@@ -502,13 +503,13 @@ function firstIdsInOrder(ids: readonly number[], wanted: number, ranks: Float64A
     const viewsA = views[a] as number;
     const viewsB = views[b] as number;
     if (viewsA !== viewsB) return viewsA < viewsB;
-    return a < b;
+    return (ids[a] as number) < (ids[b] as number);
   };
   // A max-heap by that order: the last kept on top.
   const heap: number[] = [];
-  for (const id of ids) {
+  for (let at = 0; at < ids.length; at += 1) {
     if (heap.length < wanted) {
-      heap.push(id);
+      heap.push(at);
       for (let i = heap.length - 1; i > 0; ) {
         const up = (i - 1) >> 1;
         if (!after(heap[i] as number, heap[up] as number)) break;
@@ -517,8 +518,8 @@ function firstIdsInOrder(ids: readonly number[], wanted: number, ranks: Float64A
         heap[up] = kept;
         i = up;
       }
-    } else if (heap.length > 0 && after(heap[0] as number, id)) {
-      heap[0] = id;
+    } else if (heap.length > 0 && after(heap[0] as number, at)) {
+      heap[0] = at;
       for (let i = 0; ; ) {
         const left = 2 * i + 1;
         const right = left + 1;
@@ -881,7 +882,7 @@ export class SearchMemory {
         ? null
         : (id) => {
             if (!notExcluded(id)) return true;
-            const title = contents.entries.get(id)?.title;
+            const title = contents.titlesById[id];
             return title === undefined || excluded.some((word) => textHas(title, word));
           },
     );
@@ -915,26 +916,34 @@ export class SearchMemory {
       }
     const unmatched = query.rank.root === "and" && query.rank.operands.length >= 2 ? Math.fround(1e-20) : 0;
     if (options.kinds.includes("presentation")) {
-      // Ranked in an array by id, and ordered as ids: no object per candidate, only per hit kept.
-      const ranks = contents.ranksById;
-      for (const id of found) {
+      // Each candidate's rank and views in small arrays by its place among the candidates, and
+      // ordered by place: no object per candidate, only per hit kept.
+      const count = found.length;
+      const ranks = new Float64Array(count);
+      const candidateViews = new Int32Array(count);
+      const titles = contents.titlesById;
+      for (let at = 0; at < count; at += 1) {
+        const id = found[at] as number;
         const flag = flags[id] as number;
+        candidateViews[at] = views[id] as number;
         // Only the lexemes the query names are read out of the printed vector (ts-rank.ts).
-        ranks[id] =
+        ranks[at] =
           flag & TITLE_EMPTY
             ? 0
             : flag & TITLE_NAMED
-              ? tsRankText(RANK_WEIGHTS, (contents.entries.get(id) as Entry).title, query.rank)
+              ? tsRankText(RANK_WEIGHTS, titles[id] as string, query.rank)
               : unmatched;
       }
-      for (const id of firstIdsInOrder(found, wanted, ranks, views))
+      for (const at of firstPlacesInOrder(found, wanted, ranks, candidateViews)) {
+        const id = found[at] as number;
         ranked.push({
           kind: "presentation",
           key: String(id),
-          rank: ranks[id] as number,
-          views: views[id] as number,
+          rank: ranks[at] as number,
+          views: candidateViews[at] as number,
           tie: id,
         });
+      }
     }
     for (const posting of namedPostings)
       for (let i = 0; i < posting.length; i += 1) {
