@@ -315,6 +315,22 @@ function noResults(header: HeaderAppData, term: string): ExplorePageData {
   return { header, term, results: [], total: 0, page: 1, pageCount: 1, popular: [], recent: [] };
 }
 
+/**
+ * A presentation's or template's card, made once per summary: the hits' summaries are kept with
+ * their rows (kept-hit-rows.ts) and shown page after page; a summary read again is a new object.
+ */
+const templateCards = new WeakMap<PresentationSummary, Card>();
+const presentationCards = new WeakMap<PresentationSummary, Card>();
+function summaryCard(kind: SearchHitKind, summary: PresentationSummary): Card {
+  const made = kind === "template" ? templateCards : presentationCards;
+  let card = made.get(summary);
+  if (!card) {
+    card = kind === "template" ? templateCard(summary) : presentationListCard(summary);
+    made.set(summary, card);
+  }
+  return card;
+}
+
 /** The page's hits as cards, in the hits' order, each with its highlighted title and snippet. */
 async function cardsOf(
   db: Queryable,
@@ -332,8 +348,7 @@ async function cardsOf(
       const row = bySlug.get(hit.key);
       if (row) cards.push({ ...videoCard(row), marked });
     } else if (hit.summary) {
-      const summary = hit.summary;
-      cards.push({ ...(hit.kind === "template" ? templateCard(summary) : presentationListCard(summary)), marked });
+      cards.push({ ...summaryCard(hit.kind, hit.summary), marked });
     }
     if (hit.alike && cards.length > before) alike += 1;
   }
