@@ -122,11 +122,20 @@ function matchersOf(sought: SnippetWords): Matchers {
   // Only a run of word characters can be a word of the text; such a run needs no escaping. Longest
   // first: at "and", the searched "an" must not be tried before "and" (it would match, then fail
   // as a whole word, and "and" would never be tried there).
-  const expression = (list: Iterable<string>) => {
-    const words = [...list].filter((word) => WHOLE_WORD.test(word)).sort((a, b) => b.length - a.length);
-    return words.length > 0 ? new RegExp(words.join("|"), "gi") : null;
+  const source = (list: Iterable<string>) =>
+    [...list]
+      .filter((word) => WHOLE_WORD.test(word))
+      .sort((a, b) => b.length - a.length)
+      .join("|");
+  const whole = source(sought.whole);
+  const prefixes = source(sought.prefixes);
+  // The same words as prefixes (every word sought has 4 letters or more, none quoted): a whole
+  // word's match is then also a prefix's, at the same place or later, so nextFound always takes
+  // the prefix's and the text is read once rather than twice.
+  found = {
+    whole: whole === "" || whole === prefixes ? null : new RegExp(whole, "gi"),
+    prefixes: prefixes === "" ? null : new RegExp(prefixes, "gi"),
   };
-  found = { whole: expression(sought.whole), prefixes: expression(sought.prefixes) };
   matchers.set(sought, found);
   return found;
 }
