@@ -1,6 +1,50 @@
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sanitizeDescription } from "./description";
+
+describe("issue 32 item 4: jsdom is loaded by the first description sanitised, not by the server", () => {
+  it("importing the built sanitiser loads none of jsdom's modules (about 30 MB of heap); sanitising loads them", async () => {
+    // Built as the server is (Vite, SSR, dependencies left to node_modules) and run in a process of
+    // its own, which has loaded nothing else; inside node_modules so that its imports resolve.
+    const outDir = join(
+      process.cwd(),
+      "node_modules",
+      ".cache",
+      `podium-description-${randomBytes(4).toString("hex")}`,
+    );
+    try {
+      const { build } = await import("vite");
+      await build({
+        configFile: false,
+        logLevel: "warn",
+        build: {
+          ssr: true,
+          outDir,
+          emptyOutDir: true,
+          target: "node20",
+          rolldownOptions: { input: { description: "src/features/presentation/description.ts" } },
+        },
+      });
+      const script = `
+        import { createRequire } from "node:module";
+        const cache = createRequire(${JSON.stringify(`${outDir}/`)}).cache;
+        const jsdomLoaded = () => Object.keys(cache).some((path) => path.includes("/node_modules/jsdom/"));
+        const { sanitizeDescription } = await import(${JSON.stringify(pathToFileURL(join(outDir, "description.js")).href)});
+        const before = jsdomLoaded();
+        const clean = sanitizeDescription("<p>Hi <script>x</script></p>");
+        console.log(JSON.stringify({ before, after: jsdomLoaded(), clean }));`;
+      const output = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8" });
+      expect(JSON.parse(output)).toEqual({ before: false, after: true, clean: "<p>Hi </p>" });
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
 
 describe("description sanitiser (owner-supplied HTML)", () => {
   it("keeps simple text markup and safe links", () => {
