@@ -263,6 +263,8 @@ test.describe("accounts, sharing and likes", () => {
     await page.getByLabel("Public display name (optional)").fill("Ada O.");
     await page.getByRole("button", { name: "Save profile" }).click();
     await expect(page.getByText("Your profile is saved.")).toBeVisible();
+    // The save reloads the page: its account menu opens once the page has hydrated.
+    await waitForHydration(page);
     await page.getByRole("button", { name: "Ada O." }).click();
     await page.getByRole("button", { name: "Log out" }).click();
     await expect(page).toHaveURL(/\/$/);
