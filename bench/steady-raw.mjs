@@ -11,6 +11,7 @@
 // answer has been read whole, so a server (or this client) that falls behind shows as waiting,
 // never hidden. Timers fire about every millisecond and send everything due by then.
 import net from "node:net";
+import { latencyFigures } from "./support.mjs";
 
 /** "\r\n\r\n": where an answer's head ends. */
 const HEAD_END = Buffer.from("\r\n\r\n");
@@ -83,17 +84,7 @@ export function steadyRawLoad(
       settled += 1;
       if (settled < total) return;
       for (const socket of sockets) socket.destroy();
-      latencies.sort((a, b) => a - b);
-      const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-      done({
-        sent: total - warmupCount,
-        codes,
-        codesInAll,
-        errors,
-        p50: at(0.5),
-        p99: at(0.99),
-        max: latencies.at(-1) ?? Number.NaN,
-      });
+      done({ sent: total - warmupCount, codes, codesInAll, errors, ...latencyFigures(latencies) });
     };
 
     /** A connection is free: the oldest waiting request goes on it, or it waits for the next one due. */

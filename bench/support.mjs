@@ -362,6 +362,15 @@ export async function importMarkdown(port, jar, title, markdown) {
 }
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+/** An open loop's latencies (ms) in figures: p50, p99 and the largest (NaN when there are none). */
+export const latencyFigures = (latencies) => {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    p50: quantile(sorted, 0.5) ?? Number.NaN,
+    p99: quantile(sorted, 0.99) ?? Number.NaN,
+    max: sorted.at(-1) ?? Number.NaN,
+  };
+};
 /** The median and 95th percentile of some timings (ms). */
 export const timingSummary = (times) => {
   const sorted = [...times].sort((a, b) => a - b);
@@ -497,16 +506,7 @@ export function steadyLoad(
       settled += 1;
       if (settled < total) return;
       agent.destroy();
-      latencies.sort((a, b) => a - b);
-      const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-      done({
-        sent: total - warmupCount,
-        codes,
-        errors,
-        p50: at(0.5),
-        p99: at(0.99),
-        max: latencies.at(-1) ?? Number.NaN,
-      });
+      done({ sent: total - warmupCount, codes, errors, ...latencyFigures(latencies) });
     };
     const send = (n) => {
       const dueAt = startedAt + n * intervalMs;

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { buildServer } from "../../server/testing/server-build";
 import { sanitizeDescription } from "./description";
 
 describe("issue 32 item 4: jsdom is loaded by the first description sanitised, not by the server", () => {
@@ -18,18 +19,7 @@ describe("issue 32 item 4: jsdom is loaded by the first description sanitised, n
       `podium-description-${randomBytes(4).toString("hex")}`,
     );
     try {
-      const { build } = await import("vite");
-      await build({
-        configFile: false,
-        logLevel: "warn",
-        build: {
-          ssr: true,
-          outDir,
-          emptyOutDir: true,
-          target: "node20",
-          rolldownOptions: { input: { description: "src/features/presentation/description.ts" } },
-        },
-      });
+      await buildServer(outDir, { input: { description: "src/features/presentation/description.ts" } });
       const script = `
         import { createRequire } from "node:module";
         const cache = createRequire(${JSON.stringify(`${outDir}/`)}).cache;
