@@ -371,7 +371,7 @@ test.describe("issue 16: several Podium processes on PostgreSQL and Redis", () =
       const storedEvents = async () =>
         (
           await database.client.query<{ rows: number; distinct: number }>(
-            "select count(*)::int as rows, count(distinct session_id)::int as distinct from usage_events where session_id like $1",
+            "select count(*)::int as rows, count(distinct session_id)::int as distinct from usage_event_log where session_id like $1",
             [`${tag}%`],
           )
         ).rows[0];

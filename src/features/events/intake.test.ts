@@ -78,7 +78,7 @@ describe.each(testDatabaseTargets())("usage-event intake on a socket (issue 14, 
   const storedFor = async (sessionId: string) => {
     await served.app.usageEvents.flush();
     return served.db.query<{ event_name: string; payload: { user: { session_id: string } } }>(
-      "select event_name, payload from usage_events where session_id = $1",
+      "select event_name, payload from usage_event_log where session_id = $1",
       [sessionId],
     );
   };

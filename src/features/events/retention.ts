@@ -1,4 +1,5 @@
 import type { Database } from "../../db/client";
+import { EVENT_BATCH_MAX } from "./pipeline/in-process";
 
 /** Issue 14 item 5: raw usage events are kept this many days by default (PODIUM_EVENT_RETENTION_DAYS); the per-day view aggregates stay. */
 export const DEFAULT_EVENT_RETENTION_DAYS = 90;
@@ -18,17 +19,29 @@ export interface Retention {
   clientLogRetentionDays: number;
 }
 
+/**
+ * Each deletes up to $2 rows older than $1 days and answers the rows and the events they held: a
+ * row of usage_event_batches (issue 32 item 4, migration 0031) holds a batch of plain events, as
+ * many as EVENT_BATCH_MAX, so it is deleted EVENT_BATCH_MAX times fewer rows at a time; its
+ * received_at is its newest event's.
+ */
 const PRUNE_SQL = {
   events: `delete from usage_events where id in (
-             select id from usage_events where received_at < now() - make_interval(days => $1) limit $2)`,
+             select id from usage_events where received_at < now() - make_interval(days => $1) limit $2)
+           returning 1 as events`,
+  eventBatches: `delete from usage_event_batches where batch_uid in (
+                   select batch_uid from usage_event_batches where received_at < now() - make_interval(days => $1) limit $2)
+                 returning event_count as events`,
   clientLogs: `delete from client_logs where id in (
-                 select id from client_logs where received_at < now() - make_interval(days => $1) limit $2)`,
+                 select id from client_logs where received_at < now() - make_interval(days => $1) limit $2)
+               returning 1 as events`,
 } as const;
 
 /**
  * Deletes usage events and client logs older than their retention, PRUNE_BATCH_ROWS at a time,
  * each batch in its own short transaction holding the prune lock. When another process holds it
- * (it is pruning), this one stops: null. Otherwise answers how many rows it deleted.
+ * (it is pruning), this one stops: null. Otherwise answers how many events and client logs it
+ * deleted.
  */
 export async function pruneOldEvents(
   db: Database,
@@ -37,25 +50,27 @@ export async function pruneOldEvents(
 ): Promise<{ events: number; clientLogs: number } | null> {
   const deleted = { events: 0, clientLogs: 0 };
   const plan = [
-    ["events", retention.eventRetentionDays],
-    ["clientLogs", retention.clientLogRetentionDays],
+    ["events", "events", retention.eventRetentionDays, batchRows],
+    ["eventBatches", "events", retention.eventRetentionDays, Math.max(1, Math.floor(batchRows / EVENT_BATCH_MAX))],
+    ["clientLogs", "clientLogs", retention.clientLogRetentionDays, batchRows],
   ] as const;
-  for (const [table, days] of plan) {
+  for (const [table, counted, days, rowsAtOnce] of plan) {
     for (;;) {
       const removed = await db.transaction(async (tx) => {
         const [lock] = await tx.query<{ held: boolean }>("select pg_try_advisory_xact_lock($1) as held", [
           PRUNE_LOCK_KEY,
         ]);
         if (!lock?.held) return null;
-        const rows = await tx.query<{ n: number }>(
-          `with gone as (${PRUNE_SQL[table]} returning 1) select count(*)::int as n from gone`,
-          [days, batchRows],
+        const [row] = await tx.query<{ rows: number; events: number }>(
+          `with gone as (${PRUNE_SQL[table]})
+           select count(*)::int as rows, coalesce(sum(events), 0)::int as events from gone`,
+          [days, rowsAtOnce],
         );
-        return rows[0]?.n ?? 0;
+        return row ?? { rows: 0, events: 0 };
       });
       if (removed === null) return null;
-      deleted[table] += removed;
-      if (removed < batchRows) break;
+      deleted[counted] += removed.events;
+      if (removed.rows < rowsAtOnce) break;
     }
   }
   return deleted;

@@ -63,7 +63,7 @@ describe.each(testDatabaseTargets())("I33 step events are bounded on $name", (ta
   const stored = async (session: string) => {
     await app.usageEvents.flush();
     const [row] = await db.query<{ n: number }>(
-      "select count(*)::int as n from usage_events where session_id = $1 and event_name = $2",
+      "select count(*)::int as n from usage_event_log where session_id = $1 and event_name = $2",
       [session, STEP_ENGAGEMENT_EVENT],
     );
     return row?.n ?? 0;

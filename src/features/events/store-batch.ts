@@ -220,28 +220,36 @@ const STORE_SQL = `
 
 /**
  * Issue 32 item 4: the events that can change nothing but their own row (no view asked, no step
- * bounds, no source: most of what pages send) are stored by this plain multi-row insert, which
- * costs PostgreSQL about half of what STORE_SQL does per event (its window functions, sorts and
- * lookups are for the events that count). They can't change another event's decision either:
- * STORE_SQL's lookups match stored events by visitor key (null here), counted_view (false) or
- * step_ms (null). A redelivered event is left out by its id, as in STORE_SQL; so is a repeat
- * within the batch (on conflict do nothing sees the row the same statement inserted).
- * The batch travels as one JSON array (plainBatchJson) with each event's payload in it as it is:
- * twenty text arrays in PostgreSQL's array syntax (every quote of every payload escaped, by
- * node-postgres, in JavaScript) cost the web process about as much as the rest of storing.
+ * bounds, no source: most of what pages send) are stored a batch to a row, in
+ * `usage_event_batches` (migration 0031): their JSON in one `json` column, compressed (lz4 on
+ * PostgreSQL), keyed by the batch's first plain event's id. A row each cost PostgreSQL about 20 µs
+ * an event (jsonb of every payload, the heap row and its WAL, two b-trees), a batch's row about 3.
+ * No statement reads them one by one: STORE_SQL's lookups match stored events by visitor key (null
+ * here), counted_view (false) or step_ms (null), and retention deletes by age;
+ * `usage_event_log` (a view) shows every stored event a row each.
+ * A batch stored twice (a retry whose commit did happen, a redelivery) is stored once, by its key:
+ * so a batch is re-sent only whole, as it was (the in-process queue retries a failed batch as it
+ * was; JetStream redelivers a message as it was, and each message is a batch of its own, `units`).
+ * Each unit's rows go in one multi-row insert, each unit's JSON one parameter (in binary form on
+ * PostgreSQL: `json`'s is its UTF-8 text).
  */
-const PLAIN_SQL = `
+function plainSql(units: number): string {
+  const rows = Array.from(
+    { length: units },
+    (_, i) =>
+      `($${4 * i + 1}::uuid, to_timestamp($${4 * i + 2}::float8 / 1000.0), $${4 * i + 3}::int, $${4 * i + 4}::json)`,
+  );
+  return `
   with inserted as (
-    insert into usage_events (event_uid, received_at, session_id, event_name, presentation_oid, payload, address_key)
-    select i.u, to_timestamp(i.r / 1000.0), i.s, i.n, i.o, i.p, i.a
-      from jsonb_to_recordset($1::jsonb) as i(u uuid, r float8, s text, n text, o text, p jsonb, a text)
-     order by i.u
-        on conflict (event_uid) do nothing
-    returning 1
+    insert into usage_event_batches (batch_uid, received_at, event_count, events)
+    values ${rows.join(", ")}
+        on conflict (batch_uid) do nothing
+    returning event_count
   )
-  select count(*)::int as stored from inserted`;
+  select coalesce(sum(event_count), 0)::int as stored from inserted`;
+}
 
-/** One event as the row PLAIN_SQL reads (JSON text), its payload written in as it is. */
+/** One event as an element of a batch's row (JSON text), its payload written in as it is. */
 function plainRow(event: AcceptedEvent): string {
   const payload = typeof event.payload === "string" ? event.payload : JSON.stringify(event.payload);
   return (
@@ -252,10 +260,9 @@ function plainRow(event: AcceptedEvent): string {
 }
 
 /**
- * PLAIN_SQL's parameter: the events as a JSON array, each payload (JSON text already) written in as
- * it is. Issue 32 item 4: appended to one string (a map of row strings then a join cost the web
- * process twice as much: about 9 µs an event against 5, measured with the string's byte length
- * taken, as node-postgres does). PGlite's; node-postgres gets plainBatchJsonb.
+ * A batch's `events` as JSON text: an array of plainRow, appended to one string (issue 32 item 4:
+ * a map of row strings then a join cost the web process twice as much, about 9 µs an event against
+ * 5). PGlite's; node-postgres gets plainBatchBuffer.
  */
 export function plainBatchJson(events: readonly AcceptedEvent[]): string {
   let json = "[";
@@ -263,24 +270,19 @@ export function plainBatchJson(events: readonly AcceptedEvent[]): string {
   return `${json}]`;
 }
 
-/** The first byte of jsonb's binary form: its version; the JSON text follows. */
-const JSONB_BINARY_VERSION = 1;
-
 /**
- * The same array as plainBatchJson, as jsonb's binary form in a Buffer: node-postgres sends a
- * Buffer parameter as it is, in binary format, and PostgreSQL reads jsonb's as a version byte (1)
- * and the text. Issue 32 item 4: a string parameter of a few hundred KB cost the web process about
- * 4 µs an event (flattened, measured, encoded and copied, each time into fresh memory); the rows
- * written into one Buffer, 0.3 µs.
+ * The same array as plainBatchJson, as UTF-8 in a Buffer: node-postgres sends a Buffer parameter
+ * as it is, in binary format, which for `json` is the text. Issue 32 item 4: a string parameter of
+ * a few hundred KB cost the web process about 4 µs an event (flattened, measured, encoded and
+ * copied, each time into fresh memory); the rows written into one Buffer, 0.3 µs.
  */
-export function plainBatchJsonb(events: readonly AcceptedEvent[]): Buffer {
+export function plainBatchBuffer(events: readonly AcceptedEvent[]): Buffer {
   const rows = events.map(plainRow);
   // UTF-8 takes at most 3 bytes per UTF-16 unit; the commas and brackets one each.
-  let bound = 3;
+  let bound = 2;
   for (const row of rows) bound += 3 * row.length + 1;
   const buffer = Buffer.allocUnsafe(bound);
   let at = 0;
-  buffer[at++] = JSONB_BINARY_VERSION;
   buffer[at++] = 0x5b; // [
   for (let i = 0; i < rows.length; i++) {
     if (i > 0) buffer[at++] = 0x2c; // ,
@@ -291,9 +293,9 @@ export function plainBatchJsonb(events: readonly AcceptedEvent[]): Buffer {
 }
 
 /**
- * Whether an event takes the plain insert (PLAIN_SQL): it asks for no view, carries no step bounds,
- * no source and no visitor key (the route gives one only to a signed view or a step event), so
- * STORE_SQL would insert it as it is, add it to nothing, and no later decision looks at its row.
+ * Whether an event is stored with its batch's row (plainSql): it asks for no view, carries no step
+ * bounds, no source and no visitor key (the route gives one only to a signed view or a step event),
+ * so STORE_SQL would insert it as it is, add it to nothing, and no later decision looks at its row.
  */
 export function isPlainEvent(event: AcceptedEvent): boolean {
   return (
@@ -315,15 +317,41 @@ export interface StoredBatch {
 
 /**
  * Stores a batch of accepted usage events (issue 14): all of them or none, in a few statements
- * whatever its size (a batch of plain events only, the usual one, in one statement: PLAIN_SQL). The event pipeline (in-process queue or NATS JetStream) calls this with
- * whatever it has gathered, possibly from several processes at once; it may call it again with
- * events already stored (a redelivery), which are neither stored nor counted twice.
+ * whatever its size (a batch of plain events only, the usual one, in one statement). The event
+ * pipeline (in-process queue or NATS JetStream) calls this with whatever it has gathered, possibly
+ * from several processes at once; it may call it again with a batch already stored (a retry whose
+ * commit happened, a redelivery), which is neither stored nor counted twice.
+ *
+ * `units` splits `events` into the runs that are re-sent only whole (their lengths, in order; by
+ * default the whole batch is one): JetStream redelivers each message on its own, so each message is
+ * a unit. Counting events are matched by their own ids, whatever their unit; plain ones by their
+ * unit's (plainSql), so a unit must come again as it was.
  */
-export async function storeEventBatch(db: Database, events: readonly AcceptedEvent[]): Promise<StoredBatch> {
+export async function storeEventBatch(
+  db: Database,
+  events: readonly AcceptedEvent[],
+  units: readonly number[] = [events.length],
+): Promise<StoredBatch> {
   if (events.length === 0) return { stored: 0, counted: 0 };
-  const plain: AcceptedEvent[] = [];
+  const plain: AcceptedEvent[][] = [];
   const counting: AcceptedEvent[] = [];
-  for (const event of events) (isPlainEvent(event) ? plain : counting).push(event);
+  let at = 0;
+  for (const length of units) {
+    const unit: AcceptedEvent[] = [];
+    const seen = new Set<string>();
+    for (let i = at; i < at + length; i++) {
+      const event = events[i] as AcceptedEvent;
+      if (!isPlainEvent(event)) counting.push(event);
+      // An event twice in one unit is stored once, as in STORE_SQL.
+      else if (!seen.has(event.id)) {
+        seen.add(event.id);
+        unit.push(event);
+      }
+    }
+    if (unit.length > 0) plain.push(unit);
+    at += length;
+  }
+  if (at !== events.length) throw new Error(`units cover ${at} of ${events.length} events`);
   // One statement is all or nothing by itself; with both kinds, one transaction holds them.
   if (counting.length === 0) return { stored: await storePlainEvents(db, db.kind, plain), counted: 0 };
   return db.transaction(async (tx) => {
@@ -335,13 +363,20 @@ export async function storeEventBatch(db: Database, events: readonly AcceptedEve
   });
 }
 
+/** Each unit's plain events as one row of usage_event_batches (plainSql); answers the events newly stored. */
 async function storePlainEvents(
   db: Queryable,
   driver: Database["kind"],
-  events: readonly AcceptedEvent[],
+  units: readonly (readonly AcceptedEvent[])[],
 ): Promise<number> {
-  const batch = driver === "postgres" ? plainBatchJsonb(events) : plainBatchJson(events);
-  const [row] = await db.query<{ stored: number }>(PLAIN_SQL, [batch]);
+  const parameters: unknown[] = [];
+  for (const unit of units) {
+    let newest = 0;
+    for (const event of unit) newest = Math.max(newest, event.receivedAt);
+    const events = driver === "postgres" ? plainBatchBuffer(unit) : plainBatchJson(unit);
+    parameters.push((unit[0] as AcceptedEvent).id, newest, unit.length, events);
+  }
+  const [row] = await db.query<{ stored: number }>(plainSql(units.length), parameters);
   return row?.stored ?? 0;
 }
 

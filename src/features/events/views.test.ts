@@ -170,7 +170,7 @@ describe.each(testDatabaseTargets())(
       expect(await countedEvents(db, deck.oid)).toBe(0);
       // They are stored all the same (as any usage event), marked as counting nothing.
       const [stored] = await db.query<{ n: number }>(
-        "select count(*)::int as n from usage_events where presentation_oid = $1",
+        "select count(*)::int as n from usage_event_log where presentation_oid = $1",
         [deck.oid],
       );
       expect(stored?.n).toBe(100);
@@ -303,7 +303,7 @@ describe.each(testDatabaseTargets())(
       expect(await viewCount(db, unlisted.oid)).toBe(0);
       expect(await viewCount(db, reusable.oid)).toBe(1);
       const [stored] = await db.query<{ n: number; counted: number }>(
-        "select count(*)::int as n, count(*) filter (where counted_view)::int as counted from usage_events where presentation_oid = $1",
+        "select count(*)::int as n, count(*) filter (where counted_view)::int as counted from usage_event_log where presentation_oid = $1",
         [deleted.oid],
       );
       expect(stored).toEqual({ n: 1, counted: 0 });
@@ -388,7 +388,7 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
     expect(await storeEventBatch(db, more)).toEqual({ stored: 1, counted: 1 });
     expect(await viewCount(db, deck.oid)).toBe(3);
     const [rows] = await db.query<{ n: number }>(
-      "select count(*)::int as n from usage_events where presentation_oid = $1",
+      "select count(*)::int as n from usage_event_log where presentation_oid = $1",
       [deck.oid],
     );
     expect(rows?.n).toBe(4);
@@ -451,7 +451,7 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
     expect(isPlainEvent(acceptedEvent({ oid, eventName: VIEWER_EVENTS.transcriptOpened }))).toBe(false);
   });
 
-  it("issue 32 item 4: a batch of plain events stores each once (repeats in the batch, redeliveries, concurrent writers), with the counting statement's row", async () => {
+  it("issue 32 item 4: a batch of plain events stores each once (repeats in the batch, a batch or a unit re-sent whole, concurrent writers), with the counting statement's row", async () => {
     const deck = await addDeck(db, "plain-batch");
     const at = Date.parse("2025-06-02T08:00:00Z");
     const events = Array.from({ length: 300 }, (_, i) =>
@@ -464,13 +464,26 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
       }),
     );
     expect(events.every(isPlainEvent)).toBe(true);
-    const withRepeats = [...events, ...events.slice(0, 10)];
-    expect(await storeEventBatch(db, withRepeats)).toEqual({ stored: 300, counted: 0 });
-    expect(await storeEventBatch(db, events)).toEqual({ stored: 0, counted: 0 });
-    const halves = [events.slice(0, 200), events.slice(100), events.slice(50, 250)];
+    // Units of 100, 120 and 80 events, as three NATS messages fetched together; the first with repeats.
+    const [first, second, third] = [events.slice(0, 100), events.slice(100, 220), events.slice(220)];
+    const withRepeats = [...(first ?? []), ...events.slice(0, 10), ...(second ?? []), ...(third ?? [])];
+    expect(await storeEventBatch(db, withRepeats, [110, 120, 80])).toEqual({ stored: 300, counted: 0 });
+    // Each unit re-sent whole, alone or beside others, at once from concurrent writers: stored once.
     const more = acceptedEvent({ oid: deck.oid, at, eventName: VIEWER_EVENTS.transcriptOpened, signed: false });
-    const again = await Promise.all([...halves, [more, ...events.slice(0, 5)]].map((b) => storeEventBatch(db, b)));
-    expect(again.map((result) => result.stored)).toEqual([0, 0, 0, 1]);
+    const again = await Promise.all(
+      [
+        { events: second, units: undefined },
+        { events: [...(third ?? []), ...(first ?? [])], units: [80, 100] },
+        { events: [...(third ?? []), more], units: [80, 1] },
+        { events: second, units: undefined },
+      ].map((b) => storeEventBatch(db, b.events ?? [], b.units)),
+    );
+    expect(again.map((result) => result.stored)).toEqual([0, 0, 1, 0]);
+    expect(
+      await db.query("select count(*)::int as n from usage_event_batches where batch_uid = any($1::uuid[])", [
+        [first?.[0]?.id, second?.[0]?.id, third?.[0]?.id, more.id],
+      ]),
+    ).toEqual([{ n: 4 }]);
     const ids = [...events, more].map((event) => event.id);
     const rows = await db.query<{
       id: string;
@@ -487,7 +500,7 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
       `select event_uid::text as id, (extract(epoch from received_at) * 1000)::float8 as ms, session_id as "sessionId",
               event_name as name, presentation_oid as oid, payload, address_key as address, visitor_key as visitor,
               counted_view as counted, step_ms as "stepMs"
-         from usage_events where event_uid = any($1::uuid[])`,
+         from usage_event_log where event_uid = any($1::uuid[])`,
       [ids],
     );
     expect(rows).toHaveLength(301);
@@ -521,18 +534,20 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
     expect(await storeEventBatch(db, events)).toEqual({ stored: 135, counted: ADDRESS_VIEWS_PER_HOUR });
     expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR);
     expect(await storeEventBatch(db, events)).toEqual({ stored: 0, counted: 0 });
-    // A batch whose plain part fails (a session id too long for its column) keeps none of it: no view counted.
+    // A batch whose plain part fails (an id that isn't a UUID, as its row's key) keeps none of it: no view counted.
     const view = acceptedEvent({ oid: deck.oid, address: "192.0.2.221" });
     const broken = {
       ...acceptedEvent({ oid: deck.oid, eventName: VIEWER_EVENTS.transcriptOpened, signed: false }),
-      sessionId: "x".repeat(101),
+      id: "not-a-uuid",
     };
+    const batchesBefore = await db.query("select count(*)::int as n from usage_event_batches");
     await expect(storeEventBatch(db, [view, broken])).rejects.toThrow();
     const [row] = await db.query<{ n: number }>(
-      "select count(*)::int as n from usage_events where event_uid = any($1::uuid[])",
-      [[view.id, broken.id]],
+      "select count(*)::int as n from usage_event_log where event_uid = any($1::uuid[])",
+      [[view.id]],
     );
     expect(row?.n).toBe(0);
+    expect(await db.query("select count(*)::int as n from usage_event_batches")).toEqual(batchesBefore);
     expect(await viewCount(db, deck.oid)).toBe(ADDRESS_VIEWS_PER_HOUR);
     expect(await storeEventBatch(db, [view])).toEqual({ stored: 1, counted: 1 });
   });
@@ -566,6 +581,12 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
     );
     await storeEventBatch(db, old);
     await storeEventBatch(db, [acceptedEvent({ oid: deck.oid, address: "192.0.2.99" })]);
+    // Issue 32 item 4: plain events, stored a batch to a row: three old batches of 4, one new.
+    const plainAt = (at: number, i: number) =>
+      acceptedEvent({ oid: deck.oid, at: at + i, eventName: VIEWER_EVENTS.transcriptOpened, signed: false });
+    const oldPlain = Array.from({ length: 12 }, (_, i) => plainAt(oldDay, i));
+    await storeEventBatch(db, oldPlain, [4, 4, 4]);
+    await storeEventBatch(db, [plainAt(Date.now(), 0), plainAt(Date.now(), 1)]);
     await db.query(
       `insert into client_logs (received_at, levelname, msg, session_id, record)
        select now() - make_interval(days => d), 'ERROR', 'boom', 's', '{}'::jsonb from unnest(array[40, 41, 42, 1]) as d`,
@@ -574,13 +595,13 @@ describe.each(testDatabaseTargets())("storeEventBatch on $name (issue 14 items 3
     const before = await findDailyActivity(db, deck, { lastDay, days: 1 });
     expect(before.totals.views).toBe(5);
     const deleted = await pruneOldEvents(db, { eventRetentionDays: 90, clientLogRetentionDays: 30 }, 2);
-    expect(deleted?.events).toBeGreaterThanOrEqual(5);
+    expect(deleted?.events).toBeGreaterThanOrEqual(5 + 12);
     expect(deleted?.clientLogs).toBeGreaterThanOrEqual(3);
     const [left] = await db.query<{ n: number }>(
-      "select count(*)::int as n from usage_events where presentation_oid = $1",
+      "select count(*)::int as n from usage_event_log where presentation_oid = $1",
       [deck.oid],
     );
-    expect(left?.n).toBe(1);
+    expect(left?.n).toBe(3);
     const [logs] = await db.query<{ n: number }>(
       "select count(*)::int as n from client_logs where received_at < now() - interval '30 days'",
     );

@@ -184,7 +184,7 @@ describe.each(testDatabaseTargets())("search, catalog, moderation, curation, cop
     // Issue 14: events are stored in batches after the 204.
     await t.app.usageEvents.flush();
     const [count] = await t.db.query<{ n: number }>(
-      "select count(*)::int as n from usage_events where event_name = 'transcript_opened'",
+      "select count(*)::int as n from usage_event_log where event_name = 'transcript_opened'",
     );
     expect(count?.n).toBe(2);
     for (const payload of ["{}", "[]", JSON.stringify([event[0], event[0]]), JSON.stringify([{ body: {} }])]) {

@@ -37,7 +37,7 @@ export async function appKeepingDatabase(db: Database, config: Partial<Config> =
 /** Stored usage events whose session id starts with `prefix`: { rows, distinct }. */
 export async function storedEvents(db: Database, prefix: string): Promise<{ rows: number; distinct: number }> {
   const [row] = await db.query<{ rows: number; distinct: number }>(
-    "select count(*)::int as rows, count(distinct session_id)::int as distinct from usage_events where session_id like $1",
+    "select count(*)::int as rows, count(distinct session_id)::int as distinct from usage_event_log where session_id like $1",
     [`${prefix}%`],
   );
   return { rows: Number(row?.rows ?? 0), distinct: Number(row?.distinct ?? 0) };

@@ -37,8 +37,11 @@ export interface InProcessOptions {
  * Issue 14 item 1: the in-process pipeline. The route enqueues and answers 204; a writer drains
  * the queue in batches: the first event starts a batch once EVENT_BATCH_LINGER_MS has passed (or
  * at once when a batch is full, or a flush or close waits), events that arrive while a batch is
- * written wait for the next, so batches grow with the load. The queue is bounded; a failed batch goes back to the
- * front of the queue and is retried with backoff, so an accepted event is stored or still held.
+ * written wait for the next, so batches grow with the load. The queue is bounded; a failed batch is
+ * retried with backoff, as it was (its plain events are stored as one row keyed by the batch's first
+ * one, store-batch.ts: a retry whose first try did commit must be that same batch, or what it
+ * gained would be left out), before anything queued after it, so an accepted event is stored or
+ * still held.
  * close() stops taking events and resolves once every held event is stored.
  */
 export function createInProcessPipeline(db: Database, options: InProcessOptions = {}): EventPipeline {
@@ -47,6 +50,9 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
   const maxInFlight = options.maxInFlight ?? EVENT_BATCHES_IN_FLIGHT;
   const lingerMs = options.lingerMs ?? EVENT_BATCH_LINGER_MS;
   let queue: AcceptedEvent[] = [];
+  /** Batches that failed, to be tried again as they were before anything in the queue. */
+  const failed: AcceptedEvent[][] = [];
+  let failedEvents = 0;
   /** Events in batches being written. */
   let writing = 0;
   let inFlight = 0;
@@ -61,8 +67,11 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
   const stats: PipelineStats = { pending: 0, stored: 0, retries: 0 };
   const idle: (() => void)[] = [];
 
+  /** Events held and not yet taken: the queue and a failed batch. */
+  const waiting = () => queue.length + failedEvents;
+
   const settleIdle = () => {
-    if (queue.length === 0 && inFlight === 0) {
+    if (waiting() === 0 && inFlight === 0) {
       urgent = false;
       for (const done of idle.splice(0)) done();
     }
@@ -75,13 +84,21 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
       retryDelay = 0;
       return true;
     } catch (error) {
-      // Never dropped: back to the front, retried after a growing wait.
+      // Never dropped: retried as it was, first, after a growing wait.
       stats.retries += 1;
       options.onError?.(error, batch.length);
-      queue = batch.concat(queue);
+      failed.push(batch);
+      failedEvents += batch.length;
       retryDelay = Math.min(EVENT_RETRY_MAX_MS, retryDelay === 0 ? EVENT_RETRY_FIRST_MS : retryDelay * 2);
       return false;
     }
+  };
+
+  /** The next batch from the queue: up to maxBatch, in the order they came. */
+  const takeQueued = () => {
+    const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
+    queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+    return batch;
   };
 
   const pump = () => {
@@ -90,9 +107,10 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
       clearTimeout(lingering);
       lingering = null;
     }
-    while (!retryTimer && inFlight < maxInFlight && queue.length > 0) {
-      const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
-      queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+    while (!retryTimer && inFlight < maxInFlight && waiting() > 0) {
+      const retry = failed.shift();
+      if (retry) failedEvents -= retry.length;
+      const batch = retry ?? takeQueued();
       inFlight += 1;
       writing += batch.length;
       void write(batch).then((ok) => {
@@ -111,9 +129,9 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
   };
 
   const schedule = () => {
-    if (queue.length === 0 || retryTimer) return;
+    if (waiting() === 0 || retryTimer) return;
     if (pumpSoon) return;
-    if (urgent || queue.length >= maxBatch || lingerMs === 0) {
+    if (urgent || failed.length > 0 || queue.length >= maxBatch || lingerMs === 0) {
       // A full batch, or someone waits: now (a lingering pump is overtaken; pump clears it).
       pumpSoon = true;
       setImmediate(pump);
@@ -125,13 +143,13 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
   return {
     kind: "in-process",
     async accept(event) {
-      if (closing || queue.length + writing >= limit) return "busy";
+      if (closing || waiting() + writing >= limit) return "busy";
       queue.push(event);
       schedule();
       return "queued";
     },
     async flush() {
-      if (queue.length === 0 && inFlight === 0) return;
+      if (waiting() === 0 && inFlight === 0) return;
       await new Promise<void>((resolve) => {
         idle.push(resolve);
         urgent = true;
@@ -145,14 +163,14 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
         clearTimeout(retryTimer);
         retryTimer = null;
       }
-      if (queue.length === 0 && inFlight === 0) return;
+      if (waiting() === 0 && inFlight === 0) return;
       await new Promise<void>((resolve) => {
         idle.push(resolve);
         urgent = true;
         schedule();
       });
     },
-    stats: () => ({ ...stats, pending: queue.length + writing }),
-    state: () => (queue.length + writing >= limit ? "full" : "ok"),
+    stats: () => ({ ...stats, pending: waiting() + writing }),
+    state: () => (waiting() + writing >= limit ? "full" : "ok"),
   };
 }

@@ -63,7 +63,8 @@ const decoder = new TextDecoder();
  * web processes share one pipeline), fetches messages in batches, stores their events through
  * storeEventBatch and acknowledges them after the commit. A batch that fails is not acknowledged
  * (nak with a delay): its messages come again when the database is back, and storeEventBatch
- * stores each event id once, so a redelivery is harmless.
+ * stores each message once (each is a unit: plain events by the message, counting ones by their
+ * ids), so a redelivery is harmless.
  */
 export async function startJetStreamPipeline(db: Database, options: JetStreamOptions): Promise<EventPipeline> {
   const subject = `${options.stream}.events`;
@@ -159,11 +160,15 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
     }
   };
 
-  /** Stores one group's events and acks its messages after the commit; false (naked, waited) when it fails. */
-  const storeGroup = async (messages: JsMsg[], events: AcceptedEvent[]): Promise<boolean> => {
+  /**
+   * Stores one group's events and acks its messages after the commit; false (naked, waited) when it
+   * fails. Each message is a unit of its own (`units`, its events' count): it is redelivered on its
+   * own, whole, and stored once as such (store-batch.ts).
+   */
+  const storeGroup = async (messages: JsMsg[], events: AcceptedEvent[], units: number[]): Promise<boolean> => {
     stats.pending += events.length;
     try {
-      await storeEventBatch(db, events);
+      await storeEventBatch(db, events, units);
       for (const message of messages) tell(message, (m) => m.ack());
       stats.stored += events.length;
       retryDelay = 0;
@@ -189,6 +194,7 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
   const storeMessages = async (fetched: JsMsg[]) => {
     let messages: JsMsg[] = [];
     let events: AcceptedEvent[] = [];
+    let units: number[] = [];
     for (const [index, message] of fetched.entries()) {
       const parsed = eventsOf(message);
       if (parsed === null) {
@@ -198,16 +204,18 @@ export async function startJetStreamPipeline(db: Database, options: JetStreamOpt
       }
       messages.push(message);
       for (const event of parsed) events.push(event);
+      units.push(parsed.length);
       if (events.length < EVENT_BATCH_MAX) continue;
-      if (!(await storeGroup(messages, events))) {
+      if (!(await storeGroup(messages, events, units))) {
         for (const rest of fetched.slice(index + 1)) tell(rest, (m) => m.nak(retryDelay));
         await wait(retryDelay);
         return;
       }
       messages = [];
       events = [];
+      units = [];
     }
-    if (messages.length > 0 && !(await storeGroup(messages, events))) await wait(retryDelay);
+    if (messages.length > 0 && !(await storeGroup(messages, events, units))) await wait(retryDelay);
   };
 
   const loop = async () => {

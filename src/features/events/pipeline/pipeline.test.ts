@@ -13,7 +13,9 @@ import {
   storedEvents,
 } from "../../../server/testing/event-pipeline";
 import type { AcceptedEvent } from "../accepted-event";
-import { EVENT_BATCH_MAX } from "./in-process";
+import { acceptedEvent } from "../testing";
+import { VIEWER_EVENTS } from "../usage-event";
+import { createInProcessPipeline, EVENT_BATCH_MAX } from "./in-process";
 import { EventStreamUnavailableError, startJetStreamPipeline } from "./jetstream";
 import { EVENT_RETRY_AFTER_SECONDS } from "./types";
 
@@ -58,7 +60,7 @@ for (const target of testDatabaseTargets()) {
         locked = resolve;
       });
       const holder = db.db.transaction(async (tx) => {
-        await tx.query("lock table usage_events in exclusive mode");
+        await tx.query("lock table usage_events, usage_event_batches in exclusive mode");
         locked();
         await held;
       });
@@ -77,6 +79,37 @@ for (const target of testDatabaseTargets()) {
       await holder;
       await app.close();
       expect(await storedEvents(db.db, tag)).toEqual({ rows: 5, distinct: 5 });
+    });
+
+    it("issue 32 item 4: a batch whose commit happened but whose answer was lost is retried as it was: events accepted meanwhile are stored too, each once", async () => {
+      const tag = tagOf();
+      const event = (i: number) =>
+        acceptedEvent({ oid: null, sessionId: `${tag}${i}`, eventName: VIEWER_EVENTS.transcriptOpened, signed: false });
+      // The first store of plain events commits, then its answer is lost (as when the connection drops).
+      let lose = true;
+      const losing: Database = {
+        ...db.db,
+        query: async <Row>(sql: string, params?: readonly unknown[]) => {
+          const rows = await db.db.query<Row>(sql, params);
+          if (lose && sql.includes("insert into usage_event_batches")) {
+            lose = false;
+            throw new Error("connection lost after the commit");
+          }
+          return rows;
+        },
+      };
+      const pipeline = createInProcessPipeline(losing, {
+        lingerMs: 0,
+        // While the failed batch waits to be tried again, more events come.
+        onError: () => {
+          for (let i = 50; i < 80; i++) void pipeline.accept(event(i));
+        },
+      });
+      for (let i = 0; i < 50; i++) expect(await pipeline.accept(event(i))).toBe("queued");
+      await pipeline.flush();
+      await pipeline.close();
+      expect(pipeline.stats()).toMatchObject({ pending: 0, retries: 1 });
+      expect(await storedEvents(db.db, tag)).toEqual({ rows: 80, distinct: 80 });
     });
 
     it("issue 14 item 1: a body that isn't a usage event is 400 and queues nothing", async () => {
@@ -189,11 +222,15 @@ describe.runIf(nats)("issue 14 item 2: the JetStream event pipeline", () => {
     // The statements that store usage events, seen through the database the pipeline is given.
     const batches: number[] = [];
     const seen = (sql: string, params?: readonly unknown[]) => {
-      if (!sql.includes("insert into usage_events")) return;
-      const batch = params?.[0];
-      // PLAIN_SQL's array: JSON text, or on PostgreSQL jsonb's binary form (a version byte, then the text).
-      const json = Buffer.isBuffer(batch) ? batch.subarray(1).toString("utf8") : batch;
-      if (typeof json === "string") batches.push((JSON.parse(json) as unknown[]).length);
+      if (!sql.includes("insert into usage_event_batches")) return;
+      // Four parameters a unit (a message): its key, its time, its count, its events (JSON text, or
+      // on PostgreSQL the same as a Buffer).
+      let events = 0;
+      for (let at = 3; at < (params?.length ?? 0); at += 4) {
+        const json = params?.[at];
+        events += (JSON.parse(Buffer.isBuffer(json) ? json.toString("utf8") : String(json)) as unknown[]).length;
+      }
+      batches.push(events);
     };
     const watched: Database = {
       ...db.db,

@@ -121,7 +121,7 @@ describe.runIf(adminUrl)("issue 14: SIGTERM under load loses no accepted event",
     server.child.kill("SIGTERM");
     expect(await server.exited, server.output()).toEqual({ code: 0, signal: null });
     await load.done;
-    const [row] = await adminQuery<{ n: number }>(url, "select count(*)::int as n from usage_events");
+    const [row] = await adminQuery<{ n: number }>(url, "select count(*)::int as n from usage_event_log");
     return { accepted: load.count(204), stored: Number(row?.n), statuses: load.statuses };
   };
 
