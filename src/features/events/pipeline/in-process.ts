@@ -67,7 +67,7 @@ export function createInProcessPipeline(db: Database, options: InProcessOptions 
   const stats: PipelineStats = { pending: 0, stored: 0, retries: 0 };
   const idle: (() => void)[] = [];
 
-  /** Events held and not yet taken: the queue and a failed batch. */
+  /** Events held and not yet taken: the queue and the failed batches. */
   const waiting = () => queue.length + failedEvents;
 
   const settleIdle = () => {
