@@ -363,6 +363,12 @@ export async function storeEventBatch(
   });
 }
 
+/** Units by their rows' keys (their first events' ids: lower-case UUIDs, whose text sorts as PostgreSQL's uuid does). */
+const keyOrder = (a: readonly AcceptedEvent[], b: readonly AcceptedEvent[]) => {
+  const [first, second] = [(a[0] as AcceptedEvent).id, (b[0] as AcceptedEvent).id];
+  return first < second ? -1 : first > second ? 1 : 0;
+};
+
 /** Each unit's plain events as one row of usage_event_batches (plainSql); answers the events newly stored. */
 async function storePlainEvents(
   db: Queryable,
@@ -370,7 +376,10 @@ async function storePlainEvents(
   units: readonly (readonly AcceptedEvent[])[],
 ): Promise<number> {
   const parameters: unknown[] = [];
-  for (const unit of units) {
+  // In key order, as the rows of one statement: two writers storing the same units (a redelivery
+  // beside the first delivery) then never wait on each other's keys in a circle.
+  const ordered = units.length === 1 ? units : [...units].sort((a, b) => keyOrder(a, b));
+  for (const unit of ordered) {
     let newest = 0;
     for (const event of unit) newest = Math.max(newest, event.receivedAt);
     const events = driver === "postgres" ? plainBatchBuffer(unit) : plainBatchJson(unit);
