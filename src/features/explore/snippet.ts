@@ -241,17 +241,13 @@ const PASSAGE_REACH_CHARS = 120;
  * word, its first match: no more is read than before).
  */
 function bestStart(source: string, found: Occurrences, soughtCount: number): number | null {
+  // One word sought: its first match (what the loop below returns at once, without its bookkeeping).
+  if (soughtCount === 1) return found.after(0)?.start ?? null;
   const seen: Found[] = [];
   for (let match = found.after(0); match && seen.length < MATCHES_WEIGHED; ) {
     seen.push(match);
-    if (soughtCount > 0 && seen.length >= soughtCount) {
-      const run = seen.slice(-soughtCount);
-      const keys = new Set(run.map((one) => one.key));
-      const together = run.every(
-        (one, index) => index === 0 || !HAS_WORD_CHARACTER.test(source.slice((run[index - 1] as Found).end, one.start)),
-      );
-      if (keys.size === soughtCount && together) return (run[0] as Found).start;
-    }
+    if (soughtCount > 0 && seen.length >= soughtCount && everyWordOnce(source, seen, soughtCount))
+      return (seen[seen.length - soughtCount] as Found).start;
     match = found.after(match.end);
   }
   let best: { start: number; distinct: number; span: number } | null = null;
@@ -272,39 +268,152 @@ function bestStart(source: string, found: Occurrences, soughtCount: number): num
   return best ? best.start : null;
 }
 
-interface Word {
-  start: number;
-  end: number;
-  matched: boolean;
+/** Whether the last `count` matches seen are every sought word once, one right after the other (no word between). */
+function everyWordOnce(source: string, seen: readonly Found[], count: number): boolean {
+  const from = seen.length - count;
+  for (let i = from; i < seen.length; i += 1) {
+    const one = seen[i] as Found;
+    for (let j = from; j < i; j += 1) if ((seen[j] as Found).key === one.key) return false;
+    if (i > from && HAS_WORD_CHARACTER.test(source.slice((seen[i - 1] as Found).end, one.start))) return false;
+  }
+  return true;
+}
+
+/**
+ * The words read for one passage: where each starts and ends, and whether a sought word starts
+ * there. One set of arrays reused by every passage (a passage's text is made before the next is
+ * read): an object per word was a tenth of a search page's snippets, most of it for the words read
+ * only to find where a passage starts.
+ */
+const read = {
+  starts: new Int32Array(128),
+  ends: new Int32Array(128),
+  matched: new Uint8Array(128),
+  length: 0,
+};
+
+function readWord(start: number, end: number): void {
+  if (read.length === read.starts.length) {
+    const grow = <Array extends Int32Array | Uint8Array>(array: Array, bigger: Array): Array => {
+      bigger.set(array);
+      return bigger;
+    };
+    read.starts = grow(read.starts, new Int32Array(read.length * 2));
+    read.ends = grow(read.ends, new Int32Array(read.length * 2));
+    read.matched = grow(read.matched, new Uint8Array(read.length * 2));
+  }
+  read.starts[read.length] = start;
+  read.ends[read.length] = end;
+  read.length += 1;
 }
 
 /** Text read before a passage's first match, to find where the passage starts (6 words, with room for long ones). */
 const LOOKBACK_CHARS = 160;
+/** The span nextWord writes while a passage is read. */
+const wordRead: WordSpan = { start: 0, end: 0 };
 
 /**
- * The words of one passage, read from `from` only (not from the text's start): starting a few
- * words before the match at `anchor` (or at the first word read, without one), SNIPPET_WORDS long,
- * every word where a sought word starts marked.
+ * Reads the words of one passage into `read`, from `from` only (not from the text's start):
+ * starting a few words before the match at `anchor` (or at the first word from `from`, without
+ * one), SNIPPET_WORDS long, every word where a sought word starts marked. Returns the passage's
+ * first word's place in `read` (it ends SNIPPET_WORDS later or at the last word read), or -1
+ * without one. The words before the match are read backwards from it, as far as WORDS_BEFORE_MATCH
+ * words: reading forwards from `from` read LOOKBACK_CHARS of text to use a few words of it.
  */
-function passageFrom(source: string, found: Occurrences, from: number, anchor: number | null): Word[] {
-  const words: Word[] = [];
-  let first = anchor === null ? 0 : -1;
-  let upcoming = found.startAfter(from);
-  const word: WordSpan = { start: 0, end: from };
-  while (nextWord(source, word.end, word)) {
-    const { start, end } = word;
-    // Reading from inside a word: its rest is not a word.
-    if (words.length === 0 && wordCharacterBefore(source, start)) continue;
-    if (upcoming < start) upcoming = found.startAfter(start);
-    const matched = upcoming === start;
-    if (matched) upcoming = found.startAfter(end);
-    words.push({ start, end, matched });
-    const index = words.length - 1;
-    if (first < 0 && anchor !== null && start >= anchor)
-      first = passageStart(source, words, Math.max(0, index - WORDS_BEFORE_MATCH), index);
-    if (first >= 0 && words.length >= first + SNIPPET_WORDS) break;
+function passageFrom(source: string, found: Occurrences, from: number, anchor: number | null): number {
+  read.length = 0;
+  if (anchor === null) {
+    readForward(source, from, true);
+    markRead(found);
+    return read.length > 0 ? 0 : -1;
   }
-  return first < 0 ? [] : words.slice(first, first + SNIPPET_WORDS);
+  // The match's word: the first whole word from the anchor on.
+  const word = wordRead;
+  if (!nextWord(source, anchor, word)) return -1;
+  if (wordCharacterBefore(source, word.start) && !nextWord(source, word.end, word)) return -1;
+  const matchStart = word.start;
+  const matchEnd = word.end;
+  // Words that start before `from` are not read (from the first half of a surrogate pair `from` is inside).
+  const floor = from > 0 && isLowSurrogateAfterHigh(source, from) ? from - 1 : from;
+  // The words before it, back to WORDS_BEFORE_MATCH of them, read last first, then turned.
+  let before = matchStart;
+  while (read.length < WORDS_BEFORE_MATCH) {
+    const wordEnd = gapStart(source, before);
+    if (wordEnd === 0) break;
+    const wordStart = wordStartBefore(source, wordEnd);
+    if (wordStart < floor) break;
+    readWord(wordStart, wordEnd);
+    before = wordStart;
+  }
+  reverseRead();
+  readWord(matchStart, matchEnd);
+  const first = passageStart(source, 0, read.length - 1);
+  // The passage's words only, then on to SNIPPET_WORDS of them.
+  if (first > 0) dropReadBefore(first);
+  readForward(source, matchEnd, false);
+  markRead(found);
+  return 0;
+}
+
+/** Reads words from `position` on into `read` until it holds SNIPPET_WORDS (with `skipPartial`, not the rest of a word `position` is inside). */
+function readForward(source: string, position: number, skipPartial: boolean): void {
+  const word = wordRead;
+  let at = position;
+  let first = true;
+  while (read.length < SNIPPET_WORDS && nextWord(source, at, word)) {
+    at = word.end;
+    if (first && skipPartial && wordCharacterBefore(source, word.start)) continue;
+    first = false;
+    readWord(word.start, at);
+  }
+}
+
+/** Marks each word of `read` where a sought word starts. */
+function markRead(found: Occurrences): void {
+  const { starts, ends, matched } = read;
+  let upcoming = read.length > 0 ? found.startAfter(starts[0] as number) : 0;
+  for (let index = 0; index < read.length; index += 1) {
+    const start = starts[index] as number;
+    if (upcoming < start) upcoming = found.startAfter(start);
+    const marked = upcoming === start;
+    matched[index] = marked ? 1 : 0;
+    if (marked) upcoming = found.startAfter(ends[index] as number);
+  }
+}
+
+function reverseRead(): void {
+  const { starts, ends } = read;
+  for (let i = 0, j = read.length - 1; i < j; i += 1, j -= 1) {
+    const start = starts[i] as number;
+    const end = ends[i] as number;
+    starts[i] = starts[j] as number;
+    ends[i] = ends[j] as number;
+    starts[j] = start;
+    ends[j] = end;
+  }
+}
+
+function dropReadBefore(first: number): void {
+  read.starts.copyWithin(0, first, read.length);
+  read.ends.copyWithin(0, first, read.length);
+  read.length -= first;
+}
+
+/** Whether the code unit at `index` is the second half of a surrogate pair. */
+function isLowSurrogateAfterHigh(source: string, index: number): boolean {
+  const code = source.charCodeAt(index);
+  const before = source.charCodeAt(index - 1);
+  return code >= 0xdc00 && code <= 0xdfff && before >= 0xd800 && before <= 0xdbff;
+}
+
+/** Where the word that ends at `end` starts (the run of word characters before it, read backwards). */
+function wordStartBefore(source: string, end: number): number {
+  let at = end;
+  while (at > 0 && wordCharacterBefore(source, at)) {
+    const low = source.charCodeAt(at - 1);
+    at -= low >= 0xdc00 && low <= 0xdfff && at >= 2 && isLowSurrogateAfterHigh(source, at - 1) ? 2 : 1;
+  }
+  return at;
 }
 
 /** Where reading for a passage whose match is at `anchor` starts, no earlier than `floor`. */
@@ -324,32 +433,35 @@ export function markedSnippet(text: string, sought: SnippetWords): string {
   const source = text.length > SNIPPET_TEXT_MAX_CHARS ? text.slice(0, SNIPPET_TEXT_MAX_CHARS) : text;
   const found = new Occurrences(source, matchersOf(sought));
   const anchor = bestStart(source, found, sought.whole.size);
-  const shown: Word[][] = [];
   const first = passageFrom(source, found, anchor === null ? 0 : readingStart(anchor, 0), anchor);
-  if (first.length > 0) shown.push(first);
-  let after = first.at(-1)?.end ?? source.length;
-  while (anchor !== null && shown.length < SNIPPET_PASSAGES) {
+  if (first < 0) return "";
+  const firstStart = read.starts[first] as number;
+  let shown = passageText(source, first);
+  let passages = 1;
+  let after = read.ends[passageEnd(first) - 1] as number;
+  while (anchor !== null && passages < SNIPPET_PASSAGES) {
     const next = found.after(after);
     if (!next) break;
-    const passage = passageFrom(source, found, readingStart(next.start, after), next.start);
-    if (passage.length === 0) break;
-    shown.push(passage);
-    after = passage.at(-1)?.end ?? source.length;
+    const start = passageFrom(source, found, readingStart(next.start, after), next.start);
+    if (start < 0) break;
+    shown += PASSAGE_DELIMITER + passageText(source, start);
+    passages += 1;
+    after = read.ends[passageEnd(start) - 1] as number;
   }
-  const firstWord = shown[0]?.[0];
-  const lastWord = shown.at(-1)?.at(-1);
-  if (!firstWord || !lastWord) return "";
   // The punctuation that ends the last word goes with it; an ellipsis says where text was left out.
   // (Found from the last word on, not in a copy of the rest of the text.)
-  SPACE.lastIndex = lastWord.end;
+  SPACE.lastIndex = after;
   const endingEnd = SPACE.exec(source)?.index ?? source.length;
-  const ending = source.slice(lastWord.end, endingEnd);
+  const ending = source.slice(after, endingEnd);
   NOT_SPACE.lastIndex = endingEnd;
   const more = NOT_SPACE.test(source);
   // Words left out before the first passage (space or markup before the first word is not text left out).
-  const skipped = gapStart(source, firstWord.start) > 0;
-  return `${skipped ? `${ELLIPSIS} ` : ""}${shown.map((passage) => passageText(source, passage)).join(PASSAGE_DELIMITER)}${ending}${more ? ` ${ELLIPSIS}` : ""}`;
+  const skipped = gapStart(source, firstStart) > 0;
+  return `${skipped ? `${ELLIPSIS} ` : ""}${shown}${ending}${more ? ` ${ELLIPSIS}` : ""}`;
 }
+
+/** Where the passage that starts at `first` in `read` ends (exclusive). */
+const passageEnd = (first: number) => Math.min(read.length, first + SNIPPET_WORDS);
 
 /** The first white space, and the first of anything else, from lastIndex on. */
 const SPACE = /\s/g;
@@ -386,15 +498,15 @@ export function markedWords(text: string, sought: SnippetWords): string {
 }
 
 /**
- * Where a passage before the match at `match` starts, from `earliest` on: at a sentence's first
- * word if one is there, else at the first word that follows a space (never in the middle of
- * "baker's" or "well-known").
+ * Where a passage before the match at `match` (a place in `read`) starts, from `earliest` on: at a
+ * sentence's first word if one is there, else at the first word that follows a space (never in
+ * the middle of "baker's" or "well-known").
  */
-function passageStart(source: string, words: readonly Word[], earliest: number, match: number): number {
+function passageStart(source: string, earliest: number, match: number): number {
   // The first word read may not be the text's first: what comes before it is read from the text.
   const gapBefore = (index: number) => {
-    const start = (words[index] as Word).start;
-    const from = index === 0 ? gapStart(source, start) : (words[index - 1] as Word).end;
+    const start = read.starts[index] as number;
+    const from = index === 0 ? gapStart(source, start) : (read.ends[index - 1] as number);
     return from === 0 && index === 0 ? "\n" : source.slice(from, start);
   };
   for (let index = earliest; index <= match; index += 1) {
@@ -406,16 +518,34 @@ function passageStart(source: string, words: readonly Word[], earliest: number, 
   return match;
 }
 
-function passageText(source: string, words: readonly Word[]): string {
+/**
+ * The passage that starts at `first` in `read`, as text: its words as written, the space between
+ * two words as one space, every matched word between the markers. Copied from the text in runs (a
+ * run ends only at a marked word or at space that isn't one plain space), not word by word.
+ */
+function passageText(source: string, first: number): string {
+  const end = passageEnd(first);
+  const { starts, ends, matched } = read;
   let out = "";
-  for (const [index, word] of words.entries()) {
-    if (index > 0) {
-      const between = source.slice((words[index - 1] as Word).end, word.start);
-      // Most words are apart by one space.
-      out += between === " " || between.trim() === "" ? " " : between.replace(/\s+/g, " ");
+  let copied = starts[first] as number;
+  for (let index = first; index < end; index += 1) {
+    const start = starts[index] as number;
+    if (index > first) {
+      const gapFrom = ends[index - 1] as number;
+      // Most words are apart by one space, copied with the run.
+      if (start - gapFrom !== 1 || source.charCodeAt(gapFrom) !== SPACE_CODE) {
+        const between = source.slice(gapFrom, start);
+        out += `${source.slice(copied, gapFrom)}${between.trim() === "" ? " " : between.replace(/\s+/g, " ")}`;
+        copied = start;
+      }
     }
-    const text = source.slice(word.start, word.end);
-    out += word.matched ? `${MARK_START}${text}${MARK_END}` : text;
+    if (matched[index] === 1) {
+      const wordEnd = ends[index] as number;
+      out += `${source.slice(copied, start)}${MARK_START}${source.slice(start, wordEnd)}${MARK_END}`;
+      copied = wordEnd;
+    }
   }
-  return out;
+  return out + source.slice(copied, ends[end - 1] as number);
 }
+
+const SPACE_CODE = 32;
