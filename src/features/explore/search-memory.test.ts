@@ -121,6 +121,12 @@ describe.each(testDatabaseTargets())("issue 32 the search index in memory on $na
     const terms = [
       ...words,
       ...words.filter((word) => word.length >= 6).map((word) => word.slice(0, 4)),
+      // ORs of title words (ranked from the titles' terms: ts-rank.ts orTerms), whole and as prefixes.
+      ...words.slice(0, 40).map((word, i) => `${word} OR ${words[(i * 7 + 3) % words.length]}`),
+      ...words
+        .filter((word) => word.length >= 6)
+        .slice(0, 20)
+        .map((word, i, long) => `${word.slice(0, 4)} OR ${long[(i + 5) % long.length]}`),
       "sourdough starter",
       "bread OR electronics",
       "starter -rye",
