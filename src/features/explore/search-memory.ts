@@ -12,6 +12,10 @@ import {
 } from "./repository";
 import { parseSearch, SEARCH_PREFIX_MIN_LENGTH } from "./search";
 import {
+  compareLexemes,
+  orRankOf,
+  orRankPlus,
+  orTermsOf,
   type ParsedVector,
   parseTsvector,
   type RankQuery,
@@ -65,10 +69,21 @@ const MAX_ID = 2 ** 31 - 1;
 /** A query word the index reads as the database does: plain ASCII letters, or digits. */
 const PLAIN_WORD = /^(?:[a-z]+|[0-9]+)$/;
 
-/** Ids in ascending order, with room to grow. */
+/**
+ * Ids in ascending order, with room to grow. A title word's posting also holds, beside each id,
+ * what the word adds to that title's ts_rank for a search whose root is an OR (ts-rank.ts
+ * orTermsOf): such a search is ranked from the postings of the words it names, read in order,
+ * rather than from each candidate's title, read wherever it is in memory.
+ */
 class Posting {
   ids = new Int32Array(4);
+  /** Per id, its title's term for this word (title postings only). */
+  terms: Float32Array | null;
   length = 0;
+
+  constructor(withTerms = false) {
+    this.terms = withTerms ? new Float32Array(4) : null;
+  }
 
   /** The index of the first id ≥ id. */
   #lowerBound(id: number, high = this.length): number {
@@ -86,19 +101,20 @@ class Posting {
     return at < this.length && this.ids[at] === id;
   }
 
-  add(id: number): void {
+  add(id: number, term = 0): void {
     // Built in id order: the new id goes last.
-    if (this.length === 0 || (this.ids[this.length - 1] as number) < id) {
-      this.#room();
-      this.ids[this.length] = id;
-      this.length += 1;
-      return;
+    let at = this.length;
+    if (this.length > 0 && (this.ids[this.length - 1] as number) >= id) {
+      at = this.#lowerBound(id);
+      if (this.ids[at] === id) return;
     }
-    const at = this.#lowerBound(id);
-    if (this.ids[at] === id) return;
     this.#room();
-    this.ids.copyWithin(at + 1, at, this.length);
+    if (at < this.length) {
+      this.ids.copyWithin(at + 1, at, this.length);
+      this.terms?.copyWithin(at + 1, at, this.length);
+    }
     this.ids[at] = id;
+    if (this.terms) this.terms[at] = term;
     this.length += 1;
   }
 
@@ -106,6 +122,7 @@ class Posting {
     const at = this.#lowerBound(id);
     if (at >= this.length || this.ids[at] !== id) return;
     this.ids.copyWithin(at, at + 1, this.length);
+    this.terms?.copyWithin(at, at + 1, this.length);
     this.length -= 1;
   }
 
@@ -114,6 +131,11 @@ class Posting {
     const grown = new Int32Array(this.ids.length * 2);
     grown.set(this.ids);
     this.ids = grown;
+    if (this.terms) {
+      const terms = new Float32Array(grown.length);
+      terms.set(this.terms);
+      this.terms = terms;
+    }
   }
 
   /** Where the largest id ≤ bound is among the first `high`, or -1: the walk goes from the newest down. */
@@ -124,6 +146,7 @@ class Posting {
   /** Its ids without room to spare (once built). */
   trim(): void {
     if (this.ids.length > this.length) this.ids = this.ids.slice(0, this.length);
+    if (this.terms && this.terms.length > this.length) this.terms = this.terms.slice(0, this.length);
   }
 }
 
@@ -244,8 +267,6 @@ interface Entry {
    * megabytes at 100,000.
    */
   title: string;
-  /** Its title and tags' words' numbers (Contents.titleNumbers): whether a query's word is there, without reading the title. */
-  titleWords: Int32Array;
   /** Its words' numbers (SearchMemory's lexicon), to take it out of their postings. */
   words: Int32Array;
 }
@@ -305,8 +326,6 @@ class Contents {
   readonly lexicon = new Map<string, number>();
   readonly postings: Posting[] = [];
   readonly titlePostings = new Map<string, Posting>();
-  /** Each title word's number, given as it is first met. */
-  readonly titleNumbers = new Map<string, number>();
   readonly tagPostings = new Map<string, Posting>();
   /** The title words in order, for prefixes (made again after a change). */
   #titleWords: string[] | null = null;
@@ -318,6 +337,8 @@ class Contents {
    */
   viewsById = new Int32Array(1024);
   titleFlags = new Uint8Array(1024);
+  /** By id, a search's ts_rank sums while it ranks a query whose root is an OR (SearchMemory.#rankOr); all 0 between searches. */
+  rankSums = new Float32Array(1024);
   /** Each entry's title_vector as printed, by id (ranking reads it for ~1,000 candidates: no map lookup). */
   readonly titlesById: (string | undefined)[] = [];
 
@@ -331,6 +352,7 @@ class Contents {
     const flags = new Uint8Array(length);
     flags.set(this.titleFlags);
     this.titleFlags = flags;
+    this.rankSums = new Float32Array(length);
   }
 
   put(row: Row): void {
@@ -346,17 +368,17 @@ class Contents {
       (this.postings[number] as Posting).add(id);
       numbers[index] = number;
     });
-    const titleLexemes = parseTsvector(row.title).lexemes;
-    const titleWords = Int32Array.from(titleLexemes, (lexeme) => numberOf(this.titleNumbers, lexeme));
-    for (const lexeme of titleLexemes) {
+    const titleVector = parseTsvector(row.title);
+    const terms = orTermsOf(RANK_WEIGHTS, titleVector);
+    titleVector.lexemes.forEach((lexeme, i) => {
       let posting = this.titlePostings.get(lexeme);
       if (!posting) {
-        posting = new Posting();
+        posting = new Posting(true);
         this.titlePostings.set(lexeme, posting);
         this.#titleWords = null;
       }
-      posting.add(id);
-    }
+      posting.add(id, terms[i]);
+    });
     for (const tag of row.tags) {
       let posting = this.tagPostings.get(tag);
       if (!posting) {
@@ -365,7 +387,7 @@ class Contents {
       }
       posting.add(id);
     }
-    this.entries.set(id, { views: row.views, tags: row.tags, title: row.title, titleWords, words: numbers });
+    this.entries.set(id, { views: row.views, tags: row.tags, title: row.title, words: numbers });
     this.titlesById[id] = row.title;
     this.#roomFor(id);
     this.viewsById[id] = row.views;
@@ -418,6 +440,17 @@ class Contents {
       found.push(sorted[i] as string);
     return found;
   }
+}
+
+/**
+ * Lexemes in PostgreSQL's order (compareLexemes: their UTF-8 bytes), as a tsvector holds them; plain
+ * ASCII sorted as JavaScript sorts it is already in that order.
+ */
+function inByteOrder(lexemes: string[]): string[] {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, not control characters.
+  return lexemes.length < 2 || lexemes.every((lexeme) => /^[\x00-\x7f]*$/.test(lexeme))
+    ? lexemes
+    : [...lexemes].sort(compareLexemes);
 }
 
 /** Whether a parsed vector holds the word (a prefix: a lexeme it starts). */
@@ -491,8 +524,9 @@ function firstInOrder<Item>(items: Item[], wanted: number, compare: (a: Item, b:
 
 /**
  * firstInOrder for the candidate presentations, by their places in `ids`, in byRank's order among
- * them (rank, views, the newest), their ranks and views read from arrays by place: written out
- * rather than through a comparator, as this runs for every candidate of every search.
+ * them (rank, views, the newest), their ranks read from an array by place and their views by id
+ * (only where ranks are equal): written out rather than through a comparator, as this runs for
+ * every candidate of every search.
  */
 function firstPlacesInOrder(ids: readonly number[], wanted: number, ranks: Float64Array, views: Int32Array): number[] {
   /** Whether the candidate at a comes after the one at b. */
@@ -500,10 +534,12 @@ function firstPlacesInOrder(ids: readonly number[], wanted: number, ranks: Float
     const rankA = ranks[a] as number;
     const rankB = ranks[b] as number;
     if (rankA !== rankB) return rankA < rankB;
-    const viewsA = views[a] as number;
-    const viewsB = views[b] as number;
+    const idA = ids[a] as number;
+    const idB = ids[b] as number;
+    const viewsA = views[idA] as number;
+    const viewsB = views[idB] as number;
     if (viewsA !== viewsB) return viewsA < viewsB;
-    return (ids[a] as number) < (ids[b] as number);
+    return idA < idB;
   };
   // A max-heap by that order: the last kept on top.
   const heap: number[] = [];
@@ -834,6 +870,55 @@ export class SearchMemory {
   }
 
   /**
+   * The candidates' ranks for a query whose root is an OR (one word, words joined by OR), summed
+   * into rankSums from the postings of the title words each operand names (their terms: orTermsOf),
+   * read in order (ts_rank's order: operand by operand, then the vector's), and cleared after. A
+   * candidate's title is never read: reading a thousand of them, scattered in memory, was a third
+   * of ranking.
+   */
+  #rankOr(contents: Contents, rank: MemoryQuery["rank"], found: readonly number[], ranks: Float64Array): void {
+    const sums = contents.rankSums;
+    const postings = rank.operands.map((operand) =>
+      inByteOrder(contents.titleWordsOf(operand)).map((lexeme) => contents.titlePostings.get(lexeme) as Posting),
+    );
+    for (const named of postings)
+      for (const { ids, terms, length } of named)
+        for (let i = 0; i < length; i += 1) {
+          const id = ids[i] as number;
+          sums[id] = orRankPlus(sums[id] as number, (terms as Float32Array)[i] as number);
+        }
+    for (let at = 0; at < found.length; at += 1)
+      ranks[at] = orRankOf(sums[found[at] as number] as number, postings.length);
+    for (const named of postings)
+      for (const { ids, length } of named) for (let i = 0; i < length; i += 1) sums[ids[i] as number] = 0;
+  }
+
+  /**
+   * The candidates' ranks for an AND of words: a candidate with none of the title words the query
+   * names ranks as ts_rank ranks a vector without them (1e-20), and its title is never read (marked
+   * from the title posting lists of the words named, and unmarked after); the others are ranked
+   * from their printed title_vector (ts-rank.ts tsRankText reads only the lexemes named).
+   */
+  #rankAnd(contents: Contents, rank: MemoryQuery["rank"], found: readonly number[], ranks: Float64Array): void {
+    const named = rank.operands.flatMap((operand) =>
+      contents.titleWordsOf(operand).map((lexeme) => contents.titlePostings.get(lexeme) as Posting),
+    );
+    const flags = contents.titleFlags;
+    for (const { ids, length } of named)
+      for (let i = 0; i < length; i += 1) flags[ids[i] as number] = (flags[ids[i] as number] as number) | TITLE_NAMED;
+    const titles = contents.titlesById;
+    const unmatched = Math.fround(1e-20);
+    for (let at = 0; at < found.length; at += 1) {
+      const id = found[at] as number;
+      const flag = flags[id] as number;
+      ranks[at] =
+        flag & TITLE_EMPTY ? 0 : flag & TITLE_NAMED ? tsRankText(RANK_WEIGHTS, titles[id] as string, rank) : unmatched;
+    }
+    for (const { ids, length } of named)
+      for (let i = 0; i < length; i += 1) flags[ids[i] as number] = (flags[ids[i] as number] as number) & ~TITLE_NAMED;
+  }
+
+  /**
    * The search's totals and ranked hits, as repository.ts's statement finds them: candidates found
    * by the slides' words (whole) and by the titles' and tags' words (prefixes, none of the
    * excluded words anywhere), each capped; the templates and video cards that match; ranked by
@@ -902,54 +987,25 @@ export class SearchMemory {
       flags[id] = (flags[id] as number) & ~FOUND;
     }
     const ranked: RankedHit[] = [];
-    // The title words the query names: a candidate with none of them ranks as ts_rank ranks a vector
-    // without them (0; 1e-20 for an AND of two words or more), and its title is never read.
-    // Marked from the title posting lists of the words named (contiguous arrays), and unmarked after.
-    const namedPostings = query.rank.operands.flatMap((operand) =>
-      contents.titleWordsOf(operand).map((lexeme) => contents.titlePostings.get(lexeme) as Posting),
-    );
-    const views = contents.viewsById;
-    for (const posting of namedPostings)
-      for (let i = 0; i < posting.length; i += 1) {
-        const id = posting.ids[i] as number;
-        flags[id] = (flags[id] as number) | TITLE_NAMED;
-      }
-    const unmatched = query.rank.root === "and" && query.rank.operands.length >= 2 ? Math.fround(1e-20) : 0;
     if (options.kinds.includes("presentation")) {
-      // Each candidate's rank and views in small arrays by its place among the candidates, and
-      // ordered by place: no object per candidate, only per hit kept.
-      const count = found.length;
-      const ranks = new Float64Array(count);
-      const candidateViews = new Int32Array(count);
-      const titles = contents.titlesById;
-      for (let at = 0; at < count; at += 1) {
-        const id = found[at] as number;
-        const flag = flags[id] as number;
-        candidateViews[at] = views[id] as number;
-        // Only the lexemes the query names are read out of the printed vector (ts-rank.ts).
-        ranks[at] =
-          flag & TITLE_EMPTY
-            ? 0
-            : flag & TITLE_NAMED
-              ? tsRankText(RANK_WEIGHTS, titles[id] as string, query.rank)
-              : unmatched;
-      }
-      for (const at of firstPlacesInOrder(found, wanted, ranks, candidateViews)) {
+      // Each candidate's rank in a small array by its place among the candidates: no object per
+      // candidate, only per hit kept. Its views are read only to order equal ranks.
+      const ranks = new Float64Array(found.length);
+      if (query.rank.root === "or" || query.rank.operands.length === 1)
+        this.#rankOr(contents, query.rank, found, ranks);
+      else this.#rankAnd(contents, query.rank, found, ranks);
+      const views = contents.viewsById;
+      for (const at of firstPlacesInOrder(found, wanted, ranks, views)) {
         const id = found[at] as number;
         ranked.push({
           kind: "presentation",
           key: String(id),
           rank: ranks[at] as number,
-          views: candidateViews[at] as number,
+          views: views[id] as number,
           tie: id,
         });
       }
     }
-    for (const posting of namedPostings)
-      for (let i = 0; i < posting.length; i += 1) {
-        const id = posting.ids[i] as number;
-        flags[id] = (flags[id] as number) & ~TITLE_NAMED;
-      }
     let templates = 0;
     let videos = 0;
     for (const small of contents.smalls) {

@@ -235,26 +235,51 @@ const POSNULL: Positions = { at: [MAXENTRYPOS - 1], classes: [0] };
 
 function rankOr(w: RankWeights, entries: readonly (readonly Positions[])[]): number {
   let res = f(0.0);
-  for (const list of entries) {
-    for (const { classes } of list) {
-      let resj = f(0.0);
-      let wjm = f(-1.0);
-      let jm = 0;
-      for (let j = 0; j < classes.length; j += 1) {
-        const weight = w[classes[j] as number] as number;
-        resj = f(resj + f(weight / ((j + 1) * (j + 1))));
-        if (weight > wjm) {
-          wjm = weight;
-          jm = j;
-        }
-      }
-      // (wjm + resj - wjm / (jm+1)²) in float4, divided by a double, added to a float4.
-      const term = f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1))));
-      res = f(res + term / PI_SQUARED_OVER_6);
+  for (const list of entries) for (const { classes } of list) res = orRankPlus(res, orTerm(w, classes));
+  return orRankOf(res, entries.length);
+}
+
+/** What one lexeme found adds to calc_rank_or's sum (a float4), from its positions' weight classes. */
+function orTerm(w: RankWeights, classes: readonly number[]): number {
+  let resj = f(0.0);
+  let wjm = f(-1.0);
+  let jm = 0;
+  for (let j = 0; j < classes.length; j += 1) {
+    const weight = w[classes[j] as number] as number;
+    resj = f(resj + f(weight / ((j + 1) * (j + 1))));
+    if (weight > wjm) {
+      wjm = weight;
+      jm = j;
     }
   }
-  if (entries.length > 0) res = f(res / entries.length);
-  return res;
+  // (wjm + resj - wjm / (jm+1)²) in float4.
+  return f(f(wjm + resj) - f(wjm / ((jm + 1) * (jm + 1))));
+}
+
+/**
+ * Issue 32 item 3: what each lexeme of a vector adds to calc_rank_or's sum, whichever operand
+ * names it (it depends on its weights only), in the vector's order. A query whose root is an OR
+ * (one word, words joined by OR) is then ranked without reading the vector: its sum taken with
+ * orRankPlus, operand by operand and, within one, in the vector's order (the lexemes' byte order,
+ * compareLexemes), ended by orRankOf.
+ */
+export function orTermsOf(w: RankWeights, vector: ParsedVector): number[] {
+  return vector.lexemes.map((_, i) =>
+    orTerm(
+      w,
+      (vector.positions[i] as readonly number[]).length > 0 ? (vector.weights[i] as number[]) : POSNULL.classes,
+    ),
+  );
+}
+
+/** calc_rank_or's sum with one term more: the term (a float4) divided by a double, added to a float4. */
+export function orRankPlus(sum: number, term: number): number {
+  return f(sum + term / PI_SQUARED_OVER_6);
+}
+
+/** calc_rank_or's result from its sum over a query of `operandCount` operands. */
+export function orRankOf(sum: number, operandCount: number): number {
+  return operandCount > 0 ? f(sum / operandCount) : sum;
 }
 
 /** ts_rank(w, vector, query) with normalisation 0, as PostgreSQL computes it (a float4). */
