@@ -38,7 +38,17 @@ interface Kept {
   tags: readonly string[];
 }
 
-const keyOf = (hit: HitKey) => `${hit.kind === "video" ? "v" : "p"}:${hit.key}`;
+/**
+ * A kept row's key: a presentation's or template's id as a number (hashed and compared as one: a
+ * string made for each hit of each page cost a search its hash and a comparison of characters),
+ * a video card's slug as `v:{slug}`.
+ */
+type RowKey = number | string;
+const keyOf = (hit: HitKey): RowKey => {
+  if (hit.kind === "video") return `v:${hit.key}`;
+  const id = Number(hit.key);
+  return Number.isSafeInteger(id) ? id : `p:${hit.key}`;
+};
 
 export interface KeptHitRowsOptions {
   maxChars?: number;
@@ -47,9 +57,9 @@ export interface KeptHitRowsOptions {
 }
 
 export class KeptHitRows {
-  readonly #kept = new Map<string, Kept>();
+  readonly #kept = new Map<RowKey, Kept>();
   /** The kept rows' keys by the tag that drops them. */
-  readonly #keysByTag = new Map<string, Set<string>>();
+  readonly #keysByTag = new Map<string, Set<RowKey>>();
   #chars = 0;
   /** Moves on every change heard that could touch a row: a read started before it keeps nothing. */
   #generation = 0;
@@ -79,36 +89,34 @@ export class KeptHitRows {
   /** The page's rows in the order asked; a row gone (deleted, no longer listed) is left out. */
   async read(page: readonly HitKey[]): Promise<HitText[]> {
     const now = this.#now();
-    const found = new Map<string, HitText>();
-    const missing: HitKey[] = [];
-    for (const hit of page) {
+    const texts: (HitText | undefined)[] = new Array(page.length);
+    let missing: HitKey[] | null = null;
+    for (let i = 0; i < page.length; i += 1) {
+      const hit = page[i] as HitKey;
       const key = keyOf(hit);
       const kept = this.#kept.get(key);
       if (kept && now - kept.loadedAt < this.#ttlMs) {
         // The most recently shown last: the first to go are the longest unseen.
         this.#kept.delete(key);
         this.#kept.set(key, kept);
-        found.set(key, kept.text);
-      } else missing.push(hit);
+        texts[i] = kept.text;
+      } else (missing ??= []).push(hit);
     }
-    this.counts.kept += found.size;
-    if (missing.length > 0) {
+    this.counts.kept += page.length - (missing?.length ?? 0);
+    if (missing) {
       const generation = this.#generation;
       const rows = await readHitRows(this.db, missing);
       this.counts.read += rows.length;
+      const read = new Map<RowKey, HitText>();
       for (const row of rows) {
         const text = hitTextOf(row);
         const key = keyOf(row);
-        found.set(key, text);
+        read.set(key, text);
         if (generation === this.#generation) this.#keep(key, text, now);
       }
+      for (let i = 0; i < page.length; i += 1) if (texts[i] === undefined) texts[i] = read.get(keyOf(page[i] as HitKey));
     }
-    const texts: HitText[] = [];
-    for (const hit of page) {
-      const text = found.get(keyOf(hit));
-      if (text) texts.push(text);
-    }
-    return texts;
+    return texts.filter((text) => text !== undefined);
   }
 
   close(): void {
@@ -123,7 +131,7 @@ export class KeptHitRows {
     this.#chars = 0;
   }
 
-  #keep(key: string, text: HitText, loadedAt: number): void {
+  #keep(key: RowKey, text: HitText, loadedAt: number): void {
     this.#drop(key);
     const chars = text.title.length + text.snippetText.length + ROW_OVERHEAD_CHARS;
     if (chars > this.#maxChars) return;
@@ -147,7 +155,7 @@ export class KeptHitRows {
     }
   }
 
-  #drop(key: string): void {
+  #drop(key: RowKey): void {
     const kept = this.#kept.get(key);
     if (!kept) return;
     this.#kept.delete(key);
