@@ -212,6 +212,26 @@ function intersectionCursor(cursors: Cursor[], refuse: ((id: number) => boolean)
   };
 }
 
+/** The first place from `at` on (below `length`) whose id is ≥ id, by steps that double, then halving. */
+function gallop(ids: Int32Array, at: number, length: number, id: number): number {
+  if (at >= length || (ids[at] as number) >= id) return at;
+  let low = at;
+  let step = 1;
+  while (low + step < length && (ids[low + step] as number) < id) {
+    low += step;
+    step *= 2;
+  }
+  // ids[low] < id; the answer is in (low, min(low + step, length)].
+  let high = Math.min(low + step, length);
+  low += 1;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((ids[middle] as number) < id) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 /** Up to `limit` ids of the cursor, newest first. */
 function take(cursor: Cursor, limit: number): number[] {
   const ids: number[] = [];
@@ -306,8 +326,6 @@ const ENTRY_COLUMNS = `e.id::text as id, p.oid, e.view_count as views, e.tags, e
 const TITLE_EMPTY = 1;
 /** titleFlags: the title holds a word the search being ranked names. */
 const TITLE_NAMED = 2;
-/** titleFlags: found by the slides' words, while a search gathers its candidates. */
-const FOUND = 4;
 
 /** A word's number in a lexicon, the next one for a word met for the first time. */
 function numberOf(lexicon: Map<string, number>, word: string): number {
@@ -337,8 +355,6 @@ class Contents {
    */
   viewsById = new Int32Array(1024);
   titleFlags = new Uint8Array(1024);
-  /** By id, a search's ts_rank sums while it ranks a query whose root is an OR (SearchMemory.#rankOr); all 0 between searches. */
-  rankSums = new Float32Array(1024);
   /** Each entry's title_vector as printed, by id (ranking reads it for ~1,000 candidates: no map lookup). */
   readonly titlesById: (string | undefined)[] = [];
 
@@ -352,7 +368,6 @@ class Contents {
     const flags = new Uint8Array(length);
     flags.set(this.titleFlags);
     this.titleFlags = flags;
-    this.rankSums = new Float32Array(length);
   }
 
   put(row: Row): void {
@@ -589,6 +604,11 @@ export class SearchMemory {
   #unsubscribe: () => void;
   /** The rows of the hits shown, kept once read (kept-hit-rows.ts). */
   readonly rows: KeptHitRows;
+  /**
+   * The candidates' ranks by place, for one search at a time (find runs whole, without awaiting):
+   * a typed array of two thousand made for each search was a sixth of finding.
+   */
+  #ranks = new Float64Array(2 * (CANDIDATE_LIMIT + TITLE_CANDIDATE_LIMIT));
 
   constructor(
     private readonly db: Queryable,
@@ -870,27 +890,37 @@ export class SearchMemory {
   }
 
   /**
-   * The candidates' ranks for a query whose root is an OR (one word, words joined by OR), summed
-   * into rankSums from the postings of the title words each operand names (their terms: orTermsOf),
-   * read in order (ts_rank's order: operand by operand, then the vector's), and cleared after. A
-   * candidate's title is never read: reading a thousand of them, scattered in memory, was a third
-   * of ranking.
+   * The candidates' ranks for a query whose root is an OR (one word, words joined by OR), from the
+   * postings of the title words each operand names, which hold each title's term (orTermsOf):
+   * summed in ts_rank's order (operand by operand, then the vector's), the candidates looked up in
+   * each posting in id order (`runs`: where `found` holds ids newest first), galloping. A
+   * candidate's title is never read, and a common word's long posting is stepped through, not read
+   * whole: reading a thousand titles scattered in memory was a third of ranking.
    */
-  #rankOr(contents: Contents, rank: MemoryQuery["rank"], found: readonly number[], ranks: Float64Array): void {
-    const sums = contents.rankSums;
-    const postings = rank.operands.map((operand) =>
+  #rankOr(
+    contents: Contents,
+    rank: MemoryQuery["rank"],
+    found: readonly number[],
+    runs: readonly (readonly [number, number])[],
+    ranks: Float64Array,
+  ): void {
+    const named = rank.operands.map((operand) =>
       inByteOrder(contents.titleWordsOf(operand)).map((lexeme) => contents.titlePostings.get(lexeme) as Posting),
     );
-    for (const named of postings)
-      for (const { ids, terms, length } of named)
-        for (let i = 0; i < length; i += 1) {
-          const id = ids[i] as number;
-          sums[id] = orRankPlus(sums[id] as number, (terms as Float32Array)[i] as number);
+    for (const postings of named)
+      for (const { ids, terms, length } of postings)
+        for (const [from, to] of runs) {
+          let at = 0;
+          for (let place = to - 1; place >= from && at < length; place -= 1) {
+            const id = found[place] as number;
+            at = gallop(ids, at, length, id);
+            if (at < length && ids[at] === id) {
+              ranks[place] = orRankPlus(ranks[place] as number, (terms as Float32Array)[at] as number);
+              at += 1;
+            }
+          }
         }
-    for (let at = 0; at < found.length; at += 1)
-      ranks[at] = orRankOf(sums[found[at] as number] as number, postings.length);
-    for (const named of postings)
-      for (const { ids, length } of named) for (let i = 0; i < length; i += 1) sums[ids[i] as number] = 0;
+    for (let place = 0; place < found.length; place += 1) ranks[place] = orRankOf(ranks[place] as number, named.length);
   }
 
   /**
@@ -973,26 +1003,32 @@ export class SearchMemory {
     );
     const titled = take(byTitles, matched.length === CANDIDATE_LIMIT ? TITLE_CANDIDATE_LIMIT : CANDIDATE_LIMIT);
 
-    // The candidates found both ways count once (marked in the flags, unmarked after).
-    const flags = contents.titleFlags;
+    // The candidates found both ways count once: both lists hold ids newest first, so they are
+    // read side by side (no id looked up anywhere).
     const found = matched;
     const matchedCount = matched.length;
-    for (let i = 0; i < matchedCount; i += 1) {
-      const id = matched[i] as number;
-      flags[id] = (flags[id] as number) | FOUND;
-    }
-    for (const id of titled) if (!((flags[id] as number) & FOUND)) found.push(id);
-    for (let i = 0; i < matchedCount; i += 1) {
-      const id = matched[i] as number;
-      flags[id] = (flags[id] as number) & ~FOUND;
+    for (let i = 0, j = 0; j < titled.length; j += 1) {
+      const id = titled[j] as number;
+      while (i < matchedCount && (matched[i] as number) > id) i += 1;
+      if (i >= matchedCount || matched[i] !== id) found.push(id);
     }
     const ranked: RankedHit[] = [];
     if (options.kinds.includes("presentation")) {
       // Each candidate's rank in a small array by its place among the candidates: no object per
       // candidate, only per hit kept. Its views are read only to order equal ranks.
-      const ranks = new Float64Array(found.length);
+      if (this.#ranks.length < found.length) this.#ranks = new Float64Array(found.length * 2);
+      const ranks = this.#ranks.fill(0, 0, found.length);
       if (query.rank.root === "or" || query.rank.operands.length === 1)
-        this.#rankOr(contents, query.rank, found, ranks);
+        this.#rankOr(
+          contents,
+          query.rank,
+          found,
+          [
+            [0, matchedCount],
+            [matchedCount, found.length],
+          ],
+          ranks,
+        );
       else this.#rankAnd(contents, query.rank, found, ranks);
       const views = contents.viewsById;
       for (const at of firstPlacesInOrder(found, wanted, ranks, views)) {
