@@ -29,7 +29,11 @@
 // i.e. keeps at least half its demo-size req/s). Per page: req/s, p50, p99, the server's CPU
 // and PostgreSQL's (every postgres process of the machine) per request.
 //
-// Usage: npm run bench:search [-- --duration 10 --warmup 3 --connections 20 --workers 1
+// Home and search are measured in turns, 3 times by default (--rounds): each pair is printed, and the
+// table and the goal take the pair whose search ÷ home is the median (one pair alone moved by 0.3
+// between runs on this shared machine).
+//
+// Usage: npm run bench:search [-- --duration 10 --warmup 3 --connections 20 --workers 1 --rounds 3
 //          --database postgres://root@127.0.0.1:5432/test --large 100000 --small 10000
 //          --large-database URL (an existing database already seeded with --large presentations)
 //          --no-pglite --no-pages --build]
@@ -50,6 +54,8 @@ const WARMUP_S = support.option("warmup", 3);
 const CONNECTIONS = Math.floor(support.option("connections", 20));
 const QUERY_COUNT = 200;
 const WORKERS = Math.floor(support.option("workers", 1));
+/** Issue 32 item 3: home and search measured in turns this many times (the median pair is judged). */
+const ROUNDS = Math.max(1, Math.floor(support.option("rounds", 3)));
 const SMALL = Math.floor(support.option("small", 10_000));
 const LARGE = Math.floor(support.option("large", 100_000));
 const DATABASE_ADMIN_URL = support.argument("database") ?? "postgres://root@127.0.0.1:5432/test";
@@ -187,10 +193,24 @@ async function measure(name, database, { steady = false } = {}) {
     // And the search index in memory (issue 32 item 3), built in the background after it.
     const ready = await searchIndexReady(port, startedAt);
     console.log(`  ${name}: search index in memory ready ${ready.toFixed(1)} s after the start`);
-    const home = await load(port, ["/"]);
-    rows.push(report({ name, target: "home (baseline)", ...home, ratio: 1 }));
-    const search = await load(port, searchPaths());
-    rows.push(report({ name, target: `search, ${QUERY_COUNT} words`, ...search, ratio: search.rps / home.rps }));
+    // Home and search in turns, ROUNDS times: on a shared machine one pair can meet a slow moment
+    // of the other's; the table gives the pair whose ratio is the median (every pair is printed).
+    const pairs = [];
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      const home = await load(port, ["/"]);
+      report({ name, target: `home (baseline), round ${round}`, ...home, ratio: 1 });
+      const search = await load(port, searchPaths());
+      report({ name, target: `search, ${QUERY_COUNT} words, round ${round}`, ...search, ratio: search.rps / home.rps });
+      console.log(`  ${name}: round ${round}: search ÷ home ${(search.rps / home.rps).toFixed(3)}`);
+      pairs.push({ home, search, ratio: search.rps / home.rps });
+    }
+    const { home, search } = [...pairs].sort((a, b) => a.ratio - b.ratio)[(pairs.length - 1) >> 1];
+    if (pairs.length > 1)
+      console.log(
+        `  ${name}: search ÷ home by round ${pairs.map((pair) => pair.ratio.toFixed(3)).join(", ")}; median ${(search.rps / home.rps).toFixed(3)}`,
+      );
+    rows.push({ name, target: "home (baseline)", ...home, ratio: 1 });
+    rows.push({ name, target: `search, ${QUERY_COUNT} words`, ...search, ratio: search.rps / home.rps });
     if (steady) {
       // The judged figure: evenly spaced, open loop, latency from each request's due time (support.steadyLoad).
       const even = await support.steadyLoad(port, searchPaths(), {

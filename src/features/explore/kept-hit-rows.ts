@@ -114,7 +114,8 @@ export class KeptHitRows {
         read.set(key, text);
         if (generation === this.#generation) this.#keep(key, text, now);
       }
-      for (let i = 0; i < page.length; i += 1) if (texts[i] === undefined) texts[i] = read.get(keyOf(page[i] as HitKey));
+      for (let i = 0; i < page.length; i += 1)
+        if (texts[i] === undefined) texts[i] = read.get(keyOf(page[i] as HitKey));
     }
     return texts.filter((text) => text !== undefined);
   }
