@@ -100,7 +100,10 @@ export class KeptHitRows {
         this.#kept.delete(key);
         this.#kept.set(key, kept);
         texts[i] = kept.text;
-      } else (missing ??= []).push(hit);
+      } else {
+        missing ??= [];
+        missing.push(hit);
+      }
     }
     this.counts.kept += page.length - (missing?.length ?? 0);
     if (missing) {
