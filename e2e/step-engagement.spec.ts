@@ -1,4 +1,4 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser, BrowserContext, Page } from "@playwright/test";
 import { importMarkdownDeck } from "./helpers";
 import { axeViolations, expect, logIn, test, waitForHydration } from "./support";
 
@@ -19,6 +19,12 @@ const DECK_FILE = { name: "inbox.md", markdown: DECK };
  * past the last step, to the restart overlay), then leaves the page (pagehide sends what is
  * pending). Answers the real time spent on each step (ms), measured in the page.
  */
+/** The visitors' browser contexts, closed when the test ends (see watch). */
+const contexts: BrowserContext[] = [];
+test.afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+});
+
 async function watch(browser: Browser, baseURL: string, url: string, last: number): Promise<number[]> {
   const context = await browser.newContext({ baseURL });
   // Issue 33 item 6: step events are kept only with the visitor's consent to performance cookies.
@@ -61,9 +67,11 @@ async function watch(browser: Browser, baseURL: string, url: string, last: numbe
   }
   const arrivedAt = await page.evaluate(() => [...(window as unknown as { podiumArrivals: number[] }).podiumArrivals]);
   arrivedAt.push(await page.evaluate(() => performance.now()));
-  // Leaving the page: pagehide flushes the last stays with the visit's time.
+  // Leaving the page: pagehide flushes the last stays with the visit's time. The context stays
+  // open until the test ends (leaving): closing it at once cancelled a beacon still on its way (a
+  // busy machine lost a visitor's steps 2 and 3), and Playwright doesn't see the beacon to wait.
   await page.goto("about:blank");
-  await context.close();
+  contexts.push(context);
   return arrivedAt
     .slice(1)
     .map((at, index) => at - (arrivedAt[index] ?? 0))
