@@ -87,6 +87,16 @@ test.describe("issue 35 live sessions", () => {
     // A late joiner on a phone lands on the current step.
     const phone = await follow(browser, origin, code, true);
     await expect(stepOf(phone)).toHaveAttribute("data-current-step", "2");
+    // Issue 35 item 3: the five reactions are pictures of Podium's own, drawn on any device (this
+    // machine has no emoji font: characters showed as empty boxes), each button named by its label.
+    const reactionButtons = phone.page.locator(".live-reaction");
+    await expect(reactionButtons).toHaveCount(5);
+    for (const button of await reactionButtons.all()) {
+      await expect(button).toHaveText("");
+      await expect(button).toHaveAccessibleName(/\S/);
+      const picture = await button.locator("svg.reaction-icon").boundingBox();
+      expect(picture?.width).toBeGreaterThanOrEqual(24);
+    }
     await phone.page.screenshot({ path: "e2e/screenshots/live-follower-phone.png", fullPage: true });
     expect(await axeViolations(phone.page)).toEqual([]);
 
@@ -106,6 +116,8 @@ test.describe("issue 35 live sessions", () => {
     await second.page.getByRole("button", { name: "Applause" }).click();
     await expect(second.page.getByText("Reaction sent.")).toBeVisible();
     await expect(page.locator('.live-burst[data-reaction="applause"]')).toBeVisible();
+    await expect(page.locator('.live-burst[data-reaction="applause"] svg.reaction-icon')).toBeVisible();
+    await page.locator(".live-panel").screenshot({ path: "e2e/screenshots/live-presenter-reaction.png" });
 
     // A question from the phone reaches the presenter; another follower's vote counts.
     await phone.page.getByLabel("Your question").fill("How low does the tide go tomorrow?");

@@ -33,7 +33,8 @@ export function livePath(code: string): string {
 
 /**
  * Issue 35 item 3: the reactions a follower may send, a small fixed set. Each is sent as its key;
- * the emoji is drawn by the pages.
+ * the emoji says what it stands for, and the pages draw a picture of their own for it
+ * (components/ReactionIcon.tsx: no emoji font needed).
  */
 export const LIVE_REACTIONS = {
   applause: "👏",

@@ -9,12 +9,12 @@ import {
   LIVE_CODE_LENGTH,
   LIVE_JOIN_PATH,
   LIVE_QUESTION_MAX_LENGTH,
-  LIVE_REACTIONS,
   type LiveReaction,
   livePath,
   sortedQuestions,
 } from "../rules";
 import { livePost, useLiveState } from "./live-client";
+import { ReactionIcon } from "./ReactionIcon";
 import "../../../ui/styles/base.css";
 import "../../presentation/components/fullscreen-page.css";
 import "./live.css";
@@ -242,7 +242,7 @@ function FollowView({ data }: { data: FollowPageData }) {
                 aria-label={intl.formatMessage({ id: REACTION_LABELS[reaction] })}
                 data-reaction={reaction}
               >
-                <span aria-hidden="true">{LIVE_REACTIONS[reaction]}</span>
+                <ReactionIcon reaction={reaction} />
               </button>
             ))}
           </div>

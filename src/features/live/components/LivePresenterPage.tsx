@@ -5,9 +5,10 @@ import { useSession } from "../../../ui/session";
 import { PresenterPage } from "../../presentation/presenter/components/PresenterPage";
 import type { PresenterPageData } from "../../presentation/presenter/page-data";
 import type { PresenterLiveData } from "../page-data";
-import { LIVE_REACTIONS, type LiveEvent, type LiveReaction, livePath, sortedQuestions } from "../rules";
+import { type LiveEvent, type LiveReaction, livePath, sortedQuestions } from "../rules";
 import { REACTION_LABELS } from "./LivePage";
 import { livePost, useLiveState } from "./live-client";
+import { ReactionIcon } from "./ReactionIcon";
 import "./live.css";
 
 /** Issue 35 item 1: the presenter view with its live session panel. */
@@ -176,7 +177,7 @@ function LiveSession({ live, step }: { live: PresenterLiveData; step: number }) 
         <ul className="live-panel__bursts chip-row" aria-live="polite">
           {bursts.map((burst) => (
             <li key={burst.id} className="live-burst" data-reaction={burst.reaction}>
-              <span aria-hidden="true">{LIVE_REACTIONS[burst.reaction]}</span>
+              <ReactionIcon reaction={burst.reaction} size={22} />
               <span className="live-burst__count">
                 {intl.formatMessage({ id: REACTION_LABELS[burst.reaction] })} ×{burst.count}
               </span>
