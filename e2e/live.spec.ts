@@ -66,6 +66,11 @@ test.describe("issue 35 live sessions", () => {
     await expect(page.getByRole("link", { name: `${origin}/live/${code}` })).toBeVisible();
     await expect(page.getByRole("img", { name: `QR code for ${origin}/live/${code}` })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
+    // End session is in view without scrolling the panel, at the top right of the session.
+    const endBox = await page.getByRole("button", { name: "End session" }).boundingBox();
+    expect((endBox?.y ?? Number.POSITIVE_INFINITY) + (endBox?.height ?? 0)).toBeLessThanOrEqual(
+      page.viewportSize()?.height ?? 0,
+    );
 
     // Two followers on desktops, at the presenter's step.
     const first = await follow(browser, origin, code);

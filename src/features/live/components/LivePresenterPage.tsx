@@ -62,9 +62,7 @@ function LivePanel({
 
   return (
     <section className="live-panel" aria-labelledby="live-panel-heading">
-      <h2 id="live-panel-heading" className="live-panel__heading">
-        <FormattedMessage id="live.panel.heading" />
-      </h2>
+      {live ? null : <PanelHeading />}
       {live ? (
         <LiveSession key={live.code} live={live} step={step} />
       ) : (
@@ -88,6 +86,15 @@ function LivePanel({
         </div>
       )}
     </section>
+  );
+}
+
+/** The panel's heading; a running session puts End session on its line (in view above any questions). */
+function PanelHeading() {
+  return (
+    <h2 id="live-panel-heading" className="live-panel__heading">
+      <FormattedMessage id="live.panel.heading" />
+    </h2>
   );
 }
 
@@ -129,9 +136,12 @@ function LiveSession({ live, step }: { live: PresenterLiveData; step: number }) 
 
   if (state.ended) {
     return (
-      <p className="live-panel__ended" role="status">
-        <FormattedMessage id="live.panel.ended" />
-      </p>
+      <>
+        <PanelHeading />
+        <p className="live-panel__ended" role="status">
+          <FormattedMessage id="live.panel.ended" />
+        </p>
+      </>
     );
   }
   const questions = sortedQuestions(state.questions, true);
@@ -147,6 +157,19 @@ function LiveSession({ live, step }: { live: PresenterLiveData; step: number }) 
   );
   return (
     <div className="live-panel__session" data-live-code={live.code}>
+      <div className="live-panel__head">
+        <PanelHeading />
+        <div className="live-panel__end">
+          {failed ? (
+            <p className="live-panel__error" role="alert">
+              <FormattedMessage id="live.error.generic" />
+            </p>
+          ) : null}
+          <button type="button" className="presenter__button" onClick={() => void call("/end", {})}>
+            <FormattedMessage id="live.panel.end" />
+          </button>
+        </div>
+      </div>
       <div className="live-panel__join">
         {qr}
         <div className="live-panel__join-text">
@@ -240,17 +263,6 @@ function LiveSession({ live, step }: { live: PresenterLiveData; step: number }) 
             ))}
           </ol>
         )}
-      </div>
-
-      <div className="live-panel__end">
-        {failed ? (
-          <p className="live-panel__error" role="alert">
-            <FormattedMessage id="live.error.generic" />
-          </p>
-        ) : null}
-        <button type="button" className="presenter__button" onClick={() => void call("/end", {})}>
-          <FormattedMessage id="live.panel.end" />
-        </button>
       </div>
 
       {large ? (
