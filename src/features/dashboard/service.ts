@@ -266,12 +266,28 @@ export const LIVE_SESSIONS_LISTED = 10;
  * (PODIUM_PUBLIC_URL): view links show as full addresses to paste (issue 12).
  */
 export async function getManageData(
-  db: Queryable,
+  db: Database,
   viewer: NonNullable<Viewer>,
   oid: string,
   publicUrl = "",
   /** Issue 33 item 1: the analytics' period (days) and audience ("all", "public" or a link id). */
   choice: { days?: number; audience?: string } = {},
+): Promise<ManageData> {
+  // The page's figures agree with each other: its reads share one snapshot, so a batch of events
+  // stored while they run is in all of them or in none (read apart, the chart said 2 views while
+  // the sources said 3).
+  return db.transaction(async (tx) => {
+    await tx.query("set transaction isolation level repeatable read, read only");
+    return readManageData(tx, viewer, oid, publicUrl, choice);
+  });
+}
+
+async function readManageData(
+  db: Queryable,
+  viewer: NonNullable<Viewer>,
+  oid: string,
+  publicUrl: string,
+  choice: { days?: number; audience?: string },
 ): Promise<ManageData> {
   // The owner's own page: it counts the private notes too.
   const row = await owned(db, viewer, oid, { withPrivateNotes: true });

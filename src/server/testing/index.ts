@@ -161,26 +161,29 @@ export function useTestApp(
 /** The oid in a manage page's address (`/dashboard/next/presentations/<oid>/`), "" if there is none. */
 export const oidIn = (location: unknown) => /presentations\/([a-z0-9]{12})\//.exec(String(location))?.[1] ?? "";
 
-/** Keeps cookies between requests and sends the CSRF token the way Podium's pages do. */
+/** The database with every statement (transactions' too) run through `wrap`'s queryable. */
+export function wrappedDatabase(db: Database, wrap: (queryable: Queryable) => Queryable): Database {
+  return {
+    kind: db.kind,
+    query: wrap(db).query,
+    transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    ping: () => db.ping(),
+    listen: (channel, onMessage, onState) => db.listen(channel, onMessage, onState),
+    close: () => db.close(),
+  };
+}
+
 /** The database, counting the statements run through it (transactions' too): `statements` lists their SQL. */
 export function countingDatabase(db: Database): { db: Database; statements: string[] } {
   const statements: string[] = [];
-  const counted = (queryable: Queryable): Queryable => ({
-    query: (sql, params) => {
-      statements.push(sql);
-      return queryable.query(sql, params);
-    },
-  });
   return {
     statements,
-    db: {
-      kind: db.kind,
-      query: counted(db).query,
-      transaction: (fn) => db.transaction((tx) => fn(counted(tx))),
-      ping: () => db.ping(),
-      listen: (channel, onMessage, onState) => db.listen(channel, onMessage, onState),
-      close: () => db.close(),
-    },
+    db: wrappedDatabase(db, (queryable) => ({
+      query: (sql, params) => {
+        statements.push(sql);
+        return queryable.query(sql, params);
+      },
+    })),
   };
 }
 
@@ -191,6 +194,7 @@ export function pageDataOf<Data>(html: string): Data {
   return (JSON.parse(json) as { data: Data }).data;
 }
 
+/** Keeps cookies between requests and sends the CSRF token the way Podium's pages do. */
 export class TestAgent {
   readonly cookies = new Map<string, string>();
   constructor(private readonly app: FastifyInstance) {}
