@@ -14,6 +14,9 @@ export async function buildServer(
   await build({
     configFile: false,
     logLevel: "warn",
+    // JSX as `npm run build` makes it: the processes run with NODE_ENV=production, where
+    // react/jsx-dev-runtime (what Vitest's NODE_ENV=test would pick) has no jsxDEV to call.
+    oxc: { jsx: { development: false } },
     build: {
       ssr: true,
       outDir,

@@ -7,15 +7,19 @@ const LINE = "#8a5a00";
 const FEATURE = "#5c3b00";
 
 /** A round face for the laugh and the wow. */
-const face = <circle cx="12" cy="12" r="10" fill={SKIN} stroke={LINE} strokeWidth="1" />;
+function Face() {
+  return <circle cx="12" cy="12" r="10" fill={SKIN} stroke={LINE} strokeWidth="1" />;
+}
 
 /**
  * Issue 35 item 3: the reactions are drawn by Podium itself, 24-unit pictures with an outline, not
  * emoji characters: a device without an emoji font (a fresh Linux, a kiosk) showed empty boxes.
  * They look the same on every screen, and at 3:1 or more against either background.
  */
-const PICTURES: Record<LiveReaction, ReactNode> = {
-  applause: (
+// Functions, not elements made when the module loads: no JSX runs before React's runtime is ready
+// (a server bundle whose chunks load in another order failed at start with "jsxDEV is not a function").
+const PICTURES: Record<LiveReaction, () => ReactNode> = {
+  applause: () => (
     <>
       <g stroke={LINE} strokeWidth="1" strokeLinejoin="round" strokeLinecap="round" fill={SKIN}>
         <g transform="translate(6.4 7.2) rotate(14) scale(0.84)">
@@ -32,7 +36,7 @@ const PICTURES: Record<LiveReaction, ReactNode> = {
       </g>
     </>
   ),
-  heart: (
+  heart: () => (
     <path
       d="M12 21.2l-1.4-1.3C5.4 15.2 2 12.1 2 8.4 2 5.3 4.4 3 7.4 3c1.7 0 3.4.8 4.6 2.1C13.1 3.8 14.8 3 16.6 3 19.6 3 22 5.3 22 8.4c0 3.7-3.4 6.8-8.6 11.5z"
       fill="#e0245e"
@@ -41,9 +45,9 @@ const PICTURES: Record<LiveReaction, ReactNode> = {
       strokeLinejoin="round"
     />
   ),
-  laugh: (
+  laugh: () => (
     <>
-      {face}
+      <Face />
       <g stroke={FEATURE} strokeWidth="1.5" strokeLinecap="round" fill="none">
         <path d="M6.8 10q1.6-2.2 3.2 0M14 10q1.6-2.2 3.2 0" />
       </g>
@@ -52,9 +56,9 @@ const PICTURES: Record<LiveReaction, ReactNode> = {
       <path d="M9 17.8a4.5 4.5 0 0 1 6 0 5.6 5.6 0 0 1-6 0z" fill="#e0245e" />
     </>
   ),
-  wow: (
+  wow: () => (
     <>
-      {face}
+      <Face />
       <g fill={FEATURE}>
         <ellipse cx="8.6" cy="9.6" rx="1.3" ry="1.8" />
         <ellipse cx="15.4" cy="9.6" rx="1.3" ry="1.8" />
@@ -62,7 +66,7 @@ const PICTURES: Record<LiveReaction, ReactNode> = {
       </g>
     </>
   ),
-  thumbsUp: (
+  thumbsUp: () => (
     <>
       <rect x="2" y="10" width="4.5" height="11" rx="1" fill="#3b88c3" stroke="#1d5b8a" strokeWidth="1" />
       <path
@@ -80,7 +84,7 @@ const PICTURES: Record<LiveReaction, ReactNode> = {
 export function ReactionIcon({ reaction, size = 28 }: { reaction: LiveReaction; size?: number }) {
   return (
     <svg className="reaction-icon" width={size} height={size} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-      {PICTURES[reaction]}
+      {PICTURES[reaction]()}
     </svg>
   );
 }
