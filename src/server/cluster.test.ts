@@ -211,6 +211,11 @@ describe.skipIf(!hasProc)("issue 11 item 4: the server as several processes", ()
     expect(run.output()).toContain("one process)");
     expect(childrenOf(run.pid)).toEqual([]);
     expect((await fetch(`http://${HOST}:${port}/healthz`)).status).toBe(200);
+    // A page renders in this build too (a build whose JSX needs React's development runtime
+    // started, answered /healthz, and failed every page).
+    const home = await fetch(`http://${HOST}:${port}/`);
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain("<h1");
     run.child.kill("SIGTERM");
     expect(await run.exited).toEqual({ code: 0, signal: null });
   }, 90_000);
