@@ -62,28 +62,30 @@ function LivePanel({
 
   return (
     <section className="live-panel" aria-labelledby="live-panel-heading">
-      {live ? null : <PanelHeading />}
       {live ? (
         <LiveSession key={live.code} live={live} step={step} />
       ) : (
-        <div className="live-panel__start">
-          <p className="live-panel__intro">
-            <FormattedMessage id="live.panel.intro" />
-          </p>
-          <button
-            type="button"
-            className="presenter__button presenter__button--primary"
-            onClick={() => void goLive()}
-            disabled={!ready || starting}
-          >
-            <FormattedMessage id={starting ? "live.panel.starting" : "live.panel.goLive"} />
-          </button>
-          {error ? (
-            <p className="live-panel__error" role="alert">
-              <FormattedMessage id="live.error.generic" />
+        <>
+          <PanelHeading />
+          <div className="live-panel__start">
+            <p className="live-panel__intro">
+              <FormattedMessage id="live.panel.intro" />
             </p>
-          ) : null}
-        </div>
+            <button
+              type="button"
+              className="presenter__button presenter__button--primary"
+              onClick={() => void goLive()}
+              disabled={!ready || starting}
+            >
+              <FormattedMessage id={starting ? "live.panel.starting" : "live.panel.goLive"} />
+            </button>
+            {error ? (
+              <p className="live-panel__error" role="alert">
+                <FormattedMessage id="live.error.generic" />
+              </p>
+            ) : null}
+          </div>
+        </>
       )}
     </section>
   );
